@@ -1,0 +1,72 @@
+"""vault: an embedded, SQLite-first memory layer for an LLM coach.
+
+    from vault import open_vault, FactIn
+    with open_vault("vault.db", upgrade=True) as v:
+        v.merge("ana", [FactIn(text="primary sport: running", confidence=0.8)])
+        print(v.top_facts("ana"))
+"""
+
+from vault.api import Vault, open_vault
+from vault.errors import (
+    AthleteNotFound,
+    BudgetExceeded,
+    ConflictError,
+    ExtractionError,
+    FactNotFound,
+    InvalidInput,
+    LegacyImportError,
+    NotAVaultFile,
+    SchemaOutOfDate,
+    SchemaTooNew,
+    VaultError,
+)
+from vault.schemas import (
+    Archived,
+    AthleteMemory,
+    AthleteSummary,
+    DecayResult,
+    Fact,
+    FactIn,
+    ForgetResult,
+    Ignored,
+    ListItem,
+    MergeResult,
+    NoteIn,
+    PatternIn,
+    Retraction,
+)
+from vault.vocabulary import ArchiveReason, Category, Kind, Level, Source
+
+__all__ = [
+    "ArchiveReason",
+    "Archived",
+    "AthleteMemory",
+    "AthleteNotFound",
+    "AthleteSummary",
+    "BudgetExceeded",
+    "Category",
+    "ConflictError",
+    "DecayResult",
+    "ExtractionError",
+    "Fact",
+    "FactIn",
+    "FactNotFound",
+    "ForgetResult",
+    "Ignored",
+    "InvalidInput",
+    "Kind",
+    "LegacyImportError",
+    "Level",
+    "ListItem",
+    "MergeResult",
+    "NotAVaultFile",
+    "NoteIn",
+    "PatternIn",
+    "Retraction",
+    "SchemaOutOfDate",
+    "SchemaTooNew",
+    "Source",
+    "Vault",
+    "VaultError",
+    "open_vault",
+]

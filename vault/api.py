@@ -1,0 +1,226 @@
+"""`Vault`: open a file, then one method per operation, each in its own transaction."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, exc
+
+from vault import migrate, queries, services
+from vault.db import as_url, create_vault_engine, default_url, session_factory, writer
+from vault.errors import ConflictError, InvalidInput, NotAVaultFile, VaultError
+from vault.schemas import (
+    Archived,
+    AthleteMemory,
+    AthleteSummary,
+    Candidate,
+    DecayResult,
+    Fact,
+    FactIn,
+    ForgetResult,
+    ListItem,
+    MergeResult,
+    NoteIn,
+    PatternIn,
+    Retraction,
+    validated,
+    validated_athlete,
+)
+from vault.timeutil import require_aware, utc_now
+from vault.uow import UnitOfWork
+from vault.vocabulary import Category, Kind
+
+_CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
+
+
+def open_vault(
+    target: str | os.PathLike[str] | None = None, *, upgrade: bool = False, read_only: bool = False
+) -> "Vault":
+    """Open a vault file (path or database URL; default `$VAULT_DB_URL`, `$VAULT_DB`, ./vault.db).
+
+    A file behind the newest schema is upgraded when `upgrade=True`; otherwise opening it
+    raises SchemaOutOfDate naming the command to run. A file from a newer vault is refused.
+    """
+    url = default_url() if target is None else as_url(target)
+    engine = create_vault_engine(url, read_only=read_only)
+    try:
+        if upgrade and not read_only:
+            migrate.upgrade(engine)
+        else:
+            migrate.check_schema(engine)
+    except exc.DatabaseError as error:
+        engine.dispose()
+        raise NotAVaultFile(f"cannot open {url}: {error.orig}") from None
+    except BaseException:
+        engine.dispose()
+        raise
+    return Vault(engine)
+
+
+class Vault:
+    """The library's front door. Every write method is one transaction (BEGIN IMMEDIATE)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._writes = session_factory(writer(engine))
+        self._reads = session_factory(engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "Vault":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def unit_of_work(self) -> UnitOfWork:
+        """A write unit of work, for callers composing several steps in one transaction."""
+        return UnitOfWork(self._writes)
+
+    @contextmanager
+    def _write(self) -> Iterator[UnitOfWork]:
+        try:
+            with self.unit_of_work() as uow:
+                yield uow
+                uow.commit()
+        except exc.IntegrityError as error:
+            raise ConflictError(f"the change breaks an integrity rule: {error.orig}") from None
+        except exc.OperationalError as error:
+            raise VaultError(f"database error: {error.orig}") from None
+
+    @contextmanager
+    def _read(self) -> Iterator[Any]:
+        with self._reads() as session:
+            yield session
+
+    # -- writes
+    def merge(
+        self, athlete_id: str, candidates: Sequence[Candidate | dict[str, Any]], now: datetime | None = None
+    ) -> MergeResult:
+        """Merge facts, patterns, notes and retractions into an athlete's memory (one transaction)."""
+        athlete = validated_athlete(athlete_id)
+        checked = [_candidate(c) for c in candidates]
+        moment = _now(now)
+        with self._write() as uow:
+            return services.merge(uow, athlete, checked, moment)
+
+    def remember(self, athlete_id: str, text: str, now: datetime | None = None, **fields: Any) -> MergeResult:
+        """Merge one fact given as text (plus any FactIn field)."""
+        return self.merge(athlete_id, [validated(FactIn, {"text": text, **fields})], now)
+
+    def decay(self, now: datetime | None = None) -> DecayResult:
+        """Apply time decay to every athlete's facts; archive those below 0.3."""
+        moment = _now(now)
+        with self._write() as uow:
+            return services.decay(uow, moment)
+
+    def forget(self, athlete_id: str, query: str, now: datetime | None = None) -> ForgetResult:
+        """Erase every fact, pattern, note and archive row that matches `query`."""
+        athlete = validated_athlete(athlete_id)
+        moment = _now(now)
+        with self._write() as uow:
+            result = services.forget(uow, athlete, query, moment)
+        self._checkpoint()
+        return result
+
+    def delete_athlete(self, athlete_id: str) -> dict[str, int]:
+        """Erase everything about one athlete; return rows deleted per table."""
+        athlete = validated_athlete(athlete_id)
+        with self._write() as uow:
+            counts = services.delete_athlete(uow, athlete)
+        self._checkpoint()
+        return counts
+
+    def cleanup_archive(self, now: datetime | None = None, retention_days: int = 90) -> int:
+        """Delete archive rows older than `retention_days`; return how many."""
+        moment = _now(now)
+        with self._write() as uow:
+            return services.cleanup_archive(uow, moment, retention_days)
+
+    # -- reads (straight from the SQL views)
+    def memory(self, athlete_id: str) -> AthleteMemory:
+        athlete = validated_athlete(athlete_id)
+        with self._read() as session:
+            return queries.memory(session, athlete)
+
+    def active_facts(self, athlete_id: str) -> list[Fact]:
+        with self._read() as session:
+            return queries.active_facts(session, validated_athlete(athlete_id))
+
+    def prompt_facts(self, athlete_id: str) -> list[Fact]:
+        with self._read() as session:
+            return queries.prompt_facts(session, validated_athlete(athlete_id))
+
+    def top_facts(self, athlete_id: str, limit: int = 15) -> list[Fact]:
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 15:
+            raise InvalidInput(f"limit must be a whole number from 1 to 15, got {limit!r}")
+        with self._read() as session:
+            return queries.top_facts(session, validated_athlete(athlete_id), limit)
+
+    def facts_by_category(self, athlete_id: str, category: Category | str) -> list[Fact]:
+        chosen = validated(FactIn, {"text": "x", "category": category}).category
+        assert chosen is not None
+        with self._read() as session:
+            return queries.facts_by_category(session, validated_athlete(athlete_id), chosen)
+
+    def patterns(self, athlete_id: str) -> list[ListItem]:
+        with self._read() as session:
+            return queries.list_items(session, validated_athlete(athlete_id), Kind.PATTERN)
+
+    def notes(self, athlete_id: str) -> list[ListItem]:
+        with self._read() as session:
+            return queries.list_items(session, validated_athlete(athlete_id), Kind.NOTE)
+
+    def archive(self, athlete_id: str) -> list[Archived]:
+        with UnitOfWork(self._reads) as uow:
+            return uow.archive.for_athlete(validated_athlete(athlete_id))
+
+    def history(self, fact_id: int) -> tuple[list[Archived], int | None]:
+        """What `fact_id` replaced (oldest first) and which fact is active for it today."""
+        with UnitOfWork(self._reads) as uow:
+            return services.fact_history(uow, fact_id)
+
+    def summary(self, athlete_id: str) -> AthleteSummary | None:
+        with self._read() as session:
+            return queries.summary(session, validated_athlete(athlete_id))
+
+    def summaries(self) -> list[AthleteSummary]:
+        with self._read() as session:
+            return queries.all_summaries(session)
+
+    def _checkpoint(self) -> None:
+        """Move WAL pages into the main file and truncate the WAL, so erased text leaves disk."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        raw = self.engine.raw_connection()  # outside any transaction, or the checkpoint waits
+        try:
+            raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            raw.close()
+
+
+def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:
+    if isinstance(candidate, _CANDIDATE_TYPES):
+        return candidate
+    if isinstance(candidate, dict):
+        kind = candidate.get("kind", "fact")
+        data = {k: v for k, v in candidate.items() if k != "kind"}
+        model = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}.get(kind)
+        if model is None:
+            raise InvalidInput(f"kind must be fact, pattern or note, got {kind!r}")
+        return validated(model, data)
+    raise InvalidInput(f"cannot merge a {type(candidate).__name__}; give a FactIn, PatternIn, NoteIn or dict")
+
+
+def _now(now: datetime | None) -> datetime:
+    if now is None:
+        return utc_now()
+    try:
+        return require_aware(now, "now")
+    except (ValueError, AttributeError) as error:
+        raise InvalidInput(str(error)) from None

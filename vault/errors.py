@@ -1,0 +1,55 @@
+"""The vault's exceptions: callers never need to import SQLAlchemy or pydantic to handle them."""
+
+from __future__ import annotations
+
+
+class VaultError(Exception):
+    """Base class of every error the vault raises on purpose."""
+
+
+class InvalidInput(VaultError):
+    """Input failed validation; nothing was written."""
+
+
+class AthleteNotFound(VaultError):
+    """The athlete has no memory in this vault."""
+
+    def __init__(self, athlete_id: str) -> None:
+        super().__init__(f"no memory stored for athlete {athlete_id!r}")
+        self.athlete_id = athlete_id
+
+
+class FactNotFound(VaultError):
+    """No active or archived fact has that id."""
+
+    def __init__(self, fact_id: int) -> None:
+        super().__init__(f"no fact with id {fact_id}")
+        self.fact_id = fact_id
+
+
+class ConflictError(VaultError):
+    """A write broke one of the database's uniqueness or integrity rules."""
+
+
+class SchemaOutOfDate(VaultError):
+    """The file's schema is older than this version of vault."""
+
+
+class SchemaTooNew(VaultError):
+    """The file was written by a newer vault than the one installed; it is left untouched."""
+
+
+class NotAVaultFile(VaultError):
+    """The path does not hold a SQLite database vault can open."""
+
+
+class LegacyImportError(VaultError):
+    """A legacy memory document could not be adopted."""
+
+
+class ExtractionError(VaultError):
+    """An extractor's output could not be parsed; nothing was stored."""
+
+
+class BudgetExceeded(VaultError):
+    """Even an empty MEMORY block does not fit the token window."""

@@ -1,0 +1,70 @@
+"""Athletes: make sure one exists, lock it for a merge, erase it entirely."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from vault.dialect import lock_athlete, upsert
+from vault.models import (
+    ArchiveRow,
+    AthleteRow,
+    FactRow,
+    FactTagRow,
+    ForgetLogRow,
+    NoteRow,
+    PatternRow,
+)
+
+_athletes = AthleteRow.__table__
+
+
+class AthleteRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def ensure(self, athlete_id: str, now: datetime) -> None:
+        """Create the athlete if new, mark it updated, and take its write lock."""
+        statement = upsert(self.session, _athletes).values(
+            id=athlete_id, created_at=now, updated_at=now
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=["id"], set_={"updated_at": statement.excluded.updated_at}
+        )
+        self.session.execute(statement)
+        lock_athlete(self.session, athlete_id)
+
+    def exists(self, athlete_id: str) -> bool:
+        found = self.session.execute(select(AthleteRow.id).where(AthleteRow.id == athlete_id))
+        return found.first() is not None
+
+    def ids(self) -> list[str]:
+        return list(self.session.scalars(select(AthleteRow.id).order_by(AthleteRow.id)))
+
+    def touch(self, athlete_id: str, now: datetime) -> None:
+        self.session.execute(
+            _athletes.update().where(_athletes.c.id == athlete_id).values(updated_at=now)
+        )
+
+    def erase(self, athlete_id: str) -> dict[str, int]:
+        """Delete every row of the athlete in every table; return the count per table."""
+        counts = {
+            "fact_tags": self._count(
+                select(func.count())
+                .select_from(FactTagRow)
+                .join(FactRow, FactRow.id == FactTagRow.fact_id)
+                .where(FactRow.athlete_id == athlete_id)
+            )
+        }
+        for model in (FactRow, PatternRow, NoteRow, ArchiveRow, ForgetLogRow):
+            table = model.__table__
+            result = self.session.execute(delete(table).where(table.c.athlete_id == athlete_id))
+            counts[table.name] = result.rowcount
+        result = self.session.execute(delete(_athletes).where(_athletes.c.id == athlete_id))
+        counts["athletes"] = result.rowcount
+        return counts
+
+    def _count(self, statement: object) -> int:
+        return int(self.session.execute(statement).scalar_one())  # type: ignore[call-overload]

@@ -1,0 +1,140 @@
+"""Operations, each run inside one unit of work by the caller (see vault.api.Vault)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Sequence
+
+from sqlalchemy import select
+
+from vault.errors import AthleteNotFound, FactNotFound, InvalidInput
+from vault.repositories.memory import fact_state, facts_table, to_output
+from vault.rules import DECAY_PERIOD, FactState, plan_decay, plan_merge
+from vault.schemas import (
+    Archived,
+    Candidate,
+    DecayResult,
+    ForgetResult,
+    Ignored,
+    MergeResult,
+)
+from vault.text import matches_query, query_terms
+from vault.uow import UnitOfWork
+from vault.vocabulary import Kind
+
+
+def merge(
+    uow: UnitOfWork, athlete_id: str, candidates: Sequence[Candidate], now: datetime
+) -> MergeResult:
+    """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap."""
+    uow.athletes.ensure(athlete_id, now)
+    plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now)
+    written = uow.memory.write(athlete_id, plan)
+    archived = uow.archive.add([(athlete_id, r) for r in plan.removals], written.ids, now)
+    added_keys = set(plan.added_keys)
+    survivors = plan.survivors()
+    return MergeResult(
+        added=tuple(to_output(athlete_id, s) for s in survivors if s.key in added_keys),
+        updated=tuple(
+            to_output(athlete_id, s) for s in survivors if s.dirty and s.key not in added_keys
+        ),
+        archived=tuple(archived),
+        ignored=tuple(Ignored(text=text, reason=reason) for text, reason in plan.ignored),
+    )
+
+
+def decay(uow: UnitOfWork, now: datetime) -> DecayResult:
+    """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3."""
+    rows = uow.session.execute(
+        select(facts_table).where(facts_table.c.last_reinforced_at <= now - DECAY_PERIOD)
+    ).all()
+    athlete_of = {row.id: row.athlete_id for row in rows}
+    states = [fact_state(row, frozenset()) for row in rows]
+    plan = plan_decay(states, now)
+    lowered = [s for s in plan.survivors() if s.dirty]
+    uow.memory.write_updates(Kind.FACT, lowered)
+    removed_ids = [r.item.id for r in plan.removals if r.item.id is not None]
+    uow.memory.delete_ids(Kind.FACT, removed_ids)
+    archived = uow.archive.add(
+        [(athlete_of[r.item.id], r) for r in plan.removals if r.item.id is not None], {}, now
+    )
+    return DecayResult(lowered=len(lowered), archived=tuple(archived))
+
+
+def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> ForgetResult:
+    """Erase every active item and archive row matching the query; keep only a count."""
+    terms = query_terms(query)
+    if not terms:
+        raise InvalidInput(f"nothing to forget: {query!r} has no words to match")
+    _require_athlete(uow, athlete_id)
+    uow.athletes.ensure(athlete_id, now)
+    doomed: dict[Kind, list[int]] = {Kind.FACT: [], Kind.PATTERN: [], Kind.NOTE: []}
+    for state in uow.memory.load_active(athlete_id):
+        tags = state.tags if isinstance(state, FactState) else frozenset()
+        if state.id is not None and matches_query(terms, state.text, tags):
+            doomed[state.kind].append(state.id)
+    counts = {
+        "facts": uow.memory.delete_ids(Kind.FACT, doomed[Kind.FACT]),
+        "patterns": uow.memory.delete_ids(Kind.PATTERN, doomed[Kind.PATTERN]),
+        "notes": uow.memory.delete_ids(Kind.NOTE, doomed[Kind.NOTE]),
+    }
+    archived_ids = [
+        a.id for a in uow.archive.for_athlete(athlete_id) if matches_query(terms, a.original_text)
+    ]
+    counts["archived"] = uow.archive.delete_ids(archived_ids)
+    uow.archive.log_forget(athlete_id, now, counts)
+    return ForgetResult(**counts)
+
+
+def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
+    """Erase the athlete from every table, archive included; counts per table."""
+    _require_athlete(uow, athlete_id)
+    return uow.athletes.erase(athlete_id)
+
+
+def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = 90) -> int:
+    """Delete archive rows older than the retention period (seed 002: 90 days)."""
+    if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
+        raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
+    return uow.archive.delete_older_than(now - timedelta(days=retention_days))
+
+
+def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | None]:
+    """The archived facts that led to `fact_id` (oldest first) and the id active today, if any.
+
+    Follows `superseded_by` forward from an archived fact to its latest successor, then
+    collects every predecessor of that successor.
+    """
+    latest = fact_id
+    seen = {fact_id}
+    own = uow.archive.archived_fact(fact_id)
+    exists_active = _active_fact_exists(uow, fact_id)
+    if own is None and not exists_active:
+        raise FactNotFound(fact_id)
+    while own is not None and own.superseded_by is not None and own.superseded_by not in seen:
+        latest = own.superseded_by
+        seen.add(latest)
+        own = uow.archive.archived_fact(latest)
+    chain: list[Archived] = []
+    frontier = [latest]
+    while frontier:
+        current = frontier.pop()
+        for previous in uow.archive.superseded_fact(current):
+            chain.append(previous)
+            if previous.original_id is not None and previous.original_id not in seen:
+                seen.add(previous.original_id)
+                frontier.append(previous.original_id)
+    if own is not None and own.original_id == latest and own not in chain:
+        chain.append(own)
+    chain.sort(key=lambda a: (a.archived_at, a.id))
+    return chain, latest if _active_fact_exists(uow, latest) else None
+
+
+def _active_fact_exists(uow: UnitOfWork, fact_id: int) -> bool:
+    found = uow.session.execute(select(facts_table.c.id).where(facts_table.c.id == fact_id))
+    return found.first() is not None
+
+
+def _require_athlete(uow: UnitOfWork, athlete_id: str) -> None:
+    if not uow.athletes.exists(athlete_id):
+        raise AthleteNotFound(athlete_id)
