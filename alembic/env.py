@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from alembic import context
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Engine, text
 
 from vault.db import create_vault_engine, default_url, writer
 from vault.models import Base
@@ -46,17 +46,18 @@ def _run(connection: Connection) -> None:
 
 
 def run_migrations_online() -> None:
-    connection = config.attributes.get("connection")
-    if connection is not None:
-        _run(connection)
+    given = config.attributes.get("connection")
+    if isinstance(given, Connection):  # vault.migrate: the caller owns the transaction
+        _run(given)
         return
-    engine = create_vault_engine(_url(), foreign_keys=False)
+    engine = given if isinstance(given, Engine) else create_vault_engine(_url(), foreign_keys=False)
     try:
         with writer(engine).connect() as connection:
             _run(connection)
             connection.commit()
     finally:
-        engine.dispose()
+        if given is None:
+            engine.dispose()
 
 
 def run_migrations_offline() -> None:

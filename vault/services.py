@@ -102,32 +102,29 @@ def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = 90) ->
 def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | None]:
     """The archived facts that led to `fact_id` (oldest first) and the id active today, if any.
 
-    Follows `superseded_by` forward from an archived fact to its latest successor, then
-    collects every predecessor of that successor.
+    Follows `superseded_by` forward to the latest successor, then collects every predecessor.
     """
-    latest = fact_id
-    seen = {fact_id}
     own = uow.archive.archived_fact(fact_id)
-    exists_active = _active_fact_exists(uow, fact_id)
-    if own is None and not exists_active:
+    if own is None and not _active_fact_exists(uow, fact_id):
         raise FactNotFound(fact_id)
-    while own is not None and own.superseded_by is not None and own.superseded_by not in seen:
+    latest, visited = fact_id, {fact_id}
+    while own is not None and own.superseded_by is not None and own.superseded_by not in visited:
         latest = own.superseded_by
-        seen.add(latest)
+        visited.add(latest)
         own = uow.archive.archived_fact(latest)
-    chain: list[Archived] = []
-    frontier = [latest]
+    chain: list[Archived] = [] if own is None else [own]  # the latest left without a successor
+    frontier, expanded = [latest], set()
     while frontier:
         current = frontier.pop()
+        if current in expanded:
+            continue
+        expanded.add(current)
         for previous in uow.archive.superseded_fact(current):
             chain.append(previous)
-            if previous.original_id is not None and previous.original_id not in seen:
-                seen.add(previous.original_id)
+            if previous.original_id is not None:
                 frontier.append(previous.original_id)
-    if own is not None and own.original_id == latest and own not in chain:
-        chain.append(own)
     chain.sort(key=lambda a: (a.archived_at, a.id))
-    return chain, latest if _active_fact_exists(uow, latest) else None
+    return chain, latest if own is None and _active_fact_exists(uow, latest) else None
 
 
 def _active_fact_exists(uow: UnitOfWork, fact_id: int) -> bool:

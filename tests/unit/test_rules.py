@@ -1,0 +1,102 @@
+"""The pure merge rules, without a database."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import T0
+from vault.rules import CAPS, FLOOR, FactState, ItemState, boosted, decayed, plan_merge
+from vault.schemas import FactIn, NoteIn, PatternIn
+from vault.text import conflict_key_of, normalize_text
+from vault.vocabulary import Kind, Level, level_of
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "expected"),
+    [(timedelta(days=6, hours=23), 0.8), (timedelta(days=7), 0.76),
+     (timedelta(days=20), 0.722), (timedelta(days=70), 0.8 * 0.95**10)],
+)
+def test_decay_counts_full_weeks_only(elapsed: timedelta, expected: float) -> None:
+    assert decayed(0.8, T0, T0 + elapsed) == pytest.approx(expected)
+
+
+def test_boost_is_capped_and_three_occurrences_are_high() -> None:
+    assert boosted(0.95, 2) == 1.0
+    assert boosted(0.4, 2) == pytest.approx(0.5)
+    assert boosted(0.4, 3) == 0.8
+
+
+@pytest.mark.parametrize(("confidence", "level"), [(0.8, Level.HIGH), (0.79, Level.MEDIUM),
+                                                   (0.5, Level.MEDIUM), (0.49, Level.LOW)])
+def test_levels_derive_from_confidence(confidence: float, level: Level) -> None:
+    assert level_of(confidence) is level
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("primary sport: running", "primary sport"), ("Goal: half marathon", "goal"),
+     ("typical duration: 45 min", "typical duration"), ("prefers evening sessions", "time preference"),
+     ("level: advanced", "level"), ("weekly hours: 6", "weekly hours"),
+     ("has recurring knee issue", None), ("prefers long runs", None)],
+)
+def test_conflict_keys_come_from_the_text(text: str, key: str | None) -> None:
+    assert conflict_key_of(text) == key
+
+
+def test_normalization_ignores_case_punctuation_and_spacing() -> None:
+    assert normalize_text("  Knee pain,  after LONG runs! ") == normalize_text("knee pain after long runs")
+
+
+texts = st.sampled_from([
+    "primary sport: running", "primary sport: cycling", "goal: 10k", "goal: marathon",
+    "has recurring knee issue", "knee pain after hills", "prefers morning sessions",
+    "prefers evening sessions", "works night shifts", "has kids", "likes intervals",
+    "level: beginner", "level: advanced", "typical duration: 45 min",
+] + [f"misc fact {i}" for i in range(20)])
+candidates = st.one_of(
+    st.builds(lambda t, c, d: FactIn(text=t, confidence=c, observed_at=T0 + timedelta(days=d)),
+              texts, st.floats(0, 1), st.integers(0, 60)),
+    st.builds(lambda i, c: PatternIn(text=f"pattern {i}", confidence=c), st.integers(0, 8), st.floats(0, 1)),
+    st.builds(lambda i: NoteIn(text=f"note {i}"), st.integers(0, 8)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(candidates, max_size=12), max_size=6))
+def test_any_sequence_of_merges_keeps_the_invariants(batches: list[list[FactIn]]) -> None:
+    active: list[FactState | ItemState] = []
+    next_id = 1
+    for day, batch in enumerate(batches):
+        now = T0 + timedelta(days=7 * day)
+        plan = plan_merge(active, batch, now)
+        survivors = plan.survivors()
+        for state in survivors:  # what the repository would do: assign ids to new rows
+            if state.id is None:
+                state.id, next_id = next_id, next_id + 1
+                state.key = (state.kind.value, state.id)
+            state.dirty = state.touched = False
+        active = survivors
+        facts = [s for s in survivors if isinstance(s, FactState)]
+        assert len({f.normalized_text for f in facts}) == len(facts)
+        keys = [f.conflict_key for f in facts if f.conflict_key]
+        assert len(set(keys)) == len(keys)
+        for kind, cap in CAPS.items():
+            assert sum(1 for s in survivors if s.kind is kind) <= cap
+        assert all(FLOOR <= f.confidence <= 1 for f in facts)
+        assert all(s.occurrences >= 1 for s in survivors)
+        removed = {id(r.item) for r in plan.removals}
+        assert not removed & {id(s) for s in survivors}
+
+
+def test_an_item_of_each_kind_can_share_an_id() -> None:
+    fact = plan_merge([], [FactIn(text="goal: 5k")], T0).survivors()[0]
+    note = plan_merge([], [NoteIn(text="goal: 5k")], T0).survivors()[0]
+    fact.id = note.id = 1
+    fact.key, note.key = (Kind.FACT.value, 1), (Kind.NOTE.value, 1)
+    plan = plan_merge([fact, note], [NoteIn(text="goal 5k")], T0)
+    assert {s.kind for s in plan.survivors()} == {Kind.FACT, Kind.NOTE}
+    assert [s.occurrences for s in plan.survivors() if s.kind is Kind.NOTE] == [2]

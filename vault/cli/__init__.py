@@ -1,0 +1,12 @@
+"""The `vault` command line. Built on click: typed options, `--help` everywhere, exit code 2
+for usage mistakes out of the box, and CliRunner for tests.
+"""
+
+from __future__ import annotations
+
+from vault.cli.app import main
+
+# Command modules register themselves on `main` when imported.
+from vault.cli import admin, memory_commands, demo  # noqa: E402,F401
+
+__all__ = ["main"]
