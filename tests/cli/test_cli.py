@@ -1,0 +1,121 @@
+"""The command line as a user runs it: exit codes, one-line errors, JSON, README coverage."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from vault.cli import main
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.fixture
+def run(db_path: Path):  # type: ignore[no-untyped-def]
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+        return runner.invoke(main, ["--db", str(db_path), *args], input=input)
+
+    return invoke
+
+
+def test_remember_then_facts_as_json(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert run("remember", "ana", "primary sport: running", "--at", "2026-03-02T08:00:00Z").exit_code == 0
+    result = run("remember", "ana", "has kids", "--category", "lifestyle", "--confidence", "0.7",
+                 "--source", "conversation", "--at", "2026-03-03T08:00:00+01:00")
+    assert result.exit_code == 0, result.output
+    assert run("remember", "ana", "skips Mondays", "--kind", "pattern", "--at", "2026-03-04T08:00:00Z").exit_code == 0
+    data = json.loads(run("facts", "ana", "--json").output)
+    assert [f["text"] for f in data["facts"]] == ["primary sport: running", "has kids"]
+    assert data["facts"][1]["category"] == "context"
+    assert data["facts"][1]["learned_at"].startswith("2026-03-03T07:00:00")
+    assert [p["text"] for p in data["patterns"]] == ["skips Mondays"]
+
+
+def test_superseded_facts_show_with_all(run) -> None:  # type: ignore[no-untyped-def]
+    run("remember", "ana", "goal: 10k", "--at", "2026-03-01T00:00:00Z")
+    out = run("remember", "ana", "goal: marathon", "--at", "2026-03-05T00:00:00Z").output
+    assert "archived fact: goal: 10k (superseded by 2)" in out
+    listing = run("facts", "ana", "--all").output
+    assert "ARCHIVE" in listing and "goal: 10k" in listing
+    assert json.loads(run("facts", "ana", "--all", "--json").output)["archive"][0]["reason"] == "superseded"
+
+
+def test_forget_decay_delete(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("remember", "ana", "has recurring knee issue", "--at", "2026-01-01T00:00:00Z")
+    run("remember", "ana", "likes hills", "--confidence", "0.31", "--at", "2026-01-01T00:00:00Z")
+    assert "forgot 1 facts" in run("forget", "ana", "knee").output
+    decayed = json.loads(run("decay", "--at", "2026-02-01T00:00:00Z", "--json").output)
+    assert [a["original_text"] for a in decayed["archived"]] == ["likes hills"]
+    counts = json.loads(run("delete", "ana", "--json").output)
+    assert counts["athletes"] == 1
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM archive").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("remember", "ana", "   "), "text must not be empty"),
+        (("remember", "ana", "x" * 201), "limit is 200"),
+        (("remember", "ana", "ok", "--confidence", "2"), "confidence must be"),
+        (("remember", "ana", "ok", "--category", "astrology"), "unknown category"),
+        (("remember", "ana", "ok", "--at", "2026-03-02T08:00:00"), "timezone"),
+        (("forget", "nobody", "knee"), "no memory stored"),
+        (("delete", "nobody"), "no memory stored"),
+        (("history", "99"), "no fact with id 99"),
+    ],
+)
+def test_user_mistakes_exit_non_zero_with_one_line(run, args: tuple[str, ...], message: str) -> None:  # type: ignore[no-untyped-def]
+    run("upgrade")
+    result = run(*args)
+    assert result.exit_code in (1, 2)
+    assert message in result.output
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_usage_errors_exit_2(run) -> None:  # type: ignore[no-untyped-def]
+    assert run("remember", "ana").exit_code == 2
+    assert run("remember", "ana", "x", "--kind", "poem").exit_code == 2
+
+
+def test_reading_a_missing_vault_says_how_to_create_it(run) -> None:  # type: ignore[no-untyped-def]
+    result = run("facts", "ana")
+    assert result.exit_code == 1 and "vault upgrade" in result.output
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_text("this is not sqlite " * 100)
+    result = CliRunner().invoke(main, ["--db", str(junk), "facts", "ana"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "not a database" in result.output
+
+
+def test_upgrade_creates_then_reports_up_to_date(run) -> None:  # type: ignore[no-untyped-def]
+    assert "upgraded empty file -> 0001" in run("upgrade").output
+    assert "already at the newest schema" in run("upgrade").output
+
+
+def test_demo_runs_on_a_local_file_and_is_repeatable(run) -> None:  # type: ignore[no-untyped-def]
+    first = run("demo")
+    assert first.exit_code == 0, first.output
+    assert "superseded" in first.output and "resolved" in first.output
+    assert run("demo").output == first.output
+
+
+def _commands() -> list[str]:
+    return sorted(main.commands)
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_has_help_and_is_in_the_readme(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--help"])
+    assert result.exit_code == 0 and len(result.output.strip()) > 40
+    assert re.search(rf"`vault {re.escape(command)}\b", README.read_text()), f"README lacks vault {command}"
