@@ -119,3 +119,23 @@ def test_every_command_has_help_and_is_in_the_readme(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--help"])
     assert result.exit_code == 0 and len(result.output.strip()) > 40
     assert re.search(rf"`vault {re.escape(command)}\b", README.read_text()), f"README lacks vault {command}"
+
+
+def test_sql_reads_views_and_refuses_writes(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("remember", "ana", "primary sport: running", "--at", "2026-03-02T08:00:00Z")
+    out = run("sql", "SELECT athlete_id, rank, text FROM top_facts", "--json").output
+    assert json.loads(out) == [{"athlete_id": "ana", "rank": 1, "text": "primary sport: running"}]
+    assert run("sql", "SELECT text FROM facts", "--csv").output == "text\nprimary sport: running\n"
+    before = db_path.read_bytes()
+    refused = run("sql", "DELETE FROM facts")
+    assert refused.exit_code == 1 and "readonly" in refused.output
+    assert db_path.read_bytes() == before
+    assert run("sql", "SELECT nope FROM nowhere").exit_code == 1
+
+
+def test_stats_counts_tables_and_categories(run) -> None:  # type: ignore[no-untyped-def]
+    run("remember", "ana", "primary sport: running", "--at", "2026-03-02T08:00:00Z")
+    run("remember", "ana", "goal: 10k", "--at", "2026-03-02T08:00:00Z")
+    data = json.loads(run("stats", "--json").output)
+    assert data["tables"]["facts"] == 2 and data["tables"]["athletes"] == 1
+    assert data["facts_by_category"] == {"goal": 1, "sport": 1}
