@@ -106,6 +106,8 @@ class Vault:
         athlete = validated_athlete(athlete_id)
         checked = [_candidate(c) for c in candidates]
         moment = _now(now)
+        if not checked:
+            return MergeResult()
         with self._write() as uow:
             return services.merge(uow, athlete, checked, moment)
 

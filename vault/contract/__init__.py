@@ -1,0 +1,24 @@
+"""The JSON Schemas vault promises to other programs, shipped as package data.
+
+`athlete_memory.schema.json` is seed 001 §2a's `athlete_memory` object (see its `$comment`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+ATHLETE_MEMORY_SCHEMA = "athlete_memory.schema.json"
+
+
+@functools.lru_cache(maxsize=4)
+def _schema_text(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def load_schema(name: str = ATHLETE_MEMORY_SCHEMA) -> dict[str, Any]:
+    """A fresh copy of the named schema (read from the package once per process)."""
+    schema: dict[str, Any] = json.loads(_schema_text(name))
+    return schema

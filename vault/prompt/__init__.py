@@ -1,0 +1,65 @@
+"""What the coach model sees: the MEMORY block, its token budget, and the other renderings.
+
+All functions here are pure: they take an `AthleteMemory` (or plain values) and return text or
+frozen models, with no database access and no clock reads.
+
+- `render_memory_block`: seed 000's `MEMORY:` block inside a token budget, with a drop report.
+- `fit_context`: the whole prompt inside seed 001 §7's 1024-token window, shrinking memory first.
+- `render_markdown`: seed 004's "## What you know about the user" section.
+- `render_sections`: seed 003's KNOWLEDGE / PAST EXPERIENCE sections, ranking injected.
+- `to_contract` / `validate_contract`: seed 001 §2a's `athlete_memory` JSON object.
+- `facts_from_profile`: day-one facts from an athlete's profile.
+- `count_tokens` / `encoder`: the offline tokenizer, loaded once per process.
+"""
+
+from vault.prompt.bootstrap import PROFILE_CONFIDENCE, Profile, facts_from_profile
+from vault.prompt.context import (
+    RESERVED_OUTPUT,
+    WINDOW,
+    ContextFit,
+    PromptTooLong,
+    assemble,
+    fit_context,
+)
+from vault.prompt.contract import to_contract, validate_contract
+from vault.prompt.items import inline
+from vault.prompt.markdown import render_markdown
+from vault.prompt.memory_block import (
+    DEFAULT_BUDGET,
+    DROP_ORDER,
+    Dropped,
+    DropReason,
+    Included,
+    MemoryBlock,
+    render_memory_block,
+)
+from vault.prompt.sections import Ranker, render_sections
+from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_ENCODING",
+    "DROP_ORDER",
+    "PROFILE_CONFIDENCE",
+    "RESERVED_OUTPUT",
+    "WINDOW",
+    "ContextFit",
+    "DropReason",
+    "Dropped",
+    "Included",
+    "MemoryBlock",
+    "Profile",
+    "PromptTooLong",
+    "Ranker",
+    "assemble",
+    "count_tokens",
+    "encoder",
+    "facts_from_profile",
+    "fit_context",
+    "inline",
+    "render_markdown",
+    "render_memory_block",
+    "render_sections",
+    "to_contract",
+    "validate_contract",
+]

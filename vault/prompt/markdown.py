@@ -1,0 +1,32 @@
+"""Seed 004's system-prompt section: "## What you know about the user" and one line per fact.
+
+    ## What you know about the user
+    - primary sport: running
+    - has recurring knee issue
+
+Facts with confidence >= 0.3, at most 15, by confidence then recency (`last_reinforced_at`,
+which seed 004 calls `updated_at`: the time the fact was last seen again), then the oldest id.
+Texts go through `items.inline`, so no fact can open a new line, heading or list item. No
+qualifying fact gives "".
+"""
+
+from __future__ import annotations
+
+from vault.prompt.items import ACTIVE_FLOOR, MAX_FACTS, confidence_of, inline, ranked
+from vault.schemas import AthleteMemory
+
+HEADING = "## What you know about the user\n"
+
+
+def render_markdown(
+    memory: AthleteMemory, *, limit: int = MAX_FACTS, min_confidence: float = ACTIVE_FLOOR
+) -> str:
+    """The markdown section for `memory`, or "" when no fact qualifies."""
+    lines: list[str] = []
+    for fact in ranked(memory.facts):
+        if len(lines) >= limit:
+            break
+        text = inline(fact.text)
+        if text and confidence_of(fact) >= min_confidence:
+            lines.append(f"- {text}\n")
+    return HEADING + "".join(lines) if lines else ""

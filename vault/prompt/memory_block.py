@@ -1,0 +1,184 @@
+"""The MEMORY block of seed 000, byte for byte, inside a hard token budget.
+
+Layout (each line ends with "\\n"; a section with no items is left out; no items at all gives ""):
+
+    MEMORY:
+    - Facts: primary sport: running | has recurring knee issue
+    - Patterns: tends to skip after rest days
+    - Notes: responds well to encouragement after hard sessions
+
+Selection: facts with confidence >= 0.5, at most 15; at most 5 patterns and 5 notes; each
+section in priority order (`vault.prompt.items`). Item text goes through `items.inline`, so a
+"|" becomes "/" and line breaks or control characters become a space: no item can forge
+another item or line.
+
+Budget: the whole text, header included, never has more tokens than `budget`. While it would,
+items are dropped whole, never cut, in `DROP_ORDER`: facts from the lowest priority up, then
+notes from the lowest up, then patterns from the lowest up. The block keeps the longest tail of
+that order that fits; a dropped item is never replaced by a lower-priority one that would fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+from vault.errors import InvalidInput
+from vault.prompt.items import (
+    MAX_FACTS,
+    MAX_LIST_ITEMS,
+    PROMPT_FLOOR,
+    Item,
+    confidence_of,
+    inline,
+    ranked,
+)
+from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
+from vault.schemas import AthleteMemory
+from vault.vocabulary import Kind
+
+DEFAULT_BUDGET = 174  # seed 001 §7: what is left for memory in a 1024-token window
+
+HEADER = "MEMORY:\n"
+LABELS: dict[Kind, str] = {
+    Kind.FACT: "- Facts: ",
+    Kind.PATTERN: "- Patterns: ",
+    Kind.NOTE: "- Notes: ",
+}
+SEPARATOR = " | "
+SECTION_ORDER = (Kind.FACT, Kind.PATTERN, Kind.NOTE)
+DROP_ORDER = (Kind.FACT, Kind.NOTE, Kind.PATTERN)
+
+
+class DropReason(str, Enum):
+    """Why an active item is not in the block."""
+
+    BELOW_THRESHOLD = "below_threshold"  # a fact under confidence 0.5
+    CAP = "cap"  # past the 15 facts / 5 patterns / 5 notes
+    EMPTY = "empty"  # no printable text once made inline-safe
+    BUDGET = "budget"  # removed so the block fits its token budget
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Dropped(_Frozen):
+    """One item left out of the block, with its stored text and the reason."""
+
+    kind: Kind
+    id: int
+    text: str
+    confidence: float
+    reason: DropReason
+
+
+class Included(_Frozen):
+    """Ids of the items in the block, in the order they appear."""
+
+    facts: tuple[int, ...] = ()
+    patterns: tuple[int, ...] = ()
+    notes: tuple[int, ...] = ()
+
+    def of(self, kind: Kind) -> tuple[int, ...]:
+        """The ids shown for one kind."""
+        return {Kind.FACT: self.facts, Kind.PATTERN: self.patterns, Kind.NOTE: self.notes}[kind]
+
+
+class MemoryBlock(_Frozen):
+    """The text the model receives, its size, and what was shown and left out."""
+
+    text: str
+    tokens: int
+    budget: int
+    encoding: str
+    included: Included
+    dropped: tuple[Dropped, ...]
+
+
+def layout(sections: dict[Kind, Sequence[str]]) -> str:
+    """Seed 000's text for already inline-safe item texts; "" when there is nothing to show."""
+    lines = [
+        f"{LABELS[kind]}{SEPARATOR.join(sections[kind])}\n"
+        for kind in SECTION_ORDER
+        if sections.get(kind)
+    ]
+    return HEADER + "".join(lines) if lines else ""
+
+
+def render_memory_block(
+    memory: AthleteMemory, *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
+) -> MemoryBlock:
+    """Render `memory` as seed 000's MEMORY block of at most `budget` tokens.
+
+    Raises:
+        InvalidInput: `budget` is not a positive whole number, or `encoding` cannot be loaded.
+    """
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+        raise InvalidInput(f"the memory token budget must be a positive integer, got {budget!r}")
+    return render_within(memory, budget, encoding)
+
+
+def render_within(memory: AthleteMemory, budget: int, encoding: str) -> MemoryBlock:
+    """`render_memory_block` without the argument check: a budget of 0 gives the empty block."""
+    encoder(encoding)  # a bad encoding name fails here, even for an empty memory
+    shown, dropped = _select(memory)
+    queue = [(kind, pair) for kind in DROP_ORDER for pair in reversed(shown[kind])]
+    cut, kept, text, tokens = 0, shown, "", 0
+    for cut in range(len(queue) + 1):
+        gone = {(kind, item.id) for kind, (item, _) in queue[:cut]}
+        kept = {
+            k: [(i, t) for i, t in pairs if (k, i.id) not in gone] for k, pairs in shown.items()
+        }
+        text = layout({kind: [t for _, t in pairs] for kind, pairs in kept.items()})
+        tokens = count_tokens(text, encoding)
+        if tokens <= budget:
+            break
+    dropped += [_dropped(kind, item, DropReason.BUDGET) for kind, (item, _) in queue[:cut]]
+    included = Included(
+        facts=tuple(i.id for i, _ in kept[Kind.FACT]),
+        patterns=tuple(i.id for i, _ in kept[Kind.PATTERN]),
+        notes=tuple(i.id for i, _ in kept[Kind.NOTE]),
+    )
+    return MemoryBlock(
+        text=text,
+        tokens=tokens,
+        budget=budget,
+        encoding=encoding,
+        included=included,
+        dropped=tuple(dropped),
+    )
+
+
+_Shown = dict[Kind, list[tuple[Item, str]]]
+
+
+def _select(memory: AthleteMemory) -> tuple[_Shown, list[Dropped]]:
+    """Apply the floor, the caps and the empty-text rule; keep priority order."""
+    shown: _Shown = {kind: [] for kind in SECTION_ORDER}
+    dropped: list[Dropped] = []
+    sources: tuple[tuple[Kind, Sequence[Item], int, float | None], ...] = (
+        (Kind.FACT, memory.facts, MAX_FACTS, PROMPT_FLOOR),
+        (Kind.PATTERN, memory.patterns, MAX_LIST_ITEMS, None),
+        (Kind.NOTE, memory.notes, MAX_LIST_ITEMS, None),
+    )
+    for kind, items, cap, floor in sources:
+        for item in ranked(items):
+            text = inline(item.text)
+            if floor is not None and not confidence_of(item) >= floor:
+                reason = DropReason.BELOW_THRESHOLD
+            elif not text:
+                reason = DropReason.EMPTY
+            elif len(shown[kind]) >= cap:
+                reason = DropReason.CAP
+            else:
+                shown[kind].append((item, text))
+                continue
+            dropped.append(_dropped(kind, item, reason))
+    return shown, dropped
+
+
+def _dropped(kind: Kind, item: Item, reason: DropReason) -> Dropped:
+    return Dropped(kind=kind, id=item.id, text=item.text, confidence=item.confidence, reason=reason)
