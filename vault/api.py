@@ -8,11 +8,23 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import Engine, exc
 
 from vault import migrate, queries, services
 from vault.db import as_url, create_vault_engine, default_url, session_factory, writer
 from vault.errors import ConflictError, InvalidInput, NotAVaultFile, VaultError
+from vault.prompt import (
+    DEFAULT_BUDGET,
+    DEFAULT_ENCODING,
+    MemoryBlock,
+    Profile,
+    Ranker,
+    facts_from_profile,
+    render_memory_block,
+    to_contract,
+    validate_contract,
+)
 from vault.schemas import (
     Archived,
     AthleteMemory,
@@ -27,6 +39,7 @@ from vault.schemas import (
     NoteIn,
     PatternIn,
     Retraction,
+    describe_validation_error,
     validated,
     validated_athlete,
 )
@@ -194,6 +207,47 @@ class Vault:
     def summaries(self) -> list[AthleteSummary]:
         with self._read() as session:
             return queries.all_summaries(session)
+
+    # -- what the coach sees
+    def memory_block(
+        self, athlete_id: str, *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
+    ) -> MemoryBlock:
+        """Seed 000's MEMORY block for the athlete, within `budget` tokens, with a drop report."""
+        return render_memory_block(self.memory(athlete_id), budget=budget, encoding=encoding)
+
+    def contract(self, athlete_id: str) -> dict[str, Any]:
+        """The athlete's memory as seed 001's `athlete_memory` JSON object (schema-checked)."""
+        document = to_contract(self.memory(athlete_id))
+        validate_contract(document)
+        return document
+
+    def bootstrap(
+        self, athlete_id: str, profile: Profile | dict[str, Any], now: datetime | None = None
+    ) -> MergeResult:
+        """Seed a (new) athlete's memory from their profile: sport, level, goal, weekly hours."""
+        moment = _now(now)
+        try:
+            facts = facts_from_profile(profile, moment)
+        except ValidationError as error:
+            raise InvalidInput(describe_validation_error(error)) from None
+        return self.merge(athlete_id, facts, moment)
+
+    def relevance_ranker(self, now: datetime | None = None) -> Ranker:
+        """Seed 002's relevance scoring as the ranker `render_sections` takes."""
+        from vault.extraction.relevance import rank_relevant
+
+        moment = _now(now)
+        return lambda items, context, limit: rank_relevant(items, context, moment, limit)
+
+    def relevant(
+        self, athlete_id: str, context: str, limit: int = 5, now: datetime | None = None
+    ) -> list[Fact | ListItem]:
+        """The athlete's facts, patterns and notes most relevant to `context` (seed 002 §5.5)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
+        memory = self.memory(athlete_id)
+        items = [*memory.facts, *memory.patterns, *memory.notes]
+        return list(self.relevance_ranker(now)(items, context, limit))
 
     def _checkpoint(self) -> None:
         """Move WAL pages into the main file and truncate the WAL, so erased text leaves disk."""

@@ -7,6 +7,12 @@ from __future__ import annotations
 from vault.cli.app import main
 
 # Command modules register themselves on `main` when imported.
-from vault.cli import admin, analyst_commands, demo, memory_commands  # noqa: E402,F401
+from vault.cli import (  # noqa: E402,F401
+    admin,
+    analyst_commands,
+    demo,
+    memory_commands,
+    prompt_commands,
+)
 
 __all__ = ["main"]

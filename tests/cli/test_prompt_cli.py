@@ -1,0 +1,59 @@
+"""`vault prompt` and `vault bootstrap` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+from click.testing import CliRunner
+
+from vault.cli import main
+from vault.contract import load_schema
+
+
+def invoke(db_path: Path, *args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, ["--db", str(db_path), *args])
+
+
+def test_prompt_prints_the_seed_layout_for_the_demo_athlete(db_path: Path) -> None:
+    assert invoke(db_path, "demo").exit_code == 0
+    block = invoke(db_path, "prompt", "demo-athlete").output
+    lines = block.split("\n")
+    assert lines[0] == "MEMORY:" and block.endswith("\n")
+    assert lines[1].startswith("- Facts: primary sport: running | ")
+    assert "- Patterns: tends to skip after rest days | ramps intensity too fast in week 2" in lines
+    assert "- Notes: responds well to encouragement after hard sessions" in lines
+    assert invoke(db_path, "prompt", "demo-athlete").output == block  # byte-stable
+
+
+def test_prompt_budget_drops_whole_items_and_reports_them(db_path: Path) -> None:
+    invoke(db_path, "demo")
+    report = json.loads(invoke(db_path, "prompt", "demo-athlete", "--budget", "40", "--json").output)
+    assert report["tokens"] <= 40
+    budget_drops = [d for d in report["dropped"] if d["reason"] == "budget"]
+    assert budget_drops and all(d["text"] not in report["text"] for d in budget_drops)
+
+
+def test_prompt_formats_markdown_and_contract(db_path: Path) -> None:
+    invoke(db_path, "demo")
+    markdown = invoke(db_path, "prompt", "demo-athlete", "--format", "markdown").output
+    assert markdown.startswith("## What you know about the user\n- primary sport: running\n")
+    contract = json.loads(invoke(db_path, "prompt", "demo-athlete", "--format", "json").output)
+    jsonschema.validate(contract, load_schema())
+    assert {f["source"] for f in contract["key_facts"]} <= {"conversation", "behavior", "profile_change"}
+
+
+def test_prompt_for_an_unknown_athlete_is_an_error(db_path: Path) -> None:
+    invoke(db_path, "upgrade")
+    result = invoke(db_path, "prompt", "nobody")
+    assert result.exit_code == 1 and "no memory stored" in result.output
+
+
+def test_bootstrap_seeds_day_one_facts(db_path: Path) -> None:
+    result = invoke(db_path, "bootstrap", "newbie", "--sport", "bike", "--level", "beginner",
+                    "--at", "2026-03-02T08:00:00Z")
+    assert result.exit_code == 0, result.output
+    block = invoke(db_path, "prompt", "newbie").output
+    assert block == "MEMORY:\n- Facts: primary sport: cycling | level: beginner\n"
+    assert invoke(db_path, "bootstrap", "newbie").exit_code == 2

@@ -1,0 +1,65 @@
+"""`vault prompt` (what the model would receive) and `vault bootstrap` (day-one facts)."""
+
+from __future__ import annotations
+
+import click
+
+from vault.cli.app import echo_json, main, open_from_cli, parse_at
+from vault.prompt import DEFAULT_BUDGET, render_markdown, render_sections
+
+FORMATS = ("memory", "markdown", "json")
+
+
+@main.command()
+@click.argument("athlete")
+@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
+              help="Token budget of the MEMORY block, header included.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="memory", show_default=True,
+              help="memory: seed 000 block; markdown: seed 004 section; json: athlete_memory contract.")
+@click.option("--context", "context", metavar="TEXT",
+              help="Print seed 003's KNOWLEDGE / PAST EXPERIENCE sections relevant to TEXT instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print the MEMORY block with its drop report.")
+@click.pass_context
+def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str | None,
+           as_json: bool) -> None:
+    """Print exactly what the coach model would receive about ATHLETE."""
+    vault = open_from_cli(ctx)
+    if vault.summary(athlete) is None:
+        raise click.ClickException(f"no memory stored for athlete {athlete!r}")
+    if as_json:
+        click.echo(vault.memory_block(athlete, budget=budget).model_dump_json(indent=2))
+    elif context is not None:
+        click.echo(render_sections(vault.memory(athlete), context, rank=vault.relevance_ranker()), nl=False)
+    elif fmt == "markdown":
+        click.echo(render_markdown(vault.memory(athlete)), nl=False)
+    elif fmt == "json":
+        echo_json(vault.contract(athlete))
+    else:
+        click.echo(vault.memory_block(athlete, budget=budget).text, nl=False)
+
+
+@main.command()
+@click.argument("athlete")
+@click.option("--sport", help="e.g. running, cycling, swimming, triathlon")
+@click.option("--level", help="e.g. beginner, intermediate, advanced")
+@click.option("--goal", help="e.g. half marathon")
+@click.option("--weekly-hours", type=float, help="Training hours per week.")
+@click.option("--preferred-time", help="e.g. morning, evening")
+@click.option("--at", "at", metavar="ISO-TIME", help="When the profile was set (default: now).")
+@click.option("--json", "as_json", is_flag=True, help="Print the merge result as JSON.")
+@click.pass_context
+def bootstrap(ctx: click.Context, athlete: str, sport: str | None, level: str | None,
+              goal: str | None, weekly_hours: float | None, preferred_time: str | None,
+              at: str | None, as_json: bool) -> None:
+    """Seed ATHLETE's memory from their profile (source profile_change)."""
+    profile = {k: v for k, v in {"sport": sport, "level": level, "goal": goal,
+                                 "weekly_hours": weekly_hours,
+                                 "preferred_time": preferred_time}.items() if v is not None}
+    if not profile:
+        raise click.UsageError("give at least one of --sport, --level, --goal, --weekly-hours, --preferred-time")
+    result = open_from_cli(ctx, create=True).bootstrap(athlete, profile, now=parse_at(at))
+    if as_json:
+        echo_json(result.model_dump(mode="json"))
+        return
+    for item in result.added + result.updated:
+        click.echo(f"{item.text} ({item.confidence:.2f})")
