@@ -8,7 +8,6 @@ import click
 
 from vault.api import Vault
 from vault.cli.app import main, open_from_cli
-from vault.cli.output import table
 from vault.errors import AthleteNotFound
 from vault.schemas import Candidate, FactIn, NoteIn, PatternIn, Retraction
 
@@ -54,6 +53,7 @@ def demo(ctx: click.Context) -> None:
     """Replay a few weeks of one athlete's coaching chats into the vault and show the memory."""
     vault = open_from_cli(ctx, create=True)
     _reset(vault)
+    click.echo("before: no memory, so the coach would have to ask what sport you do.\n")
     for day, title, candidates in STORY:
         now = START + timedelta(days=day)
         decayed = vault.decay(now=now)
@@ -66,12 +66,9 @@ def demo(ctx: click.Context) -> None:
             f"{len(result.archived)} archived"
             + "".join(f"\n  archived {a.original_text!r} ({a.reason.value})" for a in result.archived)
         )
-        facts = vault.top_facts(ATHLETE)
-        click.echo(table(
-            ["conf", "seen", "text"],
-            [(f"{f.confidence:.2f}", f.occurrences, f.text) for f in facts],
-        ))
-        click.echo()
+        block = vault.memory_block(ATHLETE)
+        click.echo(f"what the coach model now sees ({block.tokens} of {block.budget} tokens):")
+        click.echo(block.text or "(nothing yet)\n")
     click.echo(f"vault file: {ctx.find_root().obj['url']}  (try: vault facts {ATHLETE} --all)")
 
 
