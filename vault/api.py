@@ -6,9 +6,9 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlalchemy import Engine, exc
 
 from vault import migrate, queries, services
@@ -246,7 +246,7 @@ class Vault:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
         memory = self.memory(athlete_id)
-        items = [*memory.facts, *memory.patterns, *memory.notes]
+        items: list[Fact | ListItem] = [*memory.facts, *memory.patterns, *memory.notes]
         return list(self.relevance_ranker(now)(items, context, limit))
 
     def _checkpoint(self) -> None:
@@ -266,10 +266,11 @@ def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:
     if isinstance(candidate, dict):
         kind = candidate.get("kind", "fact")
         data = {k: v for k, v in candidate.items() if k != "kind"}
-        model = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}.get(kind)
+        models: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}
+        model = models.get(kind)
         if model is None:
             raise InvalidInput(f"kind must be fact, pattern or note, got {kind!r}")
-        return validated(model, data)
+        return cast(Candidate, validated(model, data))
     raise InvalidInput(f"cannot merge a {type(candidate).__name__}; give a FactIn, PatternIn, NoteIn or dict")
 
 

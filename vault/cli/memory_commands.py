@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import click
+from pydantic import BaseModel
 
 from vault.cli.app import echo_json, main, open_from_cli, parse_at
 from vault.cli.output import dump, section, table
-from vault.schemas import FactIn, NoteIn, PatternIn, validated
+from vault.schemas import Candidate, FactIn, NoteIn, PatternIn, validated
 from vault.vocabulary import Source
 
-KINDS = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}
+KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}
 
 
 @main.command()
@@ -44,7 +47,7 @@ def remember(
         fields["source"] = source
     if confidence is not None:
         fields["confidence"] = confidence
-    candidate = validated(KINDS[kind], fields)
+    candidate = cast(Candidate, validated(KINDS[kind], fields))
     result = open_from_cli(ctx, create=True).merge(athlete, [candidate], now=when)
     if as_json:
         echo_json(result.model_dump(mode="json"))

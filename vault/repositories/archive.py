@@ -5,16 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.orm import Session
 
 from vault.models import ArchiveRow, ForgetLogRow
+from vault.repositories._sql import rowcount, table_of
 from vault.rules import FactState, Removal
 from vault.schemas import Archived
 from vault.vocabulary import Kind
 
-archive_table: Table = ArchiveRow.__table__  # type: ignore[assignment]
-forget_log_table: Table = ForgetLogRow.__table__  # type: ignore[assignment]
+archive_table = table_of(ArchiveRow)
+forget_log_table = table_of(ForgetLogRow)
 
 _INSERT = insert(archive_table).returning(archive_table.c.id, sort_by_parameter_order=True)
 _BY_ATHLETE = (
@@ -64,11 +65,11 @@ class ArchiveRepository:
     def delete_ids(self, ids: list[int]) -> int:
         if not ids:
             return 0
-        return self.session.execute(delete(archive_table).where(archive_table.c.id.in_(ids))).rowcount
+        return rowcount(self.session.execute(delete(archive_table).where(archive_table.c.id.in_(ids))))
 
     def delete_older_than(self, cutoff: datetime) -> int:
         statement = delete(archive_table).where(archive_table.c.archived_at < cutoff)
-        return self.session.execute(statement).rowcount
+        return rowcount(self.session.execute(statement))
 
     def log_forget(self, athlete_id: str, now: datetime, counts: dict[str, int]) -> None:
         self.session.execute(

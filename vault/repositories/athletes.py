@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, delete, func, select
 from sqlalchemy.orm import Session
 
 from vault.dialect import lock_athlete, upsert
@@ -17,8 +18,9 @@ from vault.models import (
     NoteRow,
     PatternRow,
 )
+from vault.repositories._sql import rowcount, table_of
 
-_athletes = AthleteRow.__table__
+_athletes = table_of(AthleteRow)
 
 
 class AthleteRepository:
@@ -59,12 +61,12 @@ class AthleteRepository:
             )
         }
         for model in (FactRow, PatternRow, NoteRow, ArchiveRow, ForgetLogRow):
-            table = model.__table__
+            table = table_of(model)
             result = self.session.execute(delete(table).where(table.c.athlete_id == athlete_id))
-            counts[table.name] = result.rowcount
+            counts[table.name] = rowcount(result)
         result = self.session.execute(delete(_athletes).where(_athletes.c.id == athlete_id))
-        counts["athletes"] = result.rowcount
+        counts["athletes"] = rowcount(result)
         return counts
 
-    def _count(self, statement: object) -> int:
-        return int(self.session.execute(statement).scalar_one())  # type: ignore[call-overload]
+    def _count(self, statement: Select[Any]) -> int:
+        return int(self.session.execute(statement).scalar_one())

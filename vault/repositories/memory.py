@@ -11,16 +11,14 @@ from sqlalchemy import Row, Table, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from vault.models import FactRow, FactTagRow, NoteRow, PatternRow
+from vault.repositories._sql import rowcount, table_of
 from vault.rules import FactState, ItemState, Key, MergePlan, State, stored_key
 from vault.schemas import Fact, ListItem
 from vault.vocabulary import Kind
 
-facts_table: Table = FactRow.__table__  # type: ignore[assignment]
-tags_table: Table = FactTagRow.__table__  # type: ignore[assignment]
-ITEM_TABLES: dict[Kind, Table] = {
-    Kind.PATTERN: PatternRow.__table__,  # type: ignore[dict-item]
-    Kind.NOTE: NoteRow.__table__,  # type: ignore[dict-item]
-}
+facts_table = table_of(FactRow)
+tags_table = table_of(FactTagRow)
+ITEM_TABLES: dict[Kind, Table] = {Kind.PATTERN: table_of(PatternRow), Kind.NOTE: table_of(NoteRow)}
 TABLES: dict[Kind, Table] = {Kind.FACT: facts_table, **ITEM_TABLES}
 
 # Statements built once so SQLAlchemy's compiled cache serves every merge.
@@ -112,7 +110,7 @@ class MemoryRepository:
             self.write_updates(kind, states)
         for kind, states in new.items():
             rows = [_insert_params(athlete_id, s) for s in states]
-            ids = self.session.execute(_INSERTS[kind], rows).scalars().all()
+            ids = list(self.session.execute(_INSERTS[kind], rows).scalars())
             for state, new_id in zip(states, ids):
                 state.id = new_id
                 written.ids[state.key] = new_id
@@ -136,7 +134,7 @@ class MemoryRepository:
     def delete_ids(self, kind: Kind, ids: list[int]) -> int:
         if not ids:
             return 0
-        return self.session.execute(_DELETES[kind], {"ids": ids}).rowcount
+        return rowcount(self.session.execute(_DELETES[kind], {"ids": ids}))
 
 
 def fact_state(row: Row[Any], tags: frozenset[str]) -> FactState:
