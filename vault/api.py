@@ -11,8 +11,9 @@ from typing import Any, cast
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import Engine, exc
 
-from vault import migrate, queries, services
+from vault import ingest, migrate, queries, services
 from vault.db import as_url, create_vault_engine, default_url, session_factory, writer
+from vault.extraction import ActivityIn, Extractor, Turn, rank_relevant
 from vault.errors import ConflictError, InvalidInput, NotAVaultFile, VaultError
 from vault.prompt import (
     DEFAULT_BUDGET,
@@ -208,6 +209,27 @@ class Vault:
         with self._read() as session:
             return queries.all_summaries(session)
 
+    # -- learning (vault.ingest): extract first, then one merge transaction
+    def ingest_message(self, athlete_id: str, text: str, *, at: datetime | None = None,
+                       extractor: Extractor | None = None) -> MergeResult:
+        """Extract facts from a message the athlete wrote and merge them."""
+        return ingest.ingest_message(self, athlete_id, text, at=_optional_now(at), extractor=extractor)
+
+    def ingest_activity(self, athlete_id: str, activity: ActivityIn | dict[str, Any], *,
+                        extractor: Extractor | None = None) -> MergeResult:
+        """Extract facts from an activity's notes and merge them."""
+        return ingest.ingest_activity(self, athlete_id, activity, extractor=extractor)
+
+    def ingest_conversation(self, athlete_id: str, turns: Sequence[Turn | dict[str, Any]], *,
+                            extractor: Extractor | None = None) -> MergeResult:
+        """Extract facts from the athlete's turns of a conversation and merge them."""
+        return ingest.ingest_conversation(self, athlete_id, turns, extractor=extractor)
+
+    def learn_patterns(self, athlete_id: str, activities: Sequence[ActivityIn | dict[str, Any]],
+                       now: datetime | None = None) -> MergeResult:
+        """Detect recurring patterns in the activity history and merge them."""
+        return ingest.learn_patterns(self, athlete_id, activities, now=_optional_now(now))
+
     # -- what the coach sees
     def memory_block(
         self, athlete_id: str, *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
@@ -234,8 +256,6 @@ class Vault:
 
     def relevance_ranker(self, now: datetime | None = None) -> Ranker:
         """Seed 002's relevance scoring as the ranker `render_sections` takes."""
-        from vault.extraction.relevance import rank_relevant
-
         moment = _now(now)
         return lambda items, context, limit: rank_relevant(items, context, moment, limit)
 
@@ -272,6 +292,10 @@ def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:
             raise InvalidInput(f"kind must be fact, pattern or note, got {kind!r}")
         return cast(Candidate, validated(model, data))
     raise InvalidInput(f"cannot merge a {type(candidate).__name__}; give a FactIn, PatternIn, NoteIn or dict")
+
+
+def _optional_now(now: datetime | None) -> datetime | None:
+    return None if now is None else _now(now)
 
 
 def _now(now: datetime | None) -> datetime:

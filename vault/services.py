@@ -36,7 +36,7 @@ def merge(
     return MergeResult(
         added=tuple(to_output(athlete_id, s) for s in survivors if s.key in added_keys),
         updated=tuple(
-            to_output(athlete_id, s) for s in survivors if s.dirty and s.key not in added_keys
+            to_output(athlete_id, s) for s in survivors if s.touched and s.key not in added_keys
         ),
         archived=tuple(archived),
         ignored=tuple(Ignored(text=text, reason=reason) for text, reason in plan.ignored),

@@ -65,8 +65,9 @@ def conflict_key_of(text: str) -> str | None:
     return None
 
 
-def _contains(text: str, term: str) -> bool:
-    return re.search(rf"\b{re.escape(term)}s?\b", text) is not None
+def _contains(text: str, term: str, plural: bool = False) -> bool:
+    suffix = "s?" if plural else ""  # "knees" is still the knee; "works" is not "work"
+    return re.search(rf"\b{re.escape(term)}{suffix}\b", text) is not None
 
 
 def entity_tags(text: str, category: Category) -> frozenset[str]:
@@ -74,7 +75,7 @@ def entity_tags(text: str, category: Category) -> frozenset[str]:
     lowered = text.lower()
     tags: set[str] = set()
     if category is Category.INJURY:
-        tags.update(f"body:{part}" for part in BODY_PARTS if _contains(lowered, part))
+        tags.update(f"body:{part}" for part in BODY_PARTS if _contains(lowered, part, plural=True))
     elif category in (Category.PREFERENCE, Category.TIME_PREFERENCE):
         tags.update(f"time:{t}" for t in TIME_PREFERENCES if _contains(lowered, t))
         tags.update(f"intensity:{t}" for t in INTENSITY_TOPICS if _contains(lowered, t))
@@ -85,7 +86,7 @@ def entity_tags(text: str, category: Category) -> frozenset[str]:
 
 _INJURY_WORDS = re.compile(
     r"\b(pain|painful|sore|soreness|injur\w*|issue|issues|problem|hurts?|strain\w*|tendinitis"
-    r"|tendonitis|fracture|splints|sprain\w*|tight|niggle)\b"
+    r"|tendonitis|fracture|splints|sprain\w*|tight|niggle|bad|dodgy|weak|stiff)\b"
 )
 
 
@@ -95,7 +96,7 @@ def category_of(text: str) -> Category:
     if key in CONFLICT_CATEGORIES:
         return CONFLICT_CATEGORIES[key]
     lowered = text.lower()
-    if _INJURY_WORDS.search(lowered) and any(_contains(lowered, p) for p in BODY_PARTS):
+    if _INJURY_WORDS.search(lowered) and any(_contains(lowered, p, plural=True) for p in BODY_PARTS):
         return Category.INJURY
     if re.search(r"\b(prefers?|likes?|loves?|enjoys?|hates?|dislikes?)\b", lowered):
         return Category.PREFERENCE

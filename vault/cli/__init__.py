@@ -4,15 +4,15 @@ for usage mistakes out of the box, and CliRunner for tests.
 
 from __future__ import annotations
 
-from vault.cli.app import main
-
 # Command modules register themselves on `main` when imported.
 from vault.cli import (  # noqa: E402,F401
     admin,
     analyst_commands,
     demo,
+    learning_commands,
     memory_commands,
     prompt_commands,
 )
+from vault.cli.app import main
 
 __all__ = ["main"]

@@ -1,0 +1,108 @@
+"""The privacy filter: no contact details, addresses, links or other people's names get stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from vault.extraction import RuleExtractor, find_pii, redact, scrub, scrub_text
+from vault.schemas import FactIn, NoteIn, PatternIn, Retraction
+from vault.vocabulary import Category, Source
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("email is jo.runner+vault@example.co.uk", "email"),
+        ("call 07700 900123", "phone"),
+        ("call +44 7700 900123", "phone"),
+        ("call (555) 123-4567", "phone"),
+        ("ring 555-1234 after six", "phone"),
+        ("see https://strava.com/athletes/123", "url"),
+        ("on www.garmin.com", "url"),
+        ("blog at myruns.io", "url"),
+        ("lives at 12 Baker Street", "address"),
+        ("near 221b Baker St.", "address"),
+        ("postcode SW1A 1AA", "address"),
+        ("runs with John on Sundays", "name"),
+        ("Sarah is the user's wife", "name"),
+        ("Dr. Patel says rest", "name"),
+    ],
+)
+def test_personal_data_is_found(text: str, kind: str) -> None:
+    assert kind in {span.kind for span in find_pii(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "typical duration: 45 min",
+        "goal: half marathon",
+        "3x10min at threshold, HR 145 150 155 160",
+        "raced on 2026-03-01",
+        "pace 4:30/km for 10k",
+        "prefers morning sessions",
+        "Long run on Sunday",
+        "Easy run in May",
+        "Zwift race on Tuesday",
+        "IT band sore",
+        "Achilles niggle",
+        "I run with my dog",
+        "Parkrun PB 24:30",
+        "has left knee issue",
+        "Marathon in 12 weeks",
+    ],
+)
+def test_ordinary_training_text_is_not_personal_data(text: str) -> None:
+    assert find_pii(text) == []
+    assert scrub_text(text) == text
+
+
+def test_names_after_a_relation_word_are_cut_and_the_rest_kept() -> None:
+    assert scrub_text("my wife Sarah has a bad knee") == "my wife has a bad knee"
+    assert scrub_text("trains with coach Mike on Tuesdays") == "trains with coach on Tuesdays"
+    assert scrub_text("my wife Sarah's knee is sore") == "my wife's knee is sore"
+    assert scrub_text("training for the Berlin Marathon") == "training for the Marathon"
+
+
+def test_other_names_and_contact_details_drop_the_candidate() -> None:
+    assert scrub_text("runs with John on Sundays") is None
+    assert scrub_text("Lives in Leeds") is None
+    assert scrub_text("email is jo@example.com") is None
+    assert scrub_text("lives at 12 Baker Street") is None
+
+
+def test_scrub_keeps_models_and_retractions_and_drops_what_cannot_be_cleaned() -> None:
+    fact = FactIn(
+        text="my wife Sarah runs too",
+        category=Category.CONTEXT,
+        source=Source.USER_MESSAGE,
+        source_ref="m",
+    )
+    retraction = Retraction(category=Category.INJURY, tags=frozenset({"body:knee"}))
+    kept = scrub(
+        [
+            fact,
+            retraction,
+            PatternIn(text="runs with John on Sundays"),
+            NoteIn(text="call 07700 900123 for plans"),
+            NoteIn(text="responds well to encouragement"),
+        ]
+    )
+    assert [type(c).__name__ for c in kept] == ["FactIn", "Retraction", "NoteIn"]
+    cleaned = kept[0]
+    assert isinstance(cleaned, FactIn) and cleaned.text == "my wife runs too"
+    assert cleaned.source_ref == "m" and cleaned.category is Category.CONTEXT
+    assert kept[1] is retraction
+
+
+def test_redact_replaces_each_kind() -> None:
+    assert (
+        redact("mail jo@x.com or call 07700 900123, ask for Tom.")
+        == "mail [email] or call [phone], ask for [name]."
+    )
+
+
+def test_rule_extractor_output_never_holds_personal_data() -> None:
+    text = "I'm a runner, email me at jo@x.com or call 07700 900123. I live at 12 Baker Street."
+    found = RuleExtractor().extract(text, source=Source.USER_MESSAGE)
+    assert [c.text for c in found if isinstance(c, FactIn)] == ["primary sport: running"]

@@ -1,0 +1,53 @@
+"""Learning from conversations and activity notes: extractors, privacy, patterns, relevance.
+
+    from vault.extraction import RuleExtractor, Source
+    candidates = RuleExtractor().extract(
+        "I run most mornings, usually 45 minutes", source=Source.USER_MESSAGE
+    )
+    # [FactIn('primary sport: running'), FactIn('prefers morning sessions'),
+    #  FactIn('typical duration: 45 min')] -> merge them with the vault
+
+Everything here is pure: no database, no clock. The storage layer merges what these functions
+return (`FactIn`, `PatternIn`, `NoteIn`, `Retraction`) in one transaction.
+"""
+
+from vault.extraction.activity import ActivityIn, extract_from_activity
+from vault.extraction.base import Extractor
+from vault.extraction.conversation import ATHLETE_ROLES, Turn, mine_conversation
+from vault.extraction.llm import (
+    DEFAULT_CONFIDENCE,
+    EXTRACTION_PROMPT,
+    LLM_CATEGORIES,
+    LLMExtractor,
+    build_prompt,
+    parse_llm_reply,
+)
+from vault.extraction.patterns import analyze_patterns
+from vault.extraction.privacy import find_pii, redact, scrub, scrub_text
+from vault.extraction.relevance import rank_relevant, relevance_score
+from vault.extraction.rules import RuleExtractor
+from vault.vocabulary import Source
+
+__all__ = [
+    "ATHLETE_ROLES",
+    "DEFAULT_CONFIDENCE",
+    "EXTRACTION_PROMPT",
+    "LLM_CATEGORIES",
+    "ActivityIn",
+    "Extractor",
+    "LLMExtractor",
+    "RuleExtractor",
+    "Source",
+    "Turn",
+    "analyze_patterns",
+    "build_prompt",
+    "extract_from_activity",
+    "find_pii",
+    "mine_conversation",
+    "parse_llm_reply",
+    "rank_relevant",
+    "redact",
+    "relevance_score",
+    "scrub",
+    "scrub_text",
+]

@@ -1,0 +1,263 @@
+"""Cut a message into clauses and say, for each, who it is about and whether it asserts anything.
+
+The seeds' regexes read a whole message at once, so "my wife has a bad knee" or "should I try a
+marathon?" become facts about the athlete. The rule extractor works clause by clause instead:
+sentences are split on punctuation, then on commas and on conjunctions ("but", and "and"/"so"
+when a new subject follows), and each clause carries its subject (the athlete or someone else),
+whether it is a question or a hypothetical, negated, set in the remote past, or about one
+occasion only ("this morning", "tomorrow").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from vault.extraction.lexicon import (
+    BODY_PARTS,
+    GOALS,
+    JOBS,
+    LIKE_OBJECTS,
+    OTHER_SPORTS,
+    PLACE_WORDS,
+    SESSIONS,
+    SPORT_AGENTS,
+    SPORT_GERUNDS,
+    STATES,
+    TIME_TERMS,
+)  # fmt: skip
+from vault.extraction.words import STOP_WORDS
+
+
+class Subject(str, Enum):
+    """Whom a clause is about."""
+
+    SELF = "self"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a message, normalised to lower case, with what the rules need to know."""
+
+    index: int
+    sentence: int
+    text: str
+    raw: str
+    subject: Subject
+    question: bool
+    hypothetical: bool
+    negated: bool
+    remote_past: bool
+    one_off: bool
+
+    @property
+    def asserts(self) -> bool:
+        """A statement (not a question or a hypothetical) about the athlete."""
+        return self.subject is Subject.SELF and not (self.question or self.hypothetical)
+
+
+# Common misspellings and chat spellings, fixed before any rule runs.
+_FIXES = {
+    "im": "i'm", "ive": "i've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't",
+    "cant": "can't", "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't", "hasnt": "hasn't",
+    "couldnt": "couldn't", "wouldnt": "wouldn't", "shouldnt": "shouldn't", "arent": "aren't",
+    "u": "you", "ur": "your", "rn": "right now", "def": "definitely", "usualy": "usually",
+    "usally": "usually", "ussually": "usually", "normaly": "normally", "generaly": "generally",
+    "mornign": "morning", "mornigns": "mornings", "mornigs": "mornings", "morings": "mornings",
+    "evnings": "evenings", "evenigns": "evenings", "marthon": "marathon", "maraton": "marathon",
+    "goin": "going", "runnin": "running", "trainin": "training", "tryin": "trying",
+    "wanna": "want to", "gonna": "going to", "kinda": "kind of", "alot": "a lot",
+    "xmas": "christmas", "w/": "with", "b4": "before", "pls": "please", "abt": "about",
+}  # fmt: skip
+_WORD = re.compile(r"[a-z]+(?:/|\b)")
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]*")
+_COMMA = re.compile(r",|\s[-\u2013\u2014]+\s|[()\[\]:]|\s\+\s|\s/\s|\u2026|\.\.")
+_SUBJECT_WORD = (
+    r"i|i'm|im|i've|ive|i'd|i'll|my|me|she|he|they|she's|he's|they're|it|it's|its|the|her|his"
+    r"|their|we|we're|now|that|that's|this|there|there's"
+)
+_CONJUNCTION = re.compile(
+    r"\s+(?=(?:but|though|although|however|whereas|except|because|cause|'cause|cos)\b)"
+    rf"|\s+(?=(?:and|so|because|cause|'cause|cos|while|then|or|plus|as"
+    rf"|since)\s+(?:{_SUBJECT_WORD})\b)",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    r"^(?:(?:and|but|so|also|then|well|oh|yeah|yes|ok|okay|honestly|actually|basically|anyway"
+    r"|plus|though|although|however|because|cause|'cause|cos|while|whereas|or|lol|tbh|btw"
+    r"|fyi|i think|i guess|i reckon|i feel like|i believe|i'd say|i would say|to be honest"
+    r"|i mean|i suppose|i know|i find that|i find|i've noticed that|i've noticed|i noticed"
+    r"|today|yesterday|this morning|lately|recently|these days|nowadays|usually|normally|mostly"
+    r"|generally|typically|sometimes|often|now|still|definitely|really|just|since)\b[\s,]*)+"
+)
+_PERSON = (
+    r"wife|wifey|husband|hubby|missus|partner|boyfriend|girlfriend|bf|gf|fiancee?|friends?|buddy"
+    r"|buddies|mates?|coach"
+    r"|coaches|physio|doctor|doc|dad|father|mum|mom|mother|parents?|sons?|daughters?|kids?|child"
+    r"|children|brother|sister|siblings?|colleagues?|boss|teammates?|club|neighbou?r|dog|family"
+    r"|grandma|grandpa|uncle|aunt|cousin|team|group|baby|toddler|twins|other half|pt|trainer"
+)
+_SELF_START = re.compile(
+    rf"^(?:i|i'm|i've|i'd|i'll|me|myself|we|we're|we've|we'd|us)\b|^(?:my"
+    rf"|our) (?!(?:\w+ )?(?:{_PERSON})\b)"
+)
+_PAIR_WITH_SELF = re.compile(rf"^(?:my |our )?(?:\w+ )?(?:{_PERSON}|\w+) and (?:i|me)\b")
+_ADULT = (
+    r"wife|wifey|husband|hubby|missus|partner|boyfriend|girlfriend|friends?|buddy|mates?|coach"
+    r"|coaches|physio|doctor"
+    r"|doc|dad|father|mum|mom|mother|parents|brother|sister|colleagues?|boss|teammates?|club"
+    r"|neighbou?r|trainer|pt|team|group"
+)
+_OTHER_START = re.compile(
+    rf"^(?:(?:my|our|his|her|their) (?:\w+ )?(?:{_PERSON})(?:'s)?\b|(?:the|a"
+    rf"|an) (?:\w+ )?(?:{_ADULT})(?:'s)?\b"
+    r"|(?:he|she|they|he's|she's|they're|they've|he'd|she'd|they'd|everyone|everybody|someone"
+    r"|somebody|nobody|people|others|most people|lots of people|a lot of people|you)\b)"
+)
+_SELF_ANY = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|we've)\b")
+_OTHER_ANY = re.compile(r"(?<!with )(?<!to )(?<!for )\b(?:he|she|they|he's|she's|they're)\b")
+_NAME_START = re.compile(
+    r"^([A-Z][a-z]+)(?:'s\b|\s+(?:has|had|is|was|runs|rides|swims|does|did|says|said|thinks|wants"
+    r"|prefers|likes|loves|hates|and|got|goes|went|ran|rode|trains|trained|hurt|hurts|broke|just"
+    r"|also|always|never|can|can't|will|would|should|told|keeps|is)\b)"
+)
+_QUESTION_WORD = re.compile(
+    r"^(?:should|shall|can|could|would|will|do|does|did|is|are|am|was|were|have|has|what|what's"
+    r"|how|why|when|where|which|who|any|anyone|isn't|aren't|don't|doesn't|wouldn't)\b"
+)
+_INVERSION = re.compile(
+    r"^(?:should|shall|can|could|would|will|do|does|did|is|are|am)\s+(?:i|my|it|you|we|that|this"
+    r"|there|running|cycling|swimming)\b"
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|no longer)\b|n't\b"
+)
+_BENIGN_IF = re.compile(
+    r"\b(?:if|when|whenever) (?:i can|possible|i'm able|i have (?:the )?time|time allows|i get the"
+    r" chance|i get a chance|the weather (?:allows|permits|is (?:ok|okay|good|nice)))\b"
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|might|maybe|perhaps|wonder|wondering|considering|contemplating|in case"
+    r"|someday|some day|one day|eventually|wish|supposed to|ought to|thinking (?:about|of)"
+    r"|not sure (?:if|whether)|whether|should|could|what if"
+    r"|would(?! (?:like|love|prefer|rather|say|consider|call|describe))"
+    r"|i'd(?! (?:like|love|prefer|rather|say|consider|call|describe)))\b"
+)
+_REMOTE_PAST = re.compile(
+    r"\b(?:(?<!than i )used to|(?<!than i )use to|years? ago|decades? ago|(?<!since )last (?:year"
+    r"|season|summer|spring"
+    r"|autumn|fall|winter)|years back|back in (?:the day|\d{4}|high school|college|school|uni)"
+    r"|back when|when i was|as a (?:kid|child|teen|teenager)|in (?:high school|college|university"
+    r"|uni|school|my (?:twenties|teens|20s|30s))|previously|formerly|at one point|in the past"
+    r"|a long time ago|growing up)\b"
+)
+_ONE_OFF = re.compile(
+    r"\b(?:today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|weekend|month)"
+    r"|last night|next week)\b"
+)
+
+
+# Everyday words that open a sentence and are not names ("Life is hectic", "Work is crazy").
+_COMMON = """
+    life work job training session sessions race week weekend month year day morning evening
+    night today yesterday tomorrow everything nothing something legs body weather rain heat
+    pace plan goal season recovery rest sleep food diet energy motivation time schedule family
+    kids baby sunday monday tuesday wednesday thursday friday saturday physio doctor coach
+    between after before during since until while another every each most some many few
+    great good bad easy hard tough brutal awful solid decent fine nice lovely rough slow fast
+    first last next new old big small long short quick felt feeling feels got went did had was
+    started finished stopped skipped missed tried managed took made kept left right both
+    lower upper definitely honestly probably maybe mostly usually normally generally
+    """
+
+
+def _vocabulary() -> frozenset[str]:
+    words = set(STOP_WORDS) | set(_COMMON.split())
+    tables = (BODY_PARTS, GOALS, LIKE_OBJECTS, OTHER_SPORTS, SESSIONS, SPORT_AGENTS, SPORT_GERUNDS,
+              STATES, TIME_TERMS)  # fmt: skip
+    for table in tables:
+        for surface, value in table:
+            words.update(re.findall(r"[a-z]+", surface + " " + value.lower()))
+    words.update(word for job in JOBS for word in job.split())
+    return frozenset(words - PLACE_WORDS)
+
+
+KNOWN_WORDS = _vocabulary()
+"""Lower-case words the rules know (stop-words and every lexicon word): never a person's name."""
+
+
+def normalise(text: str) -> str:
+    """Lower case, ASCII apostrophes, single spaces, and the common chat misspellings fixed."""
+    lowered = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'").lower()
+    lowered = re.sub(r"\s+", " ", lowered).strip()
+    return _WORD.sub(lambda m: _FIXES.get(m.group(0), m.group(0)), lowered)
+
+
+def _pieces(text: str) -> list[list[str]]:
+    """Sentences, each a list of raw clause strings; a trailing '?' is kept on the last one."""
+    # One space per run of blanks first: the split patterns below start with \s+, and a long
+    # run of spaces would otherwise make them backtrack quadratically.
+    folded = re.sub(r"\n\s*", "\n", re.sub(r"[^\S\n]+", " ", text))
+    protected = _DECIMAL.sub("\u00b7", folded)
+    sentences = []
+    for match in _SENTENCE.finditer(protected):
+        sentence = match.group(0).replace("\u00b7", ".")
+        parts = [p for chunk in _COMMA.split(sentence) for p in _CONJUNCTION.split(chunk)]
+        parts = [p.strip() for p in parts if p and p.strip(" .!?;")]
+        if parts:
+            sentences.append(parts)
+    return sentences
+
+
+def _subject(stripped: str, raw: str, inherited: Subject | None) -> Subject:
+    if _PAIR_WITH_SELF.match(stripped) or _SELF_START.match(stripped):
+        return Subject.SELF
+    if _OTHER_START.match(stripped):
+        return Subject.OTHER
+    name = _NAME_START.match(raw)
+    if name and name.group(1).lower() not in KNOWN_WORDS:
+        return Subject.OTHER
+    own, other = _SELF_ANY.search(stripped), _OTHER_ANY.search(stripped)
+    if own or other:
+        return (
+            Subject.SELF
+            if other is None or (own and own.start() < other.start())
+            else Subject.OTHER
+        )
+    return inherited or Subject.SELF
+
+
+def split_clauses(text: str) -> list[Clause]:
+    """The clauses of `text`, in order, each analysed on its own."""
+    clauses: list[Clause] = []
+    for number, parts in enumerate(_pieces(text)):
+        asks = parts[-1].rstrip().endswith("?")
+        subject: Subject | None = None
+        for position, raw in enumerate(parts):
+            body = normalise(raw).strip(" .!?;")
+            stripped = _LEAD.sub("", body)
+            raw_stripped = re.sub(r"^\W+", "", raw)
+            subject = _subject(stripped, raw_stripped, subject)
+            last = position == len(parts) - 1
+            question = bool(
+                _INVERSION.match(stripped) or (asks and (last or _QUESTION_WORD.match(stripped)))
+            )
+            plain = _BENIGN_IF.sub("", body)
+            clauses.append(
+                Clause(
+                    index=len(clauses),
+                    sentence=number,
+                    text=body,
+                    raw=raw.strip(),
+                    subject=subject,
+                    question=question,
+                    hypothetical=bool(_HYPOTHETICAL.search(plain)),
+                    negated=bool(_NEGATION.search(body)),
+                    remote_past=bool(_REMOTE_PAST.search(body)),
+                    one_off=bool(_ONE_OFF.search(body)),
+                )
+            )
+    return clauses

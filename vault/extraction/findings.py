@@ -1,0 +1,134 @@
+"""What a rule found in one clause, how findings about the same slot are reconciled, and how
+the survivors become vault candidates with their provenance."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from vault.schemas import Candidate, FactIn, Retraction
+from vault.vocabulary import Category, Source
+
+EXTRACTOR_PREFIX = "rules:"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A fact or a retraction one rule read in one clause.
+
+    `slot` names what the finding is about ("primary sport", "body:knee"); one message yields
+    at most one finding per slot. `priority` ranks rivals for a slot ("I switched to cycling"
+    beats "I run"); `position` is (clause index, offset in the clause).
+    """
+
+    rule: str
+    position: tuple[int, int]
+    category: Category
+    text: str | None = None
+    confidence: float = 0.7
+    tags: frozenset[str] | None = None
+    retract_key: str | None = None
+    retract_tags: frozenset[str] = frozenset()
+    slot: str | None = None
+    priority: int = 0
+
+    @property
+    def is_retraction(self) -> bool:
+        """True when the finding archives a fact instead of stating one."""
+        return self.text is None
+
+
+@dataclass
+class Memo:
+    """What earlier clauses of the same message tell later ones ("... but it's fine now")."""
+
+    body_parts: list[tuple[str, str | None]] = field(default_factory=list)
+    sentence: int = -1
+    sentence_parts: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def saw_parts(self, sentence: int, parts: list[tuple[str, str | None]]) -> None:
+        """Remember the athlete's body parts named in a clause of `sentence`."""
+        if sentence != self.sentence:
+            self.sentence, self.sentence_parts = sentence, []
+        if parts:
+            self.body_parts = list(parts)
+            self.sentence_parts = list(parts)
+
+    def parts_in(self, sentence: int) -> list[tuple[str, str | None]]:
+        """Body parts named earlier in the same sentence."""
+        return self.sentence_parts if sentence == self.sentence else []
+
+
+def reconcile(findings: Sequence[Finding]) -> list[Finding]:
+    """One finding per slot and one per fact text, in the order they were read.
+
+    A conflict-key slot keeps its highest-priority finding (the earliest on a tie): "I'm a
+    cyclist but switching to triathlon" keeps triathlon. A body-part slot keeps what was said
+    last ("it hurt last week but it's fine now" resolves), preferring the more specific fact.
+    """
+    winners: dict[str, Finding] = {}
+    for finding in findings:
+        if finding.slot is None:
+            continue
+        best = winners.get(finding.slot)
+        if best is None or _beats(finding, best):
+            winners[finding.slot] = finding
+    kept: list[Finding] = []
+    seen_texts: set[str] = set()
+    for finding in sorted(findings, key=lambda f: f.position):
+        if finding.slot is not None and winners[finding.slot] is not finding:
+            continue
+        if finding.text is not None:
+            if finding.text in seen_texts:
+                continue
+            seen_texts.add(finding.text)
+        kept.append(finding)
+    return kept
+
+
+def _beats(new: Finding, old: Finding) -> bool:
+    if new.slot and new.slot.startswith("body:"):
+        if new.is_retraction != old.is_retraction:
+            return new.position > old.position
+        return new.priority > old.priority or (
+            new.priority == old.priority and new.position > old.position
+        )
+    return new.priority > old.priority
+
+
+def to_candidates(
+    findings: Iterable[Finding],
+    *,
+    source: Source,
+    source_ref: str | None,
+    observed_at: datetime | None,
+) -> list[Candidate]:
+    """FactIn / Retraction models stamped with source, reference, time and `rules:<rule>`."""
+    candidates: list[Candidate] = []
+    for finding in findings:
+        extractor = EXTRACTOR_PREFIX + finding.rule
+        if finding.text is None:
+            candidates.append(
+                Retraction(
+                    conflict_key=finding.retract_key,
+                    category=None if finding.retract_key else finding.category,
+                    tags=finding.retract_tags,
+                    observed_at=observed_at,
+                    extractor=extractor,
+                )
+            )
+        else:
+            candidates.append(
+                FactIn(
+                    text=finding.text,
+                    category=finding.category,
+                    confidence=finding.confidence,
+                    tags=finding.tags,
+                    source=source,
+                    source_ref=source_ref,
+                    extractor=extractor,
+                    observed_at=observed_at,
+                )
+            )
+    return candidates

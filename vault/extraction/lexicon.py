@@ -1,0 +1,187 @@
+"""The rule extractor's word tables: surface forms on the left, canonical wording on the right.
+
+Every table is ordered: longer, more specific forms come first ("half marathon" before
+"marathon"), and `first_match` / `all_matches` respect that order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+Table = Sequence[tuple[str, str]]  # (regex over normalised lower-case text, canonical value)
+
+# Sports the athlete trains in, by verb, agent noun and gerund.
+SPORT_VERBS: Table = (
+    (r"run|jog", "running"), (r"ride|bike|cycle", "cycling"), (r"swim", "swimming"),
+    (r"row", "rowing"),
+)  # fmt: skip
+SPORT_AGENTS: Table = (
+    (r"runners?|joggers?", "running"), (r"cyclists?|bikers?|riders?|roadies?", "cycling"),
+    (r"swimmers?", "swimming"), (r"triathletes?", "triathlon"), (r"rowers?", "rowing"),
+)  # fmt: skip
+SPORT_GERUNDS: Table = (
+    (r"trail running|running|jogging", "running"),
+    (r"cycling|biking|riding|road cycling|mountain biking", "cycling"),
+    (r"swimming", "swimming"), (r"triathlons?|tri", "triathlon"), (r"rowing", "rowing"),
+)  # fmt: skip
+
+# Regex pieces for "I (mostly) run": the sport verbs and the habit adverbs that may precede them.
+VERB_RX = r"(?:run|jog|ride|bike|cycle|swim|row)"
+ADVERBS_RX = (
+    r"(?:(?:mostly|mainly|usually|normally|generally|typically|primarily|regularly|just|only|now"
+    r"|really|often|always|tend to|try to|love to|like to|still|mostly just|mainly just) )*"
+)
+
+# Sports done on the side ("also does climbing").
+OTHER_SPORTS: Table = (
+    (r"climbing|bouldering|climb|boulder", "climbing"), (r"yoga", "yoga"),
+    (r"pilates", "pilates"), (r"crossfit", "crossfit"),
+    ((r"strength training|strength work|strength sessions?|weight training|weights|lifting"
+     r"|lift|the gym|gym"), "strength training"),
+    (r"5-a-side football|five-a-side|football|soccer|5-a-side", "football"),
+    (r"tennis", "tennis"), (r"squash", "squash"), (r"hiking|hike", "hiking"),
+    (r"skiing|ski", "skiing"),
+    (r"martial arts|bjj|jiu jitsu|judo|karate|kickboxing", "martial arts"),
+    (r"boxing", "boxing"), (r"basketball", "basketball"), (r"dancing|dance", "dance"),
+    (r"swimming|swim", "swimming"), (r"cycling|biking|riding|cycle|bike|ride", "cycling"),
+    (r"running|jogging|run|jog", "running"), (r"rowing|row", "rowing"),
+)  # fmt: skip
+
+# Proper nouns inside the tables (marathon cities): names of places, never "known words".
+PLACE_WORDS = frozenset({"boston", "berlin", "chicago", "nyc", "york", "tokyo", "london"})
+
+# Race goals (seed 000's goal slot).
+GOALS: Table = (
+    (r"half[- ]?ironman|70\.3", "half ironman"),
+    ((r"ultra ?marathons?|ultras?|50 ?k|100 ?k|50 ?mile(?:r|s)?"
+      r"|100 ?mile(?:r|s)?(?! ride)"), "ultra"),
+    ((r"half[- ]?marathons?|half[- ]?mara|(?<!and )(?:a|the|my first|my)(?: \w+)? half(?! (?:an"
+      r"|hour|of|the|way|term|price|time))"
+     r"|21(?:\.1)? ?k|13\.1|great north run"), "half marathon"),
+    (r"full ironman|ironman|140\.6", "ironman"),
+    (r"marathons?|mara|42(?:\.2)? ?k|26\.2", "marathon"),
+    # world marathon majors named alone ("running Berlin", "qualify for Boston")
+    ((r"(?<=for )(?:the )?(?:boston|berlin|chicago|nyc|new york|tokyo|london)(?! (?:half|10k|5k"
+      r"|tri))"
+     r"|(?<=running )(?:boston|berlin|chicago|nyc|new york|tokyo|london)(?! (?:half|10k|5k|tri))"),
+     "marathon"),
+    (r"(?:sprint|olympic|olympic distance|standard distance)? ?(?:triathlon|tri)\b", "triathlon"),
+    (r"10 ?km?\b|ten ?k\b", "10k"), (r"5 ?km?\b|five ?k\b", "5k"),
+    (r"century(?: ride)?|100 mile ride", "century ride"),
+    (r"sportive|gran ?fondo|fondo", "sportive"),
+    ((r"lose (?:some |a bit of )?weight|lose \d+ ?(?:kg|kgs|kilos|lbs?|pounds)|weight loss"
+     r"|drop (?:some )?weight"), "weight loss"),
+)  # fmt: skip
+
+# seed 002's body parts (vault.text.BODY_PARTS), by how athletes write them.
+BODY_PARTS: Table = (
+    (r"it ?band|itb|iliotibial(?: band)?", "IT band"),
+    (r"plantar(?: fasciitis| fascia)?", "plantar fascia"),
+    (r"achilles(?: tendon)?", "achilles"),
+    (r"knees?|kneecaps?|patella|acl|meniscus", "knee"), (r"ankles?", "ankle"),
+    (r"calf|calves|calfs", "calf"), (r"shins?", "shin"), (r"hip(?: flexor)?s?", "hip"),
+    (r"hamstrings?|hammys?|hammies", "hamstring"), (r"quads?|quadriceps", "quad"),
+    (r"(?<!on )(?:foot|feet)", "foot"), (r"heels?", "heel"),
+    ((r"(?:(?<=my )|(?<=lower )|(?<=upper )|(?<=bad )|(?<=sore )|(?<=the ))back(?:'s)?"
+     r"|back(?= (?:pain|ache|aches|issue|issues|problem|problems|injury|spasms?|is|has|was"
+     r"|tightness|tight|always|feels|felt|hurts|playing|went|keeps)\b)"), "back"),
+    (r"shoulders?|rotator cuff", "shoulder"), (r"glutes?|gluteal", "glute"),
+)  # fmt: skip
+
+# Time of day -> the bucket used in "prefers <bucket> sessions".
+TIME_TERMS: Table = (
+    ((r"early mornings?|mornings?|mornin|sunrise|dawn|first thing|before work|early bird"
+     r"|early riser|morning person|early"), "morning"),
+    (r"lunch ?times?|lunch ?breaks?|lunch|midday|noon", "lunchtime"),
+    (r"afternoons?", "afternoon"),
+    ((r"evenings?|after work|night owl|evening person|after dark|late at night|at night|nights"
+     r"|after (?:the )?kids are (?:in bed|asleep)|late"), "evening"),
+)  # fmt: skip
+
+# Things an athlete likes or dislikes ("likes intervals", "dislikes treadmill").
+LIKE_OBJECTS: Table = (
+    (r"hill (?:repeats|reps|sessions?|work|training)|hilly routes?|hills?", "hills"),
+    (r"intervals?|interval (?:sessions?|training|work)", "intervals"),
+    (r"tempos?(?: runs?| sessions?| work)?|threshold (?:runs?|sessions?|work)", "tempo runs"),
+    (r"long runs?", "long runs"), (r"long rides?", "long rides"),
+    (r"treadmills?|dreadmill", "treadmill"),
+    (r"(?:the )?track(?! (?:my|of|your))(?: sessions?| work| workouts?)?", "track sessions"),
+    (r"trail running|trail runs?|trails|trail(?! shoes)|off[- ]road", "trail running"),
+    ((r"group (?:runs?|rides?|sessions?)|club (?:runs?|rides?|sessions?)|(?:with|in) (?:a"
+      r"|the) group"
+     r"|(?:with|in) (?:a|the) club|with others"), "group runs"),
+    (r"easy (?:runs?|miles|days)", "easy runs"), (r"speed ?work|speed sessions?", "speed work"),
+    ((r"strength (?:training|work|sessions?)|the gym|gym sessions?|weights|lifting"),
+     "strength training"),
+    (r"racing|races", "racing"),
+    (r"turbo|zwift|indoor (?:rides?|riding|trainer|cycling)", "indoor riding"),
+    (r"open water", "open water swimming"),
+    (r"(?:the )?heat|hot weather|humidity", "hot weather"),
+    (r"(?:the )?cold(?! water)|cold weather", "cold weather"),
+    (r"(?:the )?rain|wet weather", "rain"),
+)  # fmt: skip
+
+# Sessions whose effect the athlete describes ("long runs leave them exhausted").
+SESSIONS: Table = (
+    (r"hill (?:repeats|reps|sessions?|work)|hills", "hills"),
+    (r"intervals?|interval sessions?|reps", "intervals"),
+    (r"tempos?(?: runs?| sessions?| work)?|threshold (?:runs?|sessions?|work)", "tempo runs"),
+    (r"long runs?", "long runs"), (r"long rides?", "long rides"),
+    (r"speed ?work|speed sessions?", "speed work"),
+    (r"track (?:sessions?|work|workouts?)", "track sessions"),
+    (r"races|racing", "races"), (r"hard (?:sessions?|workouts?|days|efforts?)", "hard sessions"),
+    (r"high (?:mileage|volume)|big (?:weeks|mileage)", "high mileage"),
+    (r"strength (?:training|work|sessions?)|weights", "strength training"),
+)  # fmt: skip
+STATES: Table = (
+    ((r"exhausted|wrecked|destroyed|knackered|dead|drained|wiped(?: out)?|cooked|shattered|smashed"
+     r"|spent|fried|broken|trashed|ruined|flat"), "exhausted"),
+    (r"tired|fatigued|sleepy|sluggish", "tired"), (r"sore|achy|stiff|doms", "sore"),
+    (r"energi[sz]ed|buzzing|great|fresh|amazing|alive|pumped|strong", "energized"),
+)  # fmt: skip
+
+# Jobs named after "I'm a ..." (closed, so "I'm a runner" is not a job).
+JOBS: tuple[str, ...] = (
+    "software developer", "software engineer", "web developer", "police officer", "social worker",
+    "personal trainer", "truck driver", "lorry driver", "bus driver", "delivery driver",
+    "nurse", "teacher", "doctor", "engineer", "developer", "programmer", "lawyer", "solicitor",
+    "accountant", "firefighter", "fireman", "paramedic", "chef", "cook", "farmer", "consultant",
+    "manager", "designer", "pilot", "builder", "electrician", "plumber", "mechanic", "carpenter",
+    "architect", "dentist", "pharmacist", "vet", "scientist", "researcher", "physio",
+    "physiotherapist", "soldier", "postman", "courier", "driver", "cleaner", "waiter", "waitress",
+    "bartender", "barista", "journalist", "writer", "lecturer", "professor", "carer", "midwife",
+    "surgeon", "cashier", "salesman", "analyst", "banker", "student", "contractor", "labourer",
+    "laborer", "painter", "gardener", "surveyor", "tradesman", "shop assistant", "receptionist",
+)  # fmt: skip
+
+
+def compile_table(table: Table) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Compile each surface form as a whole-word pattern."""
+    return tuple((re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])"), value) for rx, value in table)
+
+
+def all_matches(
+    table: tuple[tuple[re.Pattern[str], str], ...], text: str
+) -> Iterator[tuple[re.Match[str], str]]:
+    """Every non-overlapping match of any row, earlier rows winning an overlap, in text order."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[re.Match[str], str]] = []
+    for pattern, value in table:
+        for match in pattern.finditer(text):
+            span = match.span()
+            if span[0] == span[1] or any(s < span[1] and span[0] < e for s, e in taken):
+                continue
+            taken.append(span)
+            found.append((match, value))
+    yield from sorted(found, key=lambda pair: pair[0].start())
+
+
+def first_match(table: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str | None:
+    """The canonical value of the earliest match in `text`, or None."""
+    return next((value for _, value in all_matches(table, text)), None)
+
+
+def alternation(table: Table) -> str:
+    """One regex alternation of every surface form in `table`."""
+    return "|".join(f"(?:{rx})" for rx, _ in table)

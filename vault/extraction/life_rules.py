@@ -1,0 +1,255 @@
+"""Rules about the athlete's life and tastes: family, job, shifts, schedule, other sports, likes.
+
+Context facts (confidence 0.7, category context) carry an explicit topic tag (`context:job`,
+`context:kids`, `context:shift work`...), so a newer fact on the same topic ("works as a
+teacher" after "works as a nurse") replaces the older one while different topics live side by
+side; `vault.text.entity_tags` alone would give both "works night shifts" and "works as a nurse"
+the same broad `context:work` tag and let one archive the other. Likes and dislikes share a
+`topic:<thing>` tag, so "dislikes intervals" replaces "likes intervals".
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.extraction.clauses import Clause
+from vault.extraction.findings import Finding, Memo
+from vault.extraction.lexicon import (
+    JOBS,
+    LIKE_OBJECTS,
+    OTHER_SPORTS,
+    all_matches,
+    alternation,
+    compile_table,
+)
+from vault.text import entity_tags
+from vault.vocabulary import Category
+
+CONTEXT, PREFERENCE = 0.7, 0.7
+
+_KIDS = (
+    r"kids|children|sons?|daughters?|baby|babies|toddlers?|twins"
+    r"|little ones|boys|girls|newborn|step(?:son|daughter)s?"
+)
+_KIDS_MINE = re.compile(rf"\b(?:my|our) (?:\w+ )?(?:{_KIDS})\b")
+_KIDS_HAVE = re.compile(
+    rf"\b(?:i|we|and)(?: have got|'ve got| have| got) (?:\w+ ){{0,3}}?(?:{_KIDS})\b"
+)
+_PARENT = re.compile(
+    r"\b(?:mum|mom|mother|dad|father|parent) of (?:\w+)|\b(?:single|stay[- ]at[- ]home|working"
+    r"|busy)"
+    r" (?:mum|mom|dad|parent)\b|\bi'm a (?:\w+ )?(?:mum|mom|dad|parent)\b|\bas a (?:\w+ )?(?:mum"
+    r"|mom|dad|parent)\b"
+)
+_KIDS_AROUND = re.compile(r"\bthe (?:kids|children|baby)\b|\bnew baby\b|\bschool run\b|^kids\b")
+_NO_KIDS = re.compile(rf"\b(?:don't|do not|no|without) (?:have )?(?:any )?(?:{_KIDS})\b")
+
+_JOB = "|".join(re.escape(job) for job in JOBS)
+_JOB_NAMED = re.compile(
+    rf"\b(?:i'm|i am) (?:a |an )(?:[\w-]+ ){{0,2}}(?P<a>{_JOB})\b|\b(?:job|work|working|career"
+    rf"|employed) as (?:a |an )?(?P<b>{_JOB})\b"
+    rf"|\bas (?:a |an )(?P<c>{_JOB})\b|\bmy job is (?:a |an )?(?P<d>{_JOB})\b"
+    r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,})\b"
+)
+_RETIRED = re.compile(r"\b(?:i'm|i am) (?:now |recently |happily )?retired\b|\bretired now\b")
+
+_NIGHTS = re.compile(
+    r"\bnight shifts?|\bnights? duty|\bwork(?:ing|s)? nights\b|\bon nights\b|\bnight worker"
+)
+_SHIFTS = re.compile(
+    r"\bshift ?work(?:er)?|\bwork(?:ing|s)? (?:[\w-]+ ){0,4}?shifts\b"
+    r"|\brotating shifts|\bon shifts|\bdo shifts"
+)
+_BUSY = re.compile(
+    r"\bbusy (?:schedule|life|job|lifestyle|period)|\b(?:i|life|work|things|everything|schedule|it)"
+    r"(?:'m| am| is| are|'s|'s been| has been| have been|'ve been) (?:so |really |very |super "
+    r"|crazy"
+    r" |pretty |quite |insanely |absolutely |just )?"
+    r"(?:busy|hectic|crazy|chaotic|manic|mad|insane|swamped|nuts)\b|\bhectic\b|\btime[- ]poor"
+    r"|\btime is (?:tight|limited|short)|\bshort on time|\b(?:barely|hardly) (?:have|get"
+    r"|find) (?:any |the )?time"
+    r"|\bnot much (?:free )?time|\blimited time|\bjuggling"
+)
+_LIFESTYLE_TABLE = (  # (pattern, fact, topic tag)
+    (
+        (r"\bdesk (?:job|based|bound)|\b(?:sit|sitting) (?:at (?:a|my) desk|all day|\d+ hours)"
+         r"|\boffice job|\bwork in an office|\boffice[- ]based|\boffice worker"),
+        "has a desk job", "desk job",
+    ),
+    (
+        r"\b(?:work|working) from home|\bwfh\b|\bremote (?:job|worker)|\bwork remotely",
+        "works from home", "home office",
+    ),
+    (
+        r"\blong hours\b|\b(?:\d{2}|sixty|fifty)[- ]hour (?:work ?)?weeks?",
+        "works long hours", "hours",
+    ),
+    (
+        (r"\btravel(?:l?ing|s)? (?:a lot |lots |loads |constantly |often |frequently |regularly )?"
+         r"(?:for work|for my job|with work|on business)|\bbusiness trips\b|\bon the road a lot"),
+        "travels often for work", "travel",
+    ),
+    (
+        (r"\b(?:cycle|bike|ride) (?:in )?to (?:work|the office)"
+         r"|\bcommute (?:by|on (?:my|the|a)) bike|\b(?:bike|cycle) commut\w*"),
+        "commutes by bike", "commute",
+    ),
+    (
+        r"\brun (?:in )?to (?:work|the office)|\brun[- ]commut\w*",
+        "run-commutes to work", "commute",
+    ),
+    (
+        r"\blong commute|\bcommute (?:is )?(?:long|\d+ ?(?:min|minutes|hours?))",
+        "has a long commute", "commute",
+    ),
+)  # fmt: skip
+_LIFESTYLE = tuple((re.compile(rx), fact, topic) for rx, fact, topic in _LIFESTYLE_TABLE)
+_TEMPORARY = re.compile(
+    r"\b(?:this|next) (?:week|weekend|month)|\btoday\b|\btomorrow\b|\btonight\b"
+)
+
+_OTHER_T = compile_table(OTHER_SPORTS)
+_OTHER = alternation(OTHER_SPORTS)
+_OTHER_SPORT = re.compile(
+    rf"\b(?:i|we) (?:also |sometimes |regularly |often |still )?(?:do|practi[cs]e|play|go|train"
+    rf"|teach|coach|instruct|hit) "
+    rf"(?:some |a bit of |a little |a lot of |lots of |more )?(?:to )?(?P<a>{_OTHER})\b"
+    rf"|\bi also (?P<b>{_OTHER})\b|^(?P<c>yoga|pilates|crossfit|climbing|bouldering|tennis"
+    rf"|football|5-a-side"
+    r" football|strength training|martial arts) (?:on|every|once|twice|\d|helps|keeps|classes"
+    r"|sessions)"
+    r"|\b(?:i'm|i am) (?:a |an )(?:\w+ )?(?P<d>climber|boulderer|hiker|skier|yogi|tennis player"
+    r"|footballer)"
+)
+_AGENT_SPORT = {
+    "climber": "climbing", "boulderer": "climbing", "hiker": "hiking", "skier": "skiing",
+    "yogi": "yoga", "tennis player": "tennis", "footballer": "football",
+}  # fmt: skip
+_ENDURANCE = ("running", "cycling", "swimming", "rowing")
+
+_LIKE_T = compile_table(LIKE_OBJECTS)
+_DISLIKE = re.compile(
+    r"\b(?:hate|hates|dislike|dislikes|loathe|detest|can't stand|cannot stand|can't bear"
+    r"|(?:not|never) (?:a |the )?(?:big |huge )?fan of|not keen on|(?:don't|do not"
+    r"|can't) (?:really )?(?:do|handle)"
+    r"|(?:don't|do not|doesn't) (?:really )?(?:like|enjoy|love)|not a morning person"
+    r"|least favou?rite"
+    r"|nemesis|kryptonite)\b|\bbores? me\b|\bboring\b|\bsucks?\b"
+)
+_LIKE = re.compile(
+    r"\b(?:love|loves|like|likes|enjoy|enjoys|adore|big fan of|huge fan of|a fan of|into|fan of"
+    r"|prefer|prefers)\b"
+    r"|\bfavou?rite\b"
+)
+_NOT_LIKE = re.compile(
+    r"\b(?:would|i'd) (?:like|love)|\b(?:like|love) to try\b|\blooks? like|\bfeels? like|\blike a\b"
+)
+
+
+def _fact(rule: str, clause: Clause, at: int, text: str, topic: str) -> Finding:
+    return Finding(
+        rule,
+        (clause.index, at),
+        Category.CONTEXT,
+        text,
+        CONTEXT,
+        tags=frozenset({f"context:{topic}"}),
+    )
+
+
+def family(clause: Clause, memo: Memo) -> list[Finding]:
+    """Family: "my kids", "we have three kids", "single dad", "the kids are in bed" -> has kids."""
+    text = clause.text
+    if _NO_KIDS.search(text) or clause.remote_past:
+        return []
+    mine = _KIDS_MINE.search(text)
+    if mine and not re.search(r"\w+'s (?:\w+ )?(?:kids|children)", text):
+        return [_fact("family", clause, mine.start(), "has kids", "kids")]
+    if not clause.asserts or clause.negated:
+        return []
+    match = _KIDS_HAVE.search(text) or _PARENT.search(text) or _KIDS_AROUND.search(text)
+    return [_fact("family", clause, match.start(), "has kids", "kids")] if match else []
+
+
+def job(clause: Clause, memo: Memo) -> list[Finding]:
+    """Job from "I work as a nurse", "I'm a teacher"; also "is a student", "is retired"."""
+    if not clause.asserts or clause.negated or clause.remote_past:
+        return []
+    retired = _RETIRED.search(clause.text)
+    if retired:
+        return [_fact("job", clause, retired.start(), "is retired", "job")]
+    match = _JOB_NAMED.search(clause.text)
+    if match is None:
+        return []
+    title = next(group for group in match.groups() if group)
+    if title == "student":
+        return [_fact("job", clause, match.start(), "is a student", "job")]
+    article = "an" if title[0] in "aeiou" else "a"
+    return [_fact("job", clause, match.start(), f"works as {article} {title}", "job")]
+
+
+def work_pattern(clause: Clause, memo: Memo) -> list[Finding]:
+    """Night shifts, shift work, a busy schedule, desk job, home working, travel, commuting."""
+    if not clause.asserts or clause.negated or clause.remote_past or _TEMPORARY.search(clause.text):
+        return []
+    text, found = clause.text, []
+    shift = _NIGHTS.search(text)
+    if shift:
+        found.append(_fact("shift_work", clause, shift.start(), "works night shifts", "shift work"))
+    elif (shift := _SHIFTS.search(text)) is not None:
+        found.append(_fact("shift_work", clause, shift.start(), "works shifts", "shift work"))
+    busy = _BUSY.search(text)
+    if busy:
+        found.append(_fact("busy_schedule", clause, busy.start(), "busy schedule", "schedule"))
+    for pattern, fact, topic in _LIFESTYLE:
+        match = pattern.search(text)
+        if match:
+            found.append(_fact("lifestyle", clause, match.start(), fact, topic))
+    return found
+
+
+def other_sport(clause: Clause, memo: Memo) -> list[Finding]:
+    """Side sports: "I also do climbing", "I do pilates", "I play football" -> also does <sport>."""
+    if not clause.asserts or clause.negated or clause.remote_past:
+        return []
+    match = _OTHER_SPORT.search(clause.text)
+    if match is None:
+        return []
+    if match.group("d"):
+        sport = _AGENT_SPORT[match.group("d")]
+    else:
+        word = match.group("a") or match.group("b") or match.group("c")
+        sport = next(value for _, value in all_matches(_OTHER_T, word))
+    if sport in _ENDURANCE and not re.search(r"\balso\b", clause.text[: match.end()]):
+        return []  # "I swim" is the primary-sport rule's; only "I also swim" is a side sport
+    return [_fact("other_sport", clause, match.start(), f"also does {sport}", sport)]
+
+
+def likes(clause: Clause, memo: Memo) -> list[Finding]:
+    """Tastes: "I love intervals" -> likes intervals; "I hate treadmills" -> dislikes treadmill."""
+    text = clause.text
+    if not clause.asserts or clause.remote_past or clause.one_off:
+        return []
+    dislike = _DISLIKE.search(text)
+    like = None if dislike or clause.negated or _NOT_LIKE.search(text) else _LIKE.search(text)
+    verb = dislike or like
+    if verb is None:
+        return []
+    scope = (
+        text
+        if re.search(r"favou?rite|bores?|boring|sucks?|nemesis|kryptonite", verb.group(0))
+        else text[verb.start() :]
+    )
+    things = [value for _, value in all_matches(_LIKE_T, scope)]
+    if dislike and re.search(r"\bmornings?\b|morning person", scope):
+        things.append("early mornings")
+    word = "dislikes" if dislike else "likes"
+    return [
+        Finding("dislike" if dislike else "like", (clause.index, verb.start()), Category.PREFERENCE,
+                f"{word} {thing}", PREFERENCE,
+                tags=entity_tags(f"{word} {thing}", Category.PREFERENCE) | {f"topic:{thing}"})
+        for thing in dict.fromkeys(things)
+    ]  # fmt: skip
+
+
+RULES = (family, job, work_pattern, other_sport, likes)

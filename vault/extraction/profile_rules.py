@@ -1,0 +1,201 @@
+"""Rules for who the athlete is: seed 000's primary sport, goal and level slots.
+
+Each rule reads one clause and returns findings whose text is the canonical slot wording
+("primary sport: running", "goal: half marathon", "level: beginner"), so
+`vault.text.conflict_key_of` recognises them and a newer value replaces an older one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.extraction.clauses import Clause
+from vault.extraction.findings import Finding, Memo
+from vault.extraction.lexicon import (
+    ADVERBS_RX,
+    GOALS,
+    SPORT_AGENTS,
+    SPORT_GERUNDS,
+    SPORT_VERBS,
+    VERB_RX,
+    all_matches,
+    alternation,
+    compile_table,
+    first_match,
+)
+from vault.vocabulary import Category
+
+SPORT, GOAL, LEVEL = 0.8, 0.8, 0.7  # seed 000's confidences (level: ours)
+
+_AGENT_T, _GERUND_T = compile_table(SPORT_AGENTS), compile_table(SPORT_GERUNDS)
+_VERB_T, _GOAL_T = compile_table(SPORT_VERBS), compile_table(GOALS)
+_VERB, _ADVERBS = VERB_RX, ADVERBS_RX
+_GERUND = alternation(SPORT_GERUNDS)
+_AGENT = alternation(SPORT_AGENTS)
+_NOT_SPORT = (
+    r"(?! (?:to work|in to work|into|out of|late|errands|(?:a|an|my|our|the) (?:\w+ )?(?:business"
+    r"|company"
+    r"|shop|store|team|firm|restaurant|cafe|pub|show|club|department|charity)|my own|horses?))"
+)
+_SPORT_EXPLICIT = re.compile(
+    rf"\b(?:i'm|i am|as|myself) (?:more of |kind of |sort of |mostly |mainly )?(?:a "
+    rf"|an )?(?:\w+ ){{0,2}}?({_AGENT})\b"
+    rf"|^({_AGENT}) here\b|\b({_GERUND})(?:'s| is) (?:my|the) (?:main |primary |first "
+    rf"|favou?rite |number one )?(?:sport|thing|passion|jam|focus|life|everything|world)"
+    rf"|\bmy (?:main|primary) sport is ({_GERUND})|\bi'm (?:mainly |mostly |really "
+    rf"|more )?(?:into|focused on) ({_GERUND})"
+)
+_SPORT_HABIT = re.compile(
+    rf"\b(?:i|we|and) {_ADVERBS}({_VERB})s?\b{_NOT_SPORT}|(?:^|\bi've |\bi have |\bwe've |\bonly "
+    rf"|\bjust )been ({_GERUND})\b"
+    rf"|^({_GERUND}) (?:only |mostly |exclusively )?(?:now|these days)\b"
+    rf"|\b(?:started|took up|taken up|getting into|got into|new to) ({_GERUND})\b"
+    rf"|\b(?:i|we) (?:do|race|compete in) (triathlons?|tri)\b|\b(?:got|get"
+    rf"|getting) me into ({_GERUND})\b"
+    r"|\bon (?:my|the) (bike) (?:most days|every day|daily|a lot|\d+ (?:times|days))"
+)
+_SPORT_SWITCH = re.compile(
+    rf"\b(?:switch|mov|chang|transition|convert)(?:ed|ing|e)? (?:over )?(?:from \w+ )?to"
+    rf" (?:pure |full[- ]time |just |only |mostly )?({_GERUND})\b"
+)
+_SPORT_STOP = re.compile(
+    rf"\b(?:don't|do not|doesn't|never|not) (?:really )?(?:{_VERB}|{_GERUND})\w* (?:any ?more)\b"
+    rf"|\bno longer (?:{_VERB}|{_GERUND})|\b(?:stopped|quit|quitting|gave up|given up"
+    rf"|giving up) (?:the )?({_GERUND}|bike|pool)\b"
+)
+
+_GOAL_TRIGGER = re.compile(
+    r"\btraining (?:\w+ ){0,4}?for|\btrain for|\bqualify|\bbq\b|\bbooked|\bprep(?:aring"
+    r"|ping)? for|\bbuilding (?:up )?(?:to|for|towards)"
+    r"|\bsign(?:ed)? up|\bregistered|\bentered|\bentry\b|\b(?:doing|racing|running) (?:the|a|an"
+    r"|my)\b"
+    r"|\btarget|\baim(?:ing)? (?:for|at|to)|\bgoal|\bmy (?:\w+ )?race\b|\bnext (?:up|race)"
+    r"|\bwant to|\bgoing (?:to|for)|\bplan(?:ning)? to|\bhop(?:e|ing) to|\bwould like to"
+    r"|\b(?:i'd|would) (?:like|love) to|\bmy first\b|\btaper|\bin \d+ (?:weeks?|days?|months?)"
+    r"|\b(?:this|next) (?:year|spring|summer|autumn|fall|winter|weekend|month)"
+    r"|\bin (?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december)"
+    r"|\bget faster at|\bpb at|\bpr at|\bsub[- ]?\d"
+)
+_GOAL_PAST = re.compile(
+    r"\b(?:ran|did|finished|completed|raced|was|were|had|since|after)\b|\blast (?:week|weekend"
+    r"|month|sunday|saturday|time)\b"
+)
+
+_BEGINNER = re.compile(
+    rf"\b(?:beginner|novice|newbie)\b|\bnew to (?:{_GERUND}|the sport|(?:all )?this|it|endurance"
+    rf"|sport)"
+    rf"|\b(?:just|only|recently) (?:started|took up|getting into|got into) (?:{_GERUND})"
+    r"|\bc25k\b|\bcouch to 5k|\bfirst (?:year|season) (?:of )?\w+"
+    rf"|\bstarted (?:{_GERUND}) (?:\d+|a few|a couple of|two|three|four|five|six) (?:weeks"
+    rf"|months) ago"
+)
+_INTERMEDIATE = re.compile(r"\bintermediate\b")
+_ADVANCED = re.compile(
+    r"\b(?:advanced|experienced|seasoned|elite)\b|\bcompetitive (?:runner|cyclist|swimmer"
+    r"|triathlete|athlete|rower)"
+)
+
+
+def _agent_or_gerund(text: str) -> str | None:
+    return first_match(_AGENT_T, text) or first_match(_GERUND_T, text)
+
+
+def sport(clause: Clause, memo: Memo) -> list[Finding]:
+    """Primary sport from "I run most mornings", "I'm a cyclist", "switched to cycling".
+
+    "I don't run anymore" retracts the primary-sport slot instead.
+    """
+    if clause.question or clause.hypothetical or clause.subject.value != "self":
+        return []
+    text = clause.text
+    found = []
+    stop = _SPORT_STOP.search(text)
+    if stop:
+        found.append(
+            Finding(
+                "sport_stopped",
+                (clause.index, stop.start()),
+                Category.SPORT,
+                retract_key="primary sport",
+                slot="primary sport",
+                priority=-1,
+            )
+        )
+        text = text[: stop.start()] + " " * (stop.end() - stop.start()) + text[stop.end() :]
+    elif clause.negated or clause.remote_past:
+        return []
+    for pattern, priority in ((_SPORT_SWITCH, 3), (_SPORT_EXPLICIT, 2), (_SPORT_HABIT, 1)):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        if pattern is _SPORT_HABIT and re.search(r"\balso\b", text[: match.end()]):
+            return found
+        word = next(g for g in match.groups() if g)
+        value = first_match(_VERB_T, word) if re.fullmatch(_VERB, word) else _agent_or_gerund(word)
+        if value is None:
+            return found
+        if priority == 1 and re.search(r"\bnow\b|\bthese days\b|\bnowadays\b", text):
+            priority = 3
+        return found + [
+            Finding(
+                "sport",
+                (clause.index, match.start()),
+                Category.SPORT,
+                f"primary sport: {value}",
+                SPORT,
+                slot="primary sport",
+                priority=priority,
+            )
+        ]
+    return found
+
+
+def goal(clause: Clause, memo: Memo) -> list[Finding]:
+    """Race goal from "training for a half", "marathon in 12 weeks"; never a race already run."""
+    text = clause.text
+    if not clause.asserts or clause.negated or clause.remote_past or _GOAL_PAST.search(text):
+        return []
+    if _SPORT_SWITCH.search(text):
+        return []  # "switching to triathlon this year" changes the sport, it is not a race
+    trigger = _GOAL_TRIGGER.search(text)
+    race = next(iter(all_matches(_GOAL_T, text)), None)
+    if trigger is None or race is None:
+        return []
+    return [
+        Finding(
+            "goal",
+            (clause.index, race[0].start()),
+            Category.GOAL,
+            f"goal: {race[1]}",
+            GOAL,
+            slot="goal",
+        )
+    ]
+
+
+def level(clause: Clause, memo: Memo) -> list[Finding]:
+    """Level: "I'm a complete beginner", "new to triathlon", "fairly advanced" -> level: <word>."""
+    if not clause.asserts or clause.negated or clause.remote_past:
+        return []
+    found = [
+        (m.start(), word)
+        for word, pattern in (
+            ("beginner", _BEGINNER),
+            ("intermediate", _INTERMEDIATE),
+            ("advanced", _ADVANCED),
+        )
+        for m in [pattern.search(clause.text)]
+        if m
+    ]
+    if len(found) != 1:
+        return []
+    start, word = found[0]
+    return [
+        Finding(
+            "level", (clause.index, start), Category.LEVEL, f"level: {word}", LEVEL, slot="level"
+        )
+    ]
+
+
+RULES = (sport, goal, level)

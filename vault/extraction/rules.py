@@ -1,0 +1,71 @@
+"""`RuleExtractor`: the default, offline extractor built from the seeds' pattern tables.
+
+It covers the union of seed 000's category table (sport 0.8, time preference 0.7, typical
+duration 0.6, injury 0.9, lifestyle 0.7, goal 0.8) and seed 002's extraction patterns
+(injury history, preferences, context, training response), plus level, likes/dislikes and
+recovery. Every text it produces is canonical ("primary sport: running", "prefers morning
+sessions", "has recurring knee issue"), so repeated statements reinforce one fact and changed
+ones replace it through the conflict keys of `vault.text.conflict_key_of`.
+
+The text is read clause by clause (`vault.extraction.clauses`), so questions, hypotheticals,
+other people, negations and the remote past do not become facts about the athlete, and the
+statements that resolve a fact become `Retraction`s: "my knee is fine now" retracts injury
+facts tagged `body:knee`; "I don't run anymore" retracts the `primary sport` slot, whatever
+sport is stored (the extractor cannot see the database; a message that also names a new sport,
+"I stopped running and cycle now", yields only the new sport, which supersedes the old).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from vault.extraction import body_rules, life_rules, profile_rules, schedule_rules
+from vault.extraction.clauses import Clause, split_clauses
+from vault.extraction.findings import Finding, Memo, reconcile, to_candidates
+from vault.extraction.privacy import scrub
+from vault.schemas import Candidate
+from vault.vocabulary import Source
+
+Rule = Callable[[Clause, Memo], list[Finding]]
+
+DEFAULT_RULES: tuple[Rule, ...] = (
+    *profile_rules.RULES,
+    *schedule_rules.RULES,
+    *body_rules.RULES,
+    *life_rules.RULES,
+)
+# Characters read per call; longer input is cut. The rules are linear, this bounds the time.
+MAX_TEXT = 20_000
+
+
+class RuleExtractor:
+    """Regex rules per clause, reconciled per slot, scrubbed of personal data."""
+
+    name = "rules"
+
+    def __init__(self, rules: Sequence[Rule] = DEFAULT_RULES) -> None:
+        self.rules = tuple(rules)
+
+    def findings(self, text: str) -> list[Finding]:
+        """What the rules read in `text`, one finding per slot (for tests and debugging)."""
+        memo = Memo()
+        found: list[Finding] = []
+        for clause in split_clauses(text[:MAX_TEXT]):
+            for rule in self.rules:
+                found.extend(rule(clause, memo))
+        return reconcile(found)
+
+    def extract(
+        self,
+        text: str,
+        *,
+        source: Source,
+        source_ref: str | None = None,
+        observed_at: datetime | None = None,
+    ) -> list[Candidate]:
+        """Facts and retractions in `text`, stamped `rules:<rule>` with the given provenance."""
+        candidates = to_candidates(
+            self.findings(text), source=source, source_ref=source_ref, observed_at=observed_at
+        )
+        return scrub(candidates)

@@ -1,0 +1,162 @@
+"""Rules for when and how long the athlete trains: seed 000's time-preference and duration slots.
+
+Texts are "prefers <morning|lunchtime|afternoon|evening> sessions" (0.7) and
+"typical duration: <N> min" (0.6). Time words fall in four buckets: morning (also early,
+first thing, before work, before 11 am), lunchtime (lunch, midday, noon, 11 am-1 pm), afternoon
+(2-4 pm) and evening (after work, late, night, 5 pm on). A clause naming two buckets ("mornings
+and evenings") says nothing. A stated preference ("evenings work best") beats a habit
+("I run most mornings") in the same message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.extraction.clauses import Clause
+from vault.extraction.findings import Finding, Memo
+from vault.extraction.lexicon import ADVERBS_RX, TIME_TERMS, VERB_RX, all_matches, compile_table
+from vault.vocabulary import Category
+
+TIME, DURATION = 0.7, 0.6  # seed 000's confidences
+
+_TIME_T = compile_table(TIME_TERMS)
+_VERB, _ADVERBS = VERB_RX, ADVERBS_RX
+_TIME_PREFERENCE = re.compile(
+    r"\bprefer|\b(?:works?|is|are) (?:best|better)\b|\bsuits? me|\bfavou?rite|\bcan only\b"
+    r"|\bonly (?:ever )?(?:train|run|ride|swim|get out)|\b(?:love|like|enjoy)s? (?:to |my |doing )?"
+    r"|morning person|early bird|early riser|night owl|evening person"
+    r"|(?:\d ?am|morning|evening|lunchtime|lunch|afternoon|early|night) (?:runner|rider|swimmer"
+    r"|cyclist|trainer)"
+)
+_TIME_HABIT = re.compile(
+    rf"\b(?:i|we) {_ADVERBS}(?:{_VERB}|train|exercise|work ?out|go out|get out|head out"
+    rf"|get my \w+ done|go)s?\b"
+    r"|\b(?:usually|normally|always|mostly|mainly|often|typically|generally|tend to|every|most"
+    r"|each)\b"
+)
+_NO_TIME = re.compile(r"\bnight shifts?|\b(?:work|working|on) nights\b|\blate (?:for|to)\b")
+_CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)? ?(am|pm)\b")
+
+_AMOUNT = re.compile(
+    r"(?P<lo>\d+(?:[.,]\d+)?) ?(?:-|\u2013|to) ?(?P<hi>\d+(?:[.,]\d+)?) ?(?P<u1>min(?:ute)?s?"
+    r"|hours?|hrs?|h)\b"
+    r"|(?P<n>\d+(?:[.,]\d+)?) ?(?P<u2>min(?:ute)?s?|hours?|hrs?|h|')(?![\w'])"
+    r"|(?P<hm>\d)h(?P<mm>\d\d)\b"
+    r"|(?P<ninety>(?:an? |one )?hour and a half|1 and a half hours?)"
+    r"|(?P<half>half an hour|half hour)|(?P<two>two hours)|(?P<one>(?:an|one|a) hour)"
+)
+_DURATION_HABIT = re.compile(
+    r"\b(?:usually|normally|typically|generally|mostly|tend to|on average|average|regularly"
+    r"|most (?:of my )?(?:runs|rides|sessions|workouts|swims)|my (?:\w+ )?(?:runs|rides|sessions"
+    r"|workouts|swims) (?:are|last|take)|(?:each|every|per) (?:session|run|ride|workout|swim)"
+    r"|my (?:usual|go-to|standard|default)\b|weekdays|during the week|most days|keep it to)\b"
+)
+_DURATION_VERB = re.compile(
+    rf"\b(?:i|we) {_ADVERBS}(?:{_VERB}|train|go|go out|exercise|work out)s?\b"
+)
+_NOT_DURATION = re.compile(
+    r"\blong (?:runs?|rides?)|\brace|\bmarathon|\bcommute|\beach way|\bto work\b|\bwarm[- ]?up"
+    r"|\bcool[- ]?down|\bintervals?|\breps?\b|\bper km|\bpace|\bshifts?\b|\d ?x ?\d|\bx ?\d"
+)
+_PER_PERIOD = re.compile(r"^ ?(?:a|per|each|every) (?:week|day|month)|^ ?(?:weekly|daily)")
+
+
+def _time_bucket(text: str) -> str | None:
+    cleaned = _NO_TIME.sub(" ", text)
+    buckets = {value for _, value in all_matches(_TIME_T, cleaned)}
+    for hour_text, half in _CLOCK.findall(cleaned):
+        hour = int(hour_text) % 12 + (12 if half == "pm" else 0)
+        buckets.add(
+            "morning"
+            if hour < 11
+            else "lunchtime"
+            if hour < 14
+            else "afternoon"
+            if hour < 17
+            else "evening"
+        )
+    return buckets.pop() if len(buckets) == 1 else None
+
+
+def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
+    """Time of day from "I run most mornings", "evenings work best".
+
+    Gives "prefers <morning|lunchtime|afternoon|evening> sessions".
+    """
+    if not clause.asserts or clause.negated or clause.remote_past or clause.one_off:
+        return []
+    bucket = _time_bucket(clause.text)
+    if bucket is None:
+        return []
+    explicit = _TIME_PREFERENCE.search(clause.text)
+    habit = explicit or _TIME_HABIT.search(clause.text)
+    if habit is None:
+        return []
+    return [
+        Finding(
+            "time_preference",
+            (clause.index, habit.start()),
+            Category.TIME_PREFERENCE,
+            f"prefers {bucket} sessions",
+            TIME,
+            slot="time preference",
+            priority=2 if explicit else 1,
+        )
+    ]
+
+
+def _minutes(match: re.Match[str]) -> float | None:
+    def number(value: str) -> float:
+        return float(value.replace(",", "."))
+
+    def scale(unit: str) -> float:
+        return 1.0 if unit.startswith("min") or unit == "'" else 60.0
+
+    if match.group("lo"):
+        return (
+            (number(match.group("lo")) + number(match.group("hi"))) / 2 * scale(match.group("u1"))
+        )
+    if match.group("n"):
+        return number(match.group("n")) * scale(match.group("u2"))
+    if match.group("hm"):
+        return int(match.group("hm")) * 60 + int(match.group("mm"))
+    if match.group("ninety"):
+        return 90
+    if match.group("half"):
+        return 30
+    if match.group("two"):
+        return 120
+    return 60 if match.group("one") else None
+
+
+def duration(clause: Clause, memo: Memo) -> list[Finding]:
+    """Session length from "usually 45 minutes", "normally an hour" (a range gives its midpoint)."""
+    text = clause.text
+    if not clause.asserts or clause.negated or clause.one_off or _NOT_DURATION.search(text):
+        return []
+    for match in _AMOUNT.finditer(text):
+        if _PER_PERIOD.match(text[match.end() :]):
+            continue
+        before = text[: match.start()]
+        habitual = _DURATION_HABIT.search(text) or (
+            _DURATION_VERB.search(before)
+            and re.search(r"\bfor (?:about |around |roughly |approx\w* )?$", before)
+        )
+        minutes = _minutes(match)
+        if not habitual or minutes is None or not 10 <= minutes <= 600:
+            continue
+        value = round(minutes)
+        return [
+            Finding(
+                "duration",
+                (clause.index, match.start()),
+                Category.DURATION,
+                f"typical duration: {value} min",
+                DURATION,
+                slot="typical duration",
+            )
+        ]
+    return []
+
+
+RULES = (time_preference, duration)

@@ -1,0 +1,63 @@
+"""Word helpers shared by the extractors and relevance: tokens, stop-words, a light stemmer."""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+# A small English list: function words, pronouns and chat filler that carry no topic.
+STOP_WORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing done down during each even few
+    for from further get got had has have having he her here hers herself him himself his how i
+    if in into is it its itself just let like me more most much my myself no nor not now of off
+    on once only or other our ours ourselves out over own really same she should so some such
+    than that the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with would you
+    your yours yourself yourselves i'm i've i'd i'll it's don't doesn't didn't can't won't isn't
+    aren't wasn't weren't haven't hasn't ok okay yeah yes hi hey thanks please lol tbh bit lot
+    today yesterday tomorrow week day time thing things one still ever anything something
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+# Irregular forms the suffix rules cannot reach.
+_IRREGULAR = {
+    "ran": "run", "swam": "swim", "rode": "ride", "ridden": "ride", "feet": "foot",
+    "calves": "calf", "children": "child", "went": "go", "felt": "feel", "hurt": "hurt",
+}  # fmt: skip
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case word tokens, apostrophes folded to ASCII, possessive `'s` dropped."""
+    lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    return [t.removesuffix("'s") for t in _TOKEN.findall(lowered)]
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: runs/running/run -> run, injuries -> injury, sessions -> session.
+
+    It only needs to map the forms of one word onto one key, not to produce a real word.
+    """
+    word = _IRREGULAR.get(word.lower(), word.lower())
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        word = word[:-1]
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # runn -> run, swimm -> swim
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]  # ride/rides/riding -> rid
+    return word
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """The stems of the words in `text` that are not stop-words."""
+    return frozenset(stem(t) for t in tokens(text) if t not in STOP_WORDS and len(t) > 1)
