@@ -25,6 +25,12 @@ def _url() -> str:
 
 
 def _include_object(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+    # Tables vault does not own (the mobile engine's, the legacy copy kept by revision 0002) and
+    # their indexes are never compared, so autogenerate never proposes dropping them.
+    if reflected and compare_to is None:
+        table = obj if type_ == "table" else getattr(obj, "table", None)
+        if table is not None and table.name not in Base.metadata.tables:
+            return False
     return not obj.info.get("is_view", False) if hasattr(obj, "info") else True
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from alembic import command
 from alembic.config import Config
@@ -15,6 +16,9 @@ from sqlalchemy.pool import NullPool
 
 from vault.db import create_vault_engine, writer
 from vault.errors import SchemaOutOfDate, SchemaTooNew
+
+if TYPE_CHECKING:
+    from vault.legacy import LegacyProblem
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -77,11 +81,22 @@ def check_schema(engine: Engine) -> None:
         )
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was."""
+def upgrade(
+    engine: Engine, revision: str = "head", *, skip_bad_legacy_rows: bool = False
+) -> list[LegacyProblem]:
+    """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was.
+
+    Returns the legacy `athlete_memory` rows revision 0002 skipped (only with
+    `skip_bad_legacy_rows`; otherwise a bad row stops the upgrade with LegacyImportError).
+    """
     ensure_not_newer(engine)
+    skipped: list[LegacyProblem] = []
     with _migration_connection(engine) as connection:
-        command.upgrade(alembic_config(connection), revision)
+        config = alembic_config(connection)
+        config.attributes["skip_bad_legacy_rows"] = skip_bad_legacy_rows
+        config.attributes["legacy_skipped"] = skipped  # reported by the caller, not logged
+        command.upgrade(config, revision)
+    return skipped
 
 
 def downgrade(engine: Engine, revision: str) -> None:

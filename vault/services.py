@@ -8,6 +8,7 @@ from typing import Sequence
 from sqlalchemy import select
 
 from vault.errors import AthleteNotFound, FactNotFound, InvalidInput
+from vault.interchange.legacy_copy import purge_legacy_copy
 from vault.repositories.memory import fact_state, facts_table, to_output
 from vault.rules import DECAY_PERIOD, FactState, plan_decay, plan_merge
 from vault.schemas import (
@@ -82,6 +83,7 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
         a.id for a in uow.archive.for_athlete(athlete_id) if matches_query(terms, a.original_text)
     ]
     counts["archived"] = uow.archive.delete_ids(archived_ids)
+    purge_legacy_copy(uow.session, athlete_id)  # the pre-vault JSON copy holds the text too
     uow.archive.log_forget(athlete_id, now, counts)
     return ForgetResult(**counts)
 
@@ -89,7 +91,11 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
 def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     """Erase the athlete from every table, archive included; counts per table."""
     _require_athlete(uow, athlete_id)
-    return uow.athletes.erase(athlete_id)
+    counts = uow.athletes.erase(athlete_id)
+    legacy = purge_legacy_copy(uow.session, athlete_id)
+    if legacy:
+        counts["legacy_athlete_memory"] = legacy
+    return counts
 
 
 def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = 90) -> int:

@@ -9,6 +9,7 @@ from vault.cli import (  # noqa: E402,F401
     admin,
     analyst_commands,
     demo,
+    interchange_commands,
     learning_commands,
     memory_commands,
     prompt_commands,

@@ -10,13 +10,19 @@ from vault.db import create_vault_engine
 
 
 @main.command()
+@click.option(
+    "--skip-bad-legacy-rows",
+    is_flag=True,
+    help="Adopt the legacy athlete_memory rows that parse; skip and list the others "
+    "(they stay in legacy_athlete_memory).",
+)
 @click.pass_context
-def upgrade(ctx: click.Context) -> None:
+def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction."""
     engine = create_vault_engine(database_url(ctx))
     try:
         before = migrate.ensure_not_newer(engine)
-        migrate.upgrade(engine)
+        skipped = migrate.upgrade(engine, skip_bad_legacy_rows=skip_bad_legacy_rows)
         after = migrate.current_revision(engine)
     finally:
         engine.dispose()
@@ -24,3 +30,5 @@ def upgrade(ctx: click.Context) -> None:
         click.echo(f"already at the newest schema ({after})")
     else:
         click.echo(f"upgraded {before or 'empty file'} -> {after}")
+    for problem in skipped:
+        click.echo(f"skipped legacy row: {problem}")

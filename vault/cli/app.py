@@ -55,8 +55,9 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
     if path is not None and not path.exists():
         if not create:
             raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
-        return open_vault(url, upgrade=True)
-    vault = open_vault(url, read_only=read_only)
+        vault = open_vault(url, upgrade=True)
+    else:
+        vault = open_vault(url, read_only=read_only)
     ctx.call_on_close(vault.close)
     return vault
 
