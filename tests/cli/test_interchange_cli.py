@@ -161,16 +161,38 @@ def test_vault_upgrade_adopts_a_legacy_file_and_facts_shows_it(run, db_path: Pat
     assert [p["text"] for p in data["patterns"]] == ["skips Mondays"]
 
 
+def test_a_legacy_device_file_upgraded_then_prompted_prints_that_athletes_memory(
+    run, db_path: Path  # type: ignore[no-untyped-def]
+) -> None:
+    document = json.dumps({
+        "key_facts": [
+            {"fact": "primary sport: running", "source": "conversation", "confidence": 0.8,
+             "learned_at": "2026-02-16T08:00:00Z"},
+            {"fact": "has recurring knee issue | left", "source": "behavior", "confidence": 0.9,
+             "learned_at": "2026-02-10T08:00:00.5Z"},
+            {"fact": "unsure about hills", "source": "conversation", "confidence": 0.4,
+             "learned_at": "2026-02-10T08:00:00Z"},
+        ],
+        "patterns": ["tends to skip after rest days"],
+        "coaching_notes": ["responds well to encouragement after hard sessions"],
+        "updated_at": "2026-02-16T09:00:00Z",
+    })  # fmt: skip
+    _legacy(db_path, [("ana", document), ("bob", GOOD)])
+    assert run("upgrade").exit_code == 0
+    assert run("prompt", "ana").output == (
+        "MEMORY:\n"
+        "- Facts: has recurring knee issue / left | primary sport: running\n"
+        "- Patterns: tends to skip after rest days\n"
+        "- Notes: responds well to encouragement after hard sessions\n"
+    )
+
+
 def test_vault_upgrade_stops_on_a_bad_row_with_one_line(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
     _legacy(db_path, [("ana", GOOD), ("bob", '{"key_facts": 3}')])
     error = one_line_error(run("upgrade"))
     assert "athlete 'bob': key_facts must be a list" in error and "--skip-bad-legacy-rows" in error
 
 
-@pytest.mark.skipif(
-    not any(p.name == "skip_bad_legacy_rows" for p in main.commands["upgrade"].params),
-    reason="`vault upgrade --skip-bad-legacy-rows` needs the plumbing in cli/admin.py + migrate.py",
-)
 def test_vault_upgrade_can_skip_bad_rows_and_reports_them(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
     _legacy(db_path, [("ana", GOOD), ("bob", '{"key_facts": 3}')])
     result = run("upgrade", "--skip-bad-legacy-rows")

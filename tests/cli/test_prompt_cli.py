@@ -21,9 +21,10 @@ def test_prompt_prints_the_seed_layout_for_the_demo_athlete(db_path: Path) -> No
     block = invoke(db_path, "prompt", "demo-athlete").output
     lines = block.split("\n")
     assert lines[0] == "MEMORY:" and block.endswith("\n")
-    assert lines[1].startswith("- Facts: primary sport: running | ")
-    assert "- Patterns: tends to skip after rest days | ramps intensity too fast in week 2" in lines
-    assert "- Notes: responds well to encouragement after hard sessions" in lines
+    assert lines[1] == "- Facts: primary sport: cycling"  # the others decayed below 0.5
+    assert lines[2] == "- Patterns: skips Mondays frequently | ramps training load too fast"
+    assert lines[3].startswith("- Notes: responds well to encouragement after hard sessions | ")
+    assert lines[3].count(" | ") == 4 and lines[4:] == [""]
     assert invoke(db_path, "prompt", "demo-athlete").output == block  # byte-stable
 
 
@@ -38,7 +39,7 @@ def test_prompt_budget_drops_whole_items_and_reports_them(db_path: Path) -> None
 def test_prompt_formats_markdown_and_contract(db_path: Path) -> None:
     invoke(db_path, "demo")
     markdown = invoke(db_path, "prompt", "demo-athlete", "--format", "markdown").output
-    assert markdown.startswith("## What you know about the user\n- primary sport: running\n")
+    assert markdown.startswith("## What you know about the user\n- primary sport: cycling\n")
     contract = json.loads(invoke(db_path, "prompt", "demo-athlete", "--format", "json").output)
     jsonschema.validate(contract, load_schema())
     assert {f["source"] for f in contract["key_facts"]} <= {"conversation", "behavior", "profile_change"}

@@ -1,75 +1,70 @@
-"""`vault demo`: a few simulated weeks of one athlete, merged, decayed and listed."""
+"""`vault demo`: the seeds' story. An athlete talks to the coach over simulated weeks; the
+vault learns, replaces, decays and caps, and each session prints the MEMORY block the model
+would now receive (the "before / after memory" of seed 001 §3a)."""
 
 from __future__ import annotations
-
-from datetime import datetime, timedelta, timezone
 
 import click
 
 from vault.api import Vault
 from vault.cli.app import main, open_from_cli
+from vault.demo_story import ACTIVITY_LOG, ATHLETE, QUESTION, STORY, Session
 from vault.errors import AthleteNotFound
-from vault.schemas import Candidate, FactIn, NoteIn, PatternIn, Retraction
-
-ATHLETE = "demo-athlete"
-START = datetime(2026, 3, 2, 7, 30, tzinfo=timezone.utc)
-
-# (day offset, what the coach learned that day)
-STORY: list[tuple[int, str, list[Candidate]]] = [
-    (0, "first chat", [
-        FactIn(text="primary sport: running", confidence=0.8, source="conversation"),
-        FactIn(text="prefers morning sessions", confidence=0.7, source="conversation"),
-        FactIn(text="typical duration: 45 min", confidence=0.6, source="conversation"),
-        FactIn(text="has recurring knee issue", category="injury", confidence=0.9,
-               source="conversation"),
-        FactIn(text="goal: half marathon", confidence=0.8, source="conversation"),
-    ]),
-    (3, "after a long run", [
-        FactIn(text="primary sport: running", confidence=0.8, source="activity_note"),
-        FactIn(text="works night shifts", category="context", confidence=0.7,
-               source="conversation"),
-        NoteIn(text="responds well to encouragement after hard sessions"),
-    ]),
-    (10, "week two", [
-        FactIn(text="typical duration: 60 min", confidence=0.6, source="conversation"),
-        PatternIn(text="tends to skip after rest days"),
-        PatternIn(text="ramps intensity too fast in week 2"),
-    ]),
-    (24, "a new goal", [
-        FactIn(text="goal: marathon", confidence=0.8, source="conversation"),
-        FactIn(text="has recurring knee issue", category="injury", confidence=0.9,
-               source="activity_note"),
-    ]),
-    (38, "knee feels fine", [
-        Retraction(category="injury", tags={"body:knee"}),
-        FactIn(text="primary sport: running", confidence=0.8, source="conversation"),
-    ]),
-]
+from vault.schemas import MergeResult, NoteIn
 
 
 @main.command()
 @click.pass_context
 def demo(ctx: click.Context) -> None:
-    """Replay a few weeks of one athlete's coaching chats into the vault and show the memory."""
+    """Replay a few weeks of one athlete's chats and activities into the vault (a local file)."""
     vault = open_from_cli(ctx, create=True)
     _reset(vault)
-    click.echo("before: no memory, so the coach would have to ask what sport you do.\n")
-    for day, title, candidates in STORY:
-        now = START + timedelta(days=day)
-        decayed = vault.decay(now=now)
-        result = vault.merge(ATHLETE, [_at(c, now) for c in candidates], now=now)
-        click.echo(f"== day {day}: {title} ({now:%Y-%m-%d}) ==")
-        if decayed.lowered or decayed.archived:
-            click.echo(f"decay: lowered {decayed.lowered}, archived {len(decayed.archived)}")
-        click.echo(
-            f"merge: {len(result.added)} added, {len(result.updated)} updated, "
-            f"{len(result.archived)} archived"
-            + "".join(f"\n  archived {a.original_text!r} ({a.reason.value})" for a in result.archived)
-        )
-        block = vault.memory_block(ATHLETE)
-        click.echo(f"what the coach model now sees ({block.tokens} of {block.budget} tokens):")
-        click.echo(block.text or "(nothing yet)\n")
-    click.echo(f"vault file: {ctx.find_root().obj['url']}  (try: vault facts {ATHLETE} --all)")
+    click.echo(f'athlete: "{QUESTION}"')
+    click.echo("before: no MEMORY block, so the coach has to ask which sport you do.\n")
+    for session in STORY:
+        _replay(vault, session)
+    facts = {f.conflict_key: f.text for f in vault.prompt_facts(ATHLETE) if f.conflict_key}
+    click.echo(f'athlete: "{QUESTION}"')
+    click.echo(f"after: MEMORY says {facts.get('primary sport', 'nothing about sport')!r}, "
+               "so the coach plans it without asking.")
+    click.echo(f"\nvault file: {ctx.find_root().obj['url']}  "
+               f"(try: vault facts {ATHLETE} --all, vault prompt {ATHLETE} --json)")
+
+
+def _replay(vault: Vault, session: Session) -> None:
+    now = session.at
+    click.echo(f"== day {session.day} ({now:%a %Y-%m-%d}): {session.title} ==")
+    decayed = vault.decay(now=now)
+    for archived in decayed.archived:
+        click.echo(f"  decayed below 0.3: {archived.original_text}")
+    results: list[MergeResult] = []
+    for message in session.messages:
+        click.echo(f'  athlete: "{message}"')
+        results.append(vault.ingest_message(ATHLETE, message, at=now))
+    for activity in session.activities:
+        click.echo(f"  activity note: \"{activity['private_note']}\"")
+        results.append(vault.ingest_activity(ATHLETE, activity))
+    if session.coach_notes:
+        notes = [NoteIn(text=t, confidence=c, observed_at=now) for t, c in session.coach_notes]
+        results.append(vault.merge(ATHLETE, notes, now=now))
+    if session.analyse_patterns:
+        history = [a for a in ACTIVITY_LOG if a["started_at"] <= now.isoformat()]
+        click.echo(f"  pattern analysis over {len(history)} planned sessions")
+        results.append(vault.learn_patterns(ATHLETE, history, now=now))
+    for result in results:
+        _describe(result)
+    block = vault.memory_block(ATHLETE)
+    click.echo(f"  what the coach model now sees ({block.tokens} of {block.budget} tokens):")
+    click.echo("".join(f"    {line}\n" for line in block.text.splitlines()) or "    (nothing)\n")
+
+
+def _describe(result: MergeResult) -> None:
+    for item in result.added:
+        click.echo(f"  + learned {item.kind.value}: {item.text}")
+    for item in result.updated:
+        click.echo(f"  ^ reinforced: {item.text} (seen {item.occurrences}x)")
+    for archived in result.archived:
+        click.echo(f"  - {archived.reason.value}: {archived.original_text}")
 
 
 def _reset(vault: Vault) -> None:
@@ -77,7 +72,3 @@ def _reset(vault: Vault) -> None:
         vault.delete_athlete(ATHLETE)
     except AthleteNotFound:
         pass
-
-
-def _at(candidate: Candidate, now: datetime) -> Candidate:
-    return candidate.model_copy(update={"observed_at": now})
