@@ -140,3 +140,12 @@ def test_stats_counts_tables_and_categories(run) -> None:  # type: ignore[no-unt
     data = json.loads(run("stats", "--json").output)
     assert data["tables"]["facts"] == 2 and data["tables"]["athletes"] == 1
     assert data["facts_by_category"] == {"goal": 1, "sport": 1}
+
+
+NARRATIVE_COMMANDS = {"demo"}  # prints a story, not data
+
+
+@pytest.mark.parametrize("command", sorted(set(main.commands) - NARRATIVE_COMMANDS))
+def test_every_command_that_prints_data_offers_json(command: str) -> None:
+    options = {opt for param in main.commands[command].params for opt in getattr(param, "opts", [])}
+    assert "--json" in options or command == "export" and "--format" in options

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from vault import migrate
-from vault.cli.app import database_url, main
+from vault.cli.app import database_url, echo_json, main
 from vault.db import create_vault_engine
 
 
@@ -16,8 +16,9 @@ from vault.db import create_vault_engine
     help="Adopt the legacy athlete_memory rows that parse; skip and list the others "
     "(they stay in legacy_athlete_memory).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print revisions and skipped rows as JSON.")
 @click.pass_context
-def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool) -> None:
+def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, as_json: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction."""
     engine = create_vault_engine(database_url(ctx))
     try:
@@ -26,6 +27,9 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool) -> None:
         after = migrate.current_revision(engine)
     finally:
         engine.dispose()
+    if as_json:
+        echo_json({"before": before, "after": after, "skipped": [str(p) for p in skipped]})
+        return
     if before == after:
         click.echo(f"already at the newest schema ({after})")
     else:

@@ -183,9 +183,13 @@ def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
 @main.command()
 @click.option("--days", default=90, show_default=True, type=click.IntRange(min=0), help="Retention.")
 @click.option("--at", "at", metavar="ISO-TIME", help="As of this time (default: now).")
+@click.option("--json", "as_json", is_flag=True, help="Print the count as JSON.")
 @click.pass_context
-def cleanup(ctx: click.Context, days: int, at: str | None) -> None:
+def cleanup(ctx: click.Context, days: int, at: str | None, as_json: bool) -> None:
     """Delete archive rows older than the retention period."""
     removed = open_from_cli(ctx).cleanup_archive(now=parse_at(at), retention_days=days)
+    if as_json:
+        echo_json({"deleted": removed, "retention_days": days})
+        return
     click.echo(f"deleted {removed} archived items older than {days} days")
 
