@@ -187,21 +187,8 @@ def _fact(position: int, raw: Any) -> ProtoFact:
         )
     except ValidationError as error:
         raise ValueError(f"{where}: {describe_validation_error(error)}") from None
-    assert fact.category is not None and fact.tags is not None  # derived by FactIn
-    return ProtoFact(
-        position=position,
-        label=where,
-        text=fact.text,
-        normalized_text=normalize_text(fact.text),
-        category=fact.category,
-        conflict_key=fact.conflict_key,
-        tags=fact.tags,
-        source=fact.source,
-        source_ref=None,
-        confidence=fact.confidence,
-        occurrences=1,
-        learned_at=learned,
-        observed_at=learned,
+    return ProtoFact.from_fact_in(
+        fact, position=position, label=where, occurrences=1, learned_at=learned, observed_at=learned
     )
 
 

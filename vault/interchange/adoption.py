@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from vault.rules import CAPS, FLOOR
+from vault.schemas import FactIn
+from vault.text import normalize_text
 from vault.vocabulary import ArchiveReason, Category, Kind, Source
 
 
@@ -47,6 +49,37 @@ class ProtoFact:
     learned_at: datetime
     observed_at: datetime
     refs: frozenset[str] = frozenset()  # foreign ids merged into this fact (seed 002's mem_...)
+
+    @classmethod
+    def from_fact_in(
+        cls,
+        fact: FactIn,
+        *,
+        position: int,
+        label: str,
+        occurrences: int,
+        learned_at: datetime,
+        observed_at: datetime,
+        refs: frozenset[str] = frozenset(),
+    ) -> ProtoFact:
+        """A proto fact from a validated `FactIn` (category, conflict key and tags derived)."""
+        assert fact.category is not None and fact.tags is not None  # derived by FactIn
+        return cls(
+            position=position,
+            label=label,
+            text=fact.text,
+            normalized_text=normalize_text(fact.text),
+            category=fact.category,
+            conflict_key=fact.conflict_key,
+            tags=fact.tags,
+            source=fact.source,
+            source_ref=fact.source_ref,
+            confidence=fact.confidence,
+            occurrences=occurrences,
+            learned_at=learned_at,
+            observed_at=observed_at,
+            refs=refs,
+        )
 
 
 @dataclass(frozen=True)

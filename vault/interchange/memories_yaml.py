@@ -45,7 +45,7 @@ from vault.schemas import (
     describe_validation_error,
     validated_athlete,
 )
-from vault.text import category_of, conflict_key_of, normalize_text
+from vault.text import category_of, conflict_key_of
 from vault.timeutil import require_aware, utc_now
 from vault.vocabulary import LEVEL_CONFIDENCE, ArchiveReason, Kind, Level, Source
 
@@ -209,18 +209,10 @@ def _proto(position: int, memory: Memory) -> ProtoFact:
         )
     except ValidationError as error:
         raise InvalidInput(f"{label}: {describe_validation_error(error)}") from None
-    assert fact.category is not None and fact.tags is not None
-    return ProtoFact(
+    return ProtoFact.from_fact_in(
+        fact,
         position=position,
         label=label,
-        text=fact.text,
-        normalized_text=normalize_text(fact.text),
-        category=fact.category,
-        conflict_key=fact.conflict_key,
-        tags=fact.tags,
-        source=fact.source,
-        source_ref=fact.source_ref,
-        confidence=fact.confidence,
         occurrences=memory.occurrences,
         learned_at=min(memory.created_at, memory.updated_at),
         observed_at=max(memory.created_at, memory.updated_at),
