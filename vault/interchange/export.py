@@ -7,7 +7,7 @@ from collections import defaultdict
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Union
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 from pydantic import ValidationError
 from sqlalchemy import Connection, Table, select
 from sqlalchemy.orm import Session
