@@ -132,6 +132,9 @@ def test_sql_reads_views_and_refuses_writes(run, db_path: Path) -> None:  # type
     assert refused.exit_code == 1 and "readonly" in refused.output
     assert db_path.read_bytes() == before
     assert run("sql", "SELECT nope FROM nowhere").exit_code == 1
+    assert run("sql", "   ").exit_code == 2
+    no_rows = run("sql", "/* just a comment */")
+    assert no_rows.exit_code == 1 and "Traceback" not in no_rows.output
 
 
 def test_stats_counts_tables_and_categories(run) -> None:  # type: ignore[no-untyped-def]

@@ -25,12 +25,16 @@ def sql(ctx: click.Context, query: str, as_csv: bool, as_json: bool) -> None:
     """Run one read-only SQL statement against the vault file and print the rows."""
     if as_csv and as_json:
         raise click.UsageError("choose one of --csv and --json")
+    if not query.strip():
+        raise click.UsageError("QUERY is empty")
     engine = _read_only_engine(ctx)
     try:
         with engine.connect() as connection:
             result = connection.execute(text(query))
+            if not result.returns_rows:
+                raise click.ClickException("the statement returns no rows; `vault sql` only reads")
             headers = list(result.keys())
-            rows = [tuple(r) for r in result] if result.returns_rows else []
+            rows = [tuple(r) for r in result]
     except exc.DBAPIError as error:
         raise click.ClickException(f"query failed: {error.orig}") from None
     except exc.ArgumentError as error:
