@@ -46,7 +46,7 @@ from vault.schemas import (
 )
 from vault.timeutil import require_aware, utc_now
 from vault.uow import UnitOfWork
-from vault.vocabulary import Category, Kind
+from vault.vocabulary import Category, Kind, parse_category
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
 
@@ -179,8 +179,10 @@ class Vault:
             return queries.top_facts(session, validated_athlete(athlete_id), limit)
 
     def facts_by_category(self, athlete_id: str, category: Category | str) -> list[Fact]:
-        chosen = validated(FactIn, {"text": "x", "category": category}).category
-        assert chosen is not None
+        try:
+            chosen = category if isinstance(category, Category) else parse_category(category)
+        except (ValueError, AttributeError) as error:
+            raise InvalidInput(str(error)) from None
         with self._read() as session:
             return queries.facts_by_category(session, validated_athlete(athlete_id), chosen)
 

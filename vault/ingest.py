@@ -54,7 +54,7 @@ def ingest_activity(
 ) -> MergeResult:
     """Learn from an activity's name, description and private note (source_ref = its id)."""
     checked = validated(ActivityIn, activity)
-    found = scrub(extract_from_activity(checked, extractor))
+    found = extract_from_activity(checked, extractor)  # scrubbed inside
     return vault.merge(athlete_id, found, now=now or checked.observed_at)
 
 
@@ -67,7 +67,7 @@ def ingest_conversation(
     now: datetime | None = None,
 ) -> MergeResult:
     """Learn from a whole conversation; only the athlete's turns are mined."""
-    found = scrub(mine_conversation(turns, extractor))
+    found = mine_conversation(turns, extractor)  # scrubbed inside
     return vault.merge(athlete_id, found, now=now)
 
 

@@ -139,3 +139,11 @@ def test_invalid_input_raises_and_writes_nothing(vault: Vault, db_path: Path, ca
 def test_naive_now_is_rejected(vault: Vault) -> None:
     with pytest.raises(InvalidInput, match="timezone-aware"):
         vault.merge("ana", [FactIn(text="ok")], now=T0.replace(tzinfo=None))
+
+
+def test_facts_by_category_accepts_seed_aliases_and_refuses_unknown_ones(vault: Vault) -> None:
+    vault.merge("ana", [FactIn(text="works night shifts", category="context"),
+                        FactIn(text="goal: 10k")], now=T0)
+    assert [f.text for f in vault.facts_by_category("ana", "lifestyle")] == ["works night shifts"]
+    with pytest.raises(InvalidInput, match="unknown category"):
+        vault.facts_by_category("ana", "astrology")

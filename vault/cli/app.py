@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -82,6 +80,3 @@ def parse_at(value: str | None) -> datetime | None:
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
-
-def run() -> None:  # pragma: no cover - console entry point wrapper
-    main(prog_name=os.path.basename(sys.argv[0]) or "vault")

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from vault.cli.app import echo_json, main, open_from_cli, parse_at
-from vault.cli.output import dump, table
+from vault.cli.output import dump, echo_merge_result, table
 from vault.schemas import MergeResult
 from vault.timeutil import utc_now
 
@@ -89,12 +89,5 @@ def _activity(raw: str, when: datetime | None) -> dict[str, Any]:
 def _report(result: MergeResult, as_json: bool) -> None:
     if as_json:
         echo_json(result.model_dump(mode="json"))
-        return
-    for item in result.added:
-        click.echo(f"learned {item.kind.value}: {item.text} ({item.confidence:.2f})")
-    for item in result.updated:
-        click.echo(f"reinforced {item.kind.value}: {item.text} ({item.confidence:.2f})")
-    for archived in result.archived:
-        click.echo(f"archived: {archived.original_text} ({archived.reason.value})")
-    if not (result.added or result.updated or result.archived):
-        click.echo("nothing new learned")
+    else:
+        echo_merge_result(result)

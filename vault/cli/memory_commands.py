@@ -8,7 +8,7 @@ import click
 from pydantic import BaseModel
 
 from vault.cli.app import echo_json, main, open_from_cli, parse_at
-from vault.cli.output import dump, section, table
+from vault.cli.output import dump, echo_merge_result, section, table
 from vault.schemas import Candidate, FactIn, NoteIn, PatternIn, validated
 from vault.vocabulary import Source
 
@@ -52,18 +52,7 @@ def remember(
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return
-    for item in result.added:
-        click.echo(f"added {item.kind.value} {item.id}: {item.text} ({item.confidence:.2f})")
-    for item in result.updated:
-        click.echo(
-            f"updated {item.kind.value} {item.id}: {item.text} "
-            f"({item.confidence:.2f}, seen {item.occurrences}x)"
-        )
-    for archived in result.archived:
-        by = f" by {archived.superseded_by}" if archived.superseded_by else ""
-        click.echo(f"archived {archived.kind.value}: {archived.original_text} ({archived.reason.value}{by})")
-    for ignored in result.ignored:
-        click.echo(f"ignored: {ignored.text} ({ignored.reason})")
+    echo_merge_result(result)
 
 
 @main.command()

@@ -8,6 +8,8 @@ from typing import Any
 import click
 from pydantic import BaseModel
 
+from vault.schemas import MergeResult
+
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A left-aligned text table; None prints as empty."""
@@ -22,6 +24,24 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def dump(models: Sequence[BaseModel]) -> list[dict[str, Any]]:
     return [m.model_dump(mode="json") for m in models]
+
+
+def echo_merge_result(result: MergeResult) -> None:
+    """What a merge added, updated, archived and ignored, one line each."""
+    for item in result.added:
+        click.echo(f"added {item.kind.value} {item.id}: {item.text} ({item.confidence:.2f})")
+    for item in result.updated:
+        click.echo(
+            f"updated {item.kind.value} {item.id}: {item.text} "
+            f"({item.confidence:.2f}, seen {item.occurrences}x)"
+        )
+    for archived in result.archived:
+        by = f" by {archived.superseded_by}" if archived.superseded_by else ""
+        click.echo(f"archived {archived.kind.value}: {archived.original_text} ({archived.reason.value}{by})")
+    for ignored in result.ignored:
+        click.echo(f"ignored: {ignored.text} ({ignored.reason})")
+    if not (result.added or result.updated or result.archived or result.ignored):
+        click.echo("nothing changed")
 
 
 def section(title: str, body: str) -> None:
