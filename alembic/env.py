@@ -4,18 +4,18 @@ Migrations run in ONE transaction (transactional DDL): Alembic's SQLite default 
 non-transactional, which would leave a half-migrated file after a failure. Foreign keys are
 off while migrating because batch mode rebuilds tables (DROP TABLE would cascade into child
 rows); `PRAGMA foreign_key_check` runs before commit instead. Views are not in the models'
-metadata, so autogenerate never sees them; revisions create and replace them from vault.views.
+metadata, so autogenerate never sees them; revisions create and replace them from vault.storage.views.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from alembic import context
 from sqlalchemy import Connection, Engine, text
 
-from vault.db import create_vault_engine, default_url, writer
-from vault.models import Base
+from alembic import context
+from vault.storage.engine import create_vault_engine, default_url, writer
+from vault.storage.tables import Base
 
 config = context.config
 
@@ -53,7 +53,7 @@ def _run(connection: Connection) -> None:
 
 def run_migrations_online() -> None:
     given = config.attributes.get("connection")
-    if isinstance(given, Connection):  # vault.migrate: the caller owns the transaction
+    if isinstance(given, Connection):  # vault.storage.migrations: the caller owns the transaction
         _run(given)
         return
     engine = given if isinstance(given, Engine) else create_vault_engine(_url(), foreign_keys=False)

@@ -7,7 +7,7 @@
 """
 
 from vault.api import Vault, open_vault
-from vault.errors import (
+from vault.domain.errors import (
     AthleteNotFound,
     BudgetExceeded,
     ConflictError,
@@ -20,7 +20,7 @@ from vault.errors import (
     SchemaTooNew,
     VaultError,
 )
-from vault.schemas import (
+from vault.domain.models import (
     Archived,
     AthleteMemory,
     AthleteSummary,
@@ -35,7 +35,7 @@ from vault.schemas import (
     PatternIn,
     Retraction,
 )
-from vault.vocabulary import ArchiveReason, Category, Kind, Level, Source
+from vault.domain.vocabulary import ArchiveReason, Category, Kind, Level, Source
 
 __all__ = [
     "ArchiveReason",

@@ -11,22 +11,8 @@ from typing import Any, cast
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import Engine, exc
 
-from vault import ingest, migrate, queries, services
-from vault.db import as_url, create_vault_engine, default_url, session_factory, writer
-from vault.extraction import ActivityIn, Extractor, Turn, rank_relevant
-from vault.errors import ConflictError, InvalidInput, NotAVaultFile, VaultError
-from vault.prompt import (
-    DEFAULT_BUDGET,
-    DEFAULT_ENCODING,
-    MemoryBlock,
-    Profile,
-    Ranker,
-    facts_from_profile,
-    render_memory_block,
-    to_contract,
-    validate_contract,
-)
-from vault.schemas import (
+from vault.domain.errors import ConflictError, InvalidInput, NotAVaultFile, VaultError
+from vault.domain.models import (
     Archived,
     AthleteMemory,
     AthleteSummary,
@@ -44,9 +30,26 @@ from vault.schemas import (
     validated,
     validated_athlete,
 )
-from vault.timeutil import require_aware, utc_now
-from vault.uow import UnitOfWork
-from vault.vocabulary import Category, Kind, parse_category
+from vault.domain.times import require_aware, utc_now
+from vault.domain.vocabulary import Category, Kind, parse_category
+from vault.extraction import ActivityIn, Extractor, Turn, rank_relevant
+from vault.prompt import (
+    DEFAULT_BUDGET,
+    DEFAULT_ENCODING,
+    MemoryBlock,
+    Profile,
+    Ranker,
+    facts_from_profile,
+    render_memory_block,
+    to_contract,
+    validate_contract,
+)
+from vault.services import learning
+from vault.services import memory as services
+from vault.storage import migrations as migrate
+from vault.storage import queries
+from vault.storage.engine import as_url, create_vault_engine, default_url, writer
+from vault.storage.uow import UnitOfWork
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
 
@@ -80,8 +83,7 @@ class Vault:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._writes = session_factory(writer(engine))
-        self._reads = session_factory(engine)
+        self._writer = writer(engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -94,7 +96,7 @@ class Vault:
 
     def unit_of_work(self) -> UnitOfWork:
         """A write unit of work, for callers composing several steps in one transaction."""
-        return UnitOfWork(self._writes)
+        return UnitOfWork(self._writer)
 
     @contextmanager
     def _write(self) -> Iterator[UnitOfWork]:
@@ -109,8 +111,8 @@ class Vault:
 
     @contextmanager
     def _read(self) -> Iterator[Any]:
-        with self._reads() as session:
-            yield session
+        with self.engine.connect() as connection:
+            yield connection
 
     # -- writes
     def merge(
@@ -161,76 +163,82 @@ class Vault:
     # -- reads (straight from the SQL views)
     def memory(self, athlete_id: str) -> AthleteMemory:
         athlete = validated_athlete(athlete_id)
-        with self._read() as session:
-            return queries.memory(session, athlete)
+        with self._read() as connection:
+            return queries.memory(connection, athlete)
 
     def active_facts(self, athlete_id: str) -> list[Fact]:
-        with self._read() as session:
-            return queries.active_facts(session, validated_athlete(athlete_id))
+        with self._read() as connection:
+            return queries.active_facts(connection, validated_athlete(athlete_id))
 
     def prompt_facts(self, athlete_id: str) -> list[Fact]:
-        with self._read() as session:
-            return queries.prompt_facts(session, validated_athlete(athlete_id))
+        with self._read() as connection:
+            return queries.prompt_facts(connection, validated_athlete(athlete_id))
 
     def top_facts(self, athlete_id: str, limit: int = 15) -> list[Fact]:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 15:
             raise InvalidInput(f"limit must be a whole number from 1 to 15, got {limit!r}")
-        with self._read() as session:
-            return queries.top_facts(session, validated_athlete(athlete_id), limit)
+        with self._read() as connection:
+            return queries.top_facts(connection, validated_athlete(athlete_id), limit)
 
     def facts_by_category(self, athlete_id: str, category: Category | str) -> list[Fact]:
         try:
             chosen = category if isinstance(category, Category) else parse_category(category)
         except (ValueError, AttributeError) as error:
             raise InvalidInput(str(error)) from None
-        with self._read() as session:
-            return queries.facts_by_category(session, validated_athlete(athlete_id), chosen)
+        with self._read() as connection:
+            return queries.facts_by_category(connection, validated_athlete(athlete_id), chosen)
 
     def patterns(self, athlete_id: str) -> list[ListItem]:
-        with self._read() as session:
-            return queries.list_items(session, validated_athlete(athlete_id), Kind.PATTERN)
+        with self._read() as connection:
+            return queries.list_items(connection, validated_athlete(athlete_id), Kind.PATTERN)
 
     def notes(self, athlete_id: str) -> list[ListItem]:
-        with self._read() as session:
-            return queries.list_items(session, validated_athlete(athlete_id), Kind.NOTE)
+        with self._read() as connection:
+            return queries.list_items(connection, validated_athlete(athlete_id), Kind.NOTE)
 
     def archive(self, athlete_id: str) -> list[Archived]:
-        with UnitOfWork(self._reads) as uow:
+        with UnitOfWork(self.engine) as uow:
             return uow.archive.for_athlete(validated_athlete(athlete_id))
 
     def history(self, fact_id: int) -> tuple[list[Archived], int | None]:
         """What `fact_id` replaced (oldest first) and which fact is active for it today."""
-        with UnitOfWork(self._reads) as uow:
+        with UnitOfWork(self.engine) as uow:
             return services.fact_history(uow, fact_id)
 
     def summary(self, athlete_id: str) -> AthleteSummary | None:
-        with self._read() as session:
-            return queries.summary(session, validated_athlete(athlete_id))
+        with self._read() as connection:
+            return queries.summary(connection, validated_athlete(athlete_id))
 
     def summaries(self) -> list[AthleteSummary]:
-        with self._read() as session:
-            return queries.all_summaries(session)
+        with self._read() as connection:
+            return queries.all_summaries(connection)
 
-    # -- learning (vault.ingest): extract first, then one merge transaction
-    def ingest_message(self, athlete_id: str, text: str, *, at: datetime | None = None,
+    # -- learning: extract first (no lock held), then one merge transaction
+    def ingest_message(self, athlete_id: str, text: str, *, now: datetime | None = None,
                        extractor: Extractor | None = None) -> MergeResult:
-        """Extract facts from a message the athlete wrote and merge them."""
-        return ingest.ingest_message(self, athlete_id, text, at=_optional_now(at), extractor=extractor)
+        """Extract facts from a message the athlete wrote at `now` and merge them."""
+        moment = _now(now)
+        return self.merge(athlete_id, learning.from_message(text, moment, extractor=extractor), moment)
 
     def ingest_activity(self, athlete_id: str, activity: ActivityIn | dict[str, Any], *,
+                        now: datetime | None = None,
                         extractor: Extractor | None = None) -> MergeResult:
-        """Extract facts from an activity's notes and merge them."""
-        return ingest.ingest_activity(self, athlete_id, activity, extractor=extractor)
+        """Extract facts from an activity's notes and merge them (as of `now`, else its time)."""
+        found, happened = learning.from_activity(activity, extractor=extractor)
+        return self.merge(athlete_id, found, _now(now) if now is not None else happened)
 
     def ingest_conversation(self, athlete_id: str, turns: Sequence[Turn | dict[str, Any]], *,
+                            now: datetime | None = None,
                             extractor: Extractor | None = None) -> MergeResult:
         """Extract facts from the athlete's turns of a conversation and merge them."""
-        return ingest.ingest_conversation(self, athlete_id, turns, extractor=extractor)
+        return self.merge(athlete_id, learning.from_conversation(turns, extractor=extractor), now)
 
     def learn_patterns(self, athlete_id: str, activities: Sequence[ActivityIn | dict[str, Any]],
                        now: datetime | None = None) -> MergeResult:
         """Detect recurring patterns in the activity history and merge them."""
-        return ingest.learn_patterns(self, athlete_id, activities, now=_optional_now(now))
+        moment = _now(now)
+        facts = self.active_facts(athlete_id)
+        return self.merge(athlete_id, learning.patterns_from(activities, facts, moment), moment)
 
     # -- what the coach sees
     def memory_block(
@@ -294,10 +302,6 @@ def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:
             raise InvalidInput(f"kind must be fact, pattern or note, got {kind!r}")
         return cast(Candidate, validated(model, data))
     raise InvalidInput(f"cannot merge a {type(candidate).__name__}; give a FactIn, PatternIn, NoteIn or dict")
-
-
-def _optional_now(now: datetime | None) -> datetime | None:
-    return None if now is None else _now(now)
 
 
 def _now(now: datetime | None) -> datetime:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from alembic import op
 
-from vault.views import VIEWS_V1, create_views, drop_views
+from alembic import op
+from vault.storage.views import VIEWS_V1, create_views, drop_views
 
 revision: str = "0001"
 down_revision: str | None = None

@@ -11,7 +11,7 @@ tables, in the same transaction as the rest of the upgrade (env.py), then rename
 `legacy_athlete_memory` (nothing reads a stale copy; a downgrade restores it) and records each
 row's outcome in `legacy_adoption`. A file without the table: nothing happens.
 
-Parsing and duplicate resolution live in `vault.legacy` / `vault.interchange.adoption` (pure,
+Parsing and duplicate resolution live in `vault.domain.legacy` / `vault.domain.adoption` (pure,
 shared with the live merge rules so adopted facts dedupe with later merges). The writes below
 use this revision's own table definitions as of 0001, never today's models.
 
@@ -20,7 +20,7 @@ transaction rolls back, the file is unchanged) unless bad rows are skipped expli
 `alembic -x skip_bad_legacy_rows=true upgrade head`, or the Alembic config attribute
 `skip_bad_legacy_rows` (what `vault upgrade --skip-bad-legacy-rows` sets). Each skipped row is
 appended to `config.attributes["legacy_skipped"]` (and logged as a warning by logger
-`vault.legacy` unless the caller put a list there to print them itself), and kept in
+`vault.domain.legacy` unless the caller put a list there to print them itself), and kept in
 `legacy_adoption` with its reason; its JSON stays in `legacy_athlete_memory`.
 
 Downgrade caveats: deletes every vault row of the athletes this revision adopted (whatever was
@@ -39,9 +39,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from alembic import context, op
-from vault.errors import LegacyImportError
-from vault.interchange.adoption import Dropped, ProtoFact, Resolution
-from vault.legacy import (
+from vault.domain.adoption import Dropped, ProtoFact, Resolution
+from vault.domain.errors import LegacyImportError
+from vault.domain.legacy import (
     LEGACY_TABLE,
     LIST_CONFIDENCE,
     NOTE_SOURCE,
@@ -53,15 +53,15 @@ from vault.legacy import (
     athlete_of,
     plan_row,
 )
-from vault.timeutil import utc_now
-from vault.vocabulary import Kind
+from vault.domain.times import utc_now
+from vault.domain.vocabulary import Kind
 
 revision: str = "0002"
 down_revision: str | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-log = logging.getLogger("vault.legacy")
+log = logging.getLogger("vault.domain.legacy")
 EXTRACTOR = "legacy:athlete_memory"
 ADOPTION_TABLE = "legacy_adoption"
 _VAULT_TABLES = ("fact_tags", "facts", "patterns", "notes", "archive", "forget_log", "athletes")
@@ -260,7 +260,7 @@ def _outcome(
 def _report(plans: list[LegacyPlan], problems: list[LegacyProblem]) -> None:
     """Hand the outcome to the caller through the Alembic config; log skips nobody collects.
 
-    A caller that wants the skipped rows (vault.migrate.upgrade) puts a list under
+    A caller that wants the skipped rows (vault.storage.migrations.upgrade) puts a list under
     `legacy_skipped` before upgrading and prints them itself; otherwise (the alembic command
     line) each skipped row is logged as a warning.
     """

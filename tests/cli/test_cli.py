@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from vault.cli import main
-from vault.migrate import head_revision
+from vault.storage.migrations import head_revision
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

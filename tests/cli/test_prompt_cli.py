@@ -9,7 +9,7 @@ import jsonschema
 from click.testing import CliRunner
 
 from vault.cli import main
-from vault.contract import load_schema
+from vault.prompt.schema import load_schema
 
 
 def invoke(db_path: Path, *args: str):  # type: ignore[no-untyped-def]

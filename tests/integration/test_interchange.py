@@ -14,8 +14,8 @@ import pytest
 from tests.conftest import T0
 from tests.integration.test_postgres import pg_vault  # noqa: F401 - fixture
 from vault import FactIn, InvalidInput, NoteIn, PatternIn, Retraction, Vault, open_vault
-from vault.errors import AthleteNotFound
-from vault.interchange import (
+from vault.domain.errors import AthleteNotFound
+from vault.services.interchange import (
     export_athlete,
     import_document,
     import_memories_yaml,

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import T0
 from vault import FactIn, PatternIn, Vault, open_vault
-from vault.views import CURRENT_VIEWS
+from vault.storage.views import CURRENT_VIEWS
 
 psycopg = pytest.importorskip("psycopg")
 ADMIN = os.environ.get("VAULT_TEST_PG", "host=127.0.0.1 port=5432 dbname=test user=postgres")

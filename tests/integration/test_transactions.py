@@ -14,8 +14,8 @@ from sqlalchemy import exc, text
 from tests.conftest import T0
 from tests.integration.test_merge import rows
 from vault import FactIn, Vault, open_vault
-from vault.db import create_vault_engine, sqlite_url
-from vault.repositories.archive import ArchiveRepository
+from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.repositories.archive import ArchiveRepository
 
 
 def test_an_exception_mid_merge_leaves_the_file_unchanged(

@@ -7,8 +7,8 @@ import pytest
 from pytest_alembic.config import Config
 from sqlalchemy import Engine
 
-from vault.db import create_vault_engine, sqlite_url
-from vault.migrate import script_location
+from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.migrations import script_location
 
 
 @pytest.fixture

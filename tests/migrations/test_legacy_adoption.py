@@ -17,9 +17,9 @@ from sqlalchemy.pool import NullPool
 
 from alembic import command
 from vault import LegacyImportError, open_vault
-from vault.db import create_vault_engine, sqlite_url, writer
-from vault.interchange import purge_legacy_copy
-from vault.migrate import alembic_config, downgrade, head_revision, upgrade
+from vault.services.interchange import purge_legacy_copy
+from vault.storage.engine import create_vault_engine, sqlite_url, writer
+from vault.storage.migrations import alembic_config, downgrade, head_revision, upgrade
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE_SQL = REPO / "tests" / "data" / "legacy_engine.sql"
@@ -74,7 +74,7 @@ def run_upgrade(path: Path) -> None:
 
 
 def run_upgrade_with(path: Path, **attributes: Any) -> dict[str, Any]:
-    """Like vault.migrate.upgrade, with Alembic config attributes (the --skip plumbing)."""
+    """Like vault.storage.migrations.upgrade, with Alembic config attributes (the --skip plumbing)."""
     engine = create_vault_engine(sqlite_url(path), foreign_keys=False, poolclass=NullPool)
     try:
         with writer(engine).begin() as connection:
@@ -470,8 +470,8 @@ def test_a_purged_legacy_copy_keeps_the_athletes_vault_rows_on_downgrade(db_path
     legacy_file(db_path, SHAPES[:2])
     run_upgrade(db_path)
     with open_vault(db_path) as vault, vault.unit_of_work() as uow:
-        assert purge_legacy_copy(uow.session, "ana") == 2  # the JSON copy and its adoption record
-        assert purge_legacy_copy(uow.session, "nobody") == 0
+        assert purge_legacy_copy(uow.connection, "ana") == 2  # the JSON copy and its adoption record
+        assert purge_legacy_copy(uow.connection, "nobody") == 0
         uow.commit()
     assert rows(db_path, "SELECT athlete_id FROM legacy_athlete_memory") == [("ben",)]
     run_downgrade(db_path, "0001")
@@ -483,4 +483,4 @@ def test_a_purged_legacy_copy_keeps_the_athletes_vault_rows_on_downgrade(db_path
 
 def test_purging_a_file_without_a_legacy_copy_does_nothing(db_path: Path) -> None:
     with open_vault(db_path, upgrade=True) as vault, vault.unit_of_work() as uow:
-        assert purge_legacy_copy(uow.session, "ana") == 0
+        assert purge_legacy_copy(uow.connection, "ana") == 0

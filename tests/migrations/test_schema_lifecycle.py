@@ -1,4 +1,4 @@
-"""Our own migration checks: views match vault.views, transactional upgrades, version guards."""
+"""Our own migration checks: views match vault.storage.views, transactional upgrades, version guards."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from vault import SchemaOutOfDate, SchemaTooNew, open_vault
-from vault.db import create_vault_engine, sqlite_url
-from vault.migrate import head_revision, upgrade
-from vault.views import CURRENT_VIEWS
+from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.migrations import head_revision, upgrade
+from vault.storage.views import CURRENT_VIEWS
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 import yaml  # type: ignore[import-untyped]
 
+from vault.domain.models import Candidate, FactIn, Retraction
+from vault.domain.text import normalize_text
+from vault.domain.vocabulary import Category, Source
 from vault.extraction import ActivityIn, RuleExtractor, extract_from_activity
-from vault.schemas import Candidate, FactIn, Retraction
-from vault.text import normalize_text
-from vault.vocabulary import Category, Source
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "extraction_corpus.yaml"
 TUNED = ("dev", "holdout1", "holdout2")

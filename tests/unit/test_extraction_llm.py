@@ -7,7 +7,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from vault.errors import ExtractionError
+from vault.domain.errors import ExtractionError
+from vault.domain.models import FactIn
+from vault.domain.vocabulary import Category, Source
 from vault.extraction import (
     DEFAULT_CONFIDENCE,
     EXTRACTION_PROMPT,
@@ -16,8 +18,6 @@ from vault.extraction import (
     build_prompt,
     parse_llm_reply,
 )
-from vault.schemas import FactIn
-from vault.vocabulary import Category, Source
 
 AT = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 

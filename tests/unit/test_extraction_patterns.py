@@ -10,10 +10,10 @@ import pytest
 from freezegun import freeze_time
 from freezegun.api import FrozenDateTimeFactory
 
+from vault.domain.models import Fact
+from vault.domain.times import utc_now
+from vault.domain.vocabulary import Category, Source
 from vault.extraction import ActivityIn, analyze_patterns
-from vault.schemas import Fact
-from vault.timeutil import utc_now
-from vault.vocabulary import Category, Source
 
 NOW = datetime(2026, 3, 16, 9, 0, tzinfo=timezone.utc)  # a Monday
 _ids = count(1)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from vault.domain.models import FactIn, NoteIn, PatternIn, Retraction
+from vault.domain.vocabulary import Category, Source
 from vault.extraction import RuleExtractor, find_pii, redact, scrub, scrub_text
-from vault.schemas import FactIn, NoteIn, PatternIn, Retraction
-from vault.vocabulary import Category, Source
 
 
 @pytest.mark.parametrize(

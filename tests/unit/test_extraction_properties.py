@@ -8,11 +8,11 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vault.errors import ExtractionError
+from vault.domain.errors import ExtractionError
+from vault.domain.models import FactIn, Retraction
+from vault.domain.vocabulary import Source
 from vault.extraction import RuleExtractor, find_pii, parse_llm_reply, scrub_text
 from vault.extraction.clauses import split_clauses
-from vault.schemas import FactIn, Retraction
-from vault.vocabulary import Source
 
 CANONICAL = re.compile(
     r"primary sport: \w+|prefers (?:morning|lunchtime|afternoon|evening) sessions"

@@ -6,11 +6,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from vault.domain.models import Fact, ListItem
+from vault.domain.text import entity_tags
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.extraction import rank_relevant, relevance_score
 from vault.extraction.words import content_stems, stem
-from vault.schemas import Fact, ListItem
-from vault.text import entity_tags
-from vault.vocabulary import Category, Kind, Source
 
 NOW = datetime(2026, 3, 16, 9, 0, tzinfo=timezone.utc)
 

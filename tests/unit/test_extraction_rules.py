@@ -6,10 +6,10 @@ from datetime import datetime, timezone
 
 import pytest
 
+from vault.domain.models import Candidate, FactIn, Retraction
+from vault.domain.vocabulary import Category, Source
 from vault.extraction import Extractor, RuleExtractor
 from vault.extraction.clauses import Subject, split_clauses
-from vault.schemas import Candidate, FactIn, Retraction
-from vault.vocabulary import Category, Source
 
 AT = datetime(2026, 3, 2, 7, 30, tzinfo=timezone.utc)
 

@@ -7,10 +7,10 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from pydantic import ValidationError
 
-from vault.errors import InvalidInput
+from vault.domain.errors import InvalidInput
+from vault.domain.models import Candidate, FactIn, Retraction
+from vault.domain.vocabulary import Source
 from vault.extraction import ActivityIn, Turn, extract_from_activity, mine_conversation
-from vault.schemas import Candidate, FactIn, Retraction
-from vault.vocabulary import Source
 
 AT = datetime(2026, 3, 2, 7, 30, tzinfo=timezone.utc)
 

@@ -7,7 +7,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import tiktoken
 
-from vault.errors import BudgetExceeded, InvalidInput
+from vault.domain.errors import BudgetExceeded, InvalidInput
+from vault.domain.models import AthleteMemory, Fact, ListItem
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.prompt import (
     DropReason,
     PromptTooLong,
@@ -17,8 +19,6 @@ from vault.prompt import (
     fit_context,
     render_memory_block,
 )
-from vault.schemas import AthleteMemory, Fact, ListItem
-from vault.vocabulary import Category, Kind, Source
 
 T0 = datetime(2026, 2, 16, 8, 0, tzinfo=timezone.utc)
 

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta, timezone
 import jsonschema
 import pytest
 
-from vault.contract import load_schema
-from vault.errors import InvalidInput
+from vault.domain.errors import InvalidInput
+from vault.domain.models import AthleteMemory, Fact, FactIn, ListItem
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.prompt import (
     Profile,
     facts_from_profile,
@@ -21,8 +22,7 @@ from vault.prompt import (
     to_contract,
     validate_contract,
 )
-from vault.schemas import AthleteMemory, Fact, FactIn, ListItem
-from vault.vocabulary import Category, Kind, Source
+from vault.prompt.schema import load_schema
 
 T0 = datetime(2026, 2, 16, 8, 0, tzinfo=timezone.utc)
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from vault.domain.models import AthleteMemory, Fact, ListItem
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.prompt import (
     facts_from_profile,
     fit_context,
@@ -23,8 +25,6 @@ from vault.prompt import (
     to_contract,
     validate_contract,
 )
-from vault.schemas import AthleteMemory, Fact, ListItem
-from vault.vocabulary import Category, Kind, Source
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 UPDATE = os.environ.get("VAULT_UPDATE_GOLDEN") == "1"

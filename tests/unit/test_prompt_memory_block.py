@@ -9,11 +9,11 @@ import pydantic
 import pytest
 import tiktoken
 
-from vault.errors import InvalidInput
+from vault.domain.errors import InvalidInput
+from vault.domain.models import AthleteMemory, Fact, ListItem
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.prompt import DROP_ORDER, DropReason, render_memory_block
 from vault.prompt.memory_block import layout
-from vault.schemas import AthleteMemory, Fact, ListItem
-from vault.vocabulary import Category, Kind, Source
 
 T0 = datetime(2026, 2, 16, 8, 0, tzinfo=timezone.utc)
 SEED_BLOCK = (

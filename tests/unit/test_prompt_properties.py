@@ -9,7 +9,8 @@ import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vault.contract import load_schema
+from vault.domain.models import AthleteMemory, Fact, ListItem
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.prompt import (
     PromptTooLong,
     assemble,
@@ -19,8 +20,7 @@ from vault.prompt import (
     to_contract,
     validate_contract,
 )
-from vault.schemas import AthleteMemory, Fact, ListItem
-from vault.vocabulary import Category, Kind, Source
+from vault.prompt.schema import load_schema
 
 T0 = datetime(2026, 2, 16, 8, 0, tzinfo=timezone.utc)
 LABELS = {"- Facts: ": Kind.FACT, "- Patterns: ": Kind.PATTERN, "- Notes: ": Kind.NOTE}

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import T0
-from vault.rules import CAPS, FLOOR, FactState, ItemState, boosted, decayed, plan_merge
-from vault.schemas import FactIn, NoteIn, PatternIn
-from vault.text import conflict_key_of, normalize_text
-from vault.vocabulary import Kind, Level, level_of
+from vault.domain.models import FactIn, NoteIn, PatternIn
+from vault.domain.rules import CAPS, FLOOR, FactState, ItemState, boosted, decayed, plan_merge
+from vault.domain.text import conflict_key_of, normalize_text
+from vault.domain.vocabulary import Kind, Level, level_of
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from vault import migrate
 from vault.cli.app import database_url, echo_json, main
-from vault.db import create_vault_engine
+from vault.storage import migrations as migrate
+from vault.storage.engine import create_vault_engine
 
 
 @main.command()

@@ -10,8 +10,8 @@ from sqlalchemy import exc, func, select, text
 
 from vault.cli.app import database_url, echo_json, main, sqlite_path
 from vault.cli.output import table
-from vault.db import create_vault_engine
-from vault.models import Base, FactRow
+from vault.storage.engine import create_vault_engine
+from vault.storage.tables import Base, FactRow
 
 STATS_TABLES = ("athletes", "facts", "fact_tags", "patterns", "notes", "archive", "forget_log")
 

@@ -12,9 +12,9 @@ from sqlalchemy import exc
 from sqlalchemy.engine import make_url
 
 from vault.api import Vault, open_vault
-from vault.db import as_url, default_url
-from vault.errors import VaultError
-from vault.timeutil import parse_iso_time
+from vault.domain.errors import VaultError
+from vault.domain.times import parse_iso_time
+from vault.storage.engine import as_url, default_url
 
 
 class VaultGroup(click.Group):

@@ -8,9 +8,9 @@ import click
 
 from vault.api import Vault
 from vault.cli.app import main, open_from_cli
-from vault.demo_story import ACTIVITY_LOG, ATHLETE, QUESTION, STORY, Session
-from vault.errors import AthleteNotFound
-from vault.schemas import MergeResult, NoteIn
+from vault.cli.demo_story import ACTIVITY_LOG, ATHLETE, QUESTION, STORY, Session
+from vault.domain.errors import AthleteNotFound
+from vault.domain.models import MergeResult, NoteIn
 
 
 @main.command()
@@ -40,7 +40,7 @@ def _replay(vault: Vault, session: Session) -> None:
     results: list[MergeResult] = []
     for message in session.messages:
         click.echo(f'  athlete: "{message}"')
-        results.append(vault.ingest_message(ATHLETE, message, at=now))
+        results.append(vault.ingest_message(ATHLETE, message, now=now))
     for activity in session.activities:
         click.echo(f"  activity note: \"{activity['private_note']}\"")
         results.append(vault.ingest_activity(ATHLETE, activity))

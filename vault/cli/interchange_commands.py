@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from vault.cli.app import echo_json, main, open_from_cli
-from vault.errors import InvalidInput
-from vault.interchange import (
+from vault.domain.errors import InvalidInput
+from vault.services.interchange import (
     FORMATS,
     ImportReport,
     export_athlete,

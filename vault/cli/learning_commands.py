@@ -11,8 +11,8 @@ import click
 
 from vault.cli.app import echo_json, main, open_from_cli, parse_at
 from vault.cli.output import dump, echo_merge_result, table
-from vault.schemas import MergeResult
-from vault.timeutil import utc_now
+from vault.domain.models import MergeResult
+from vault.domain.times import utc_now
 
 KINDS = ("message", "activity", "conversation")
 
@@ -41,7 +41,7 @@ def ingest(ctx: click.Context, athlete: str, text: str | None, file: Any, kind: 
     when = parse_at(at)
     vault = open_from_cli(ctx, create=True)
     if kind == "message":
-        result = vault.ingest_message(athlete, raw, at=when)
+        result = vault.ingest_message(athlete, raw, now=when)
     elif kind == "activity":
         result = vault.ingest_activity(athlete, _activity(raw, when))
     else:

@@ -9,8 +9,8 @@ from pydantic import BaseModel
 
 from vault.cli.app import echo_json, main, open_from_cli, parse_at
 from vault.cli.output import dump, echo_merge_result, section, table
-from vault.schemas import Candidate, FactIn, NoteIn, PatternIn, validated
-from vault.vocabulary import Source
+from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, validated
+from vault.domain.vocabulary import Source
 
 KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 from pydantic import BaseModel
 
-from vault.schemas import MergeResult
+from vault.domain.models import MergeResult
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -11,6 +11,7 @@ Everything here is pure: no database, no clock. The storage layer merges what th
 return (`FactIn`, `PatternIn`, `NoteIn`, `Retraction`) in one transaction.
 """
 
+from vault.domain.vocabulary import Source
 from vault.extraction.activity import ActivityIn, extract_from_activity
 from vault.extraction.base import Extractor
 from vault.extraction.conversation import ATHLETE_ROLES, Turn, mine_conversation
@@ -26,7 +27,6 @@ from vault.extraction.patterns import analyze_patterns
 from vault.extraction.privacy import find_pii, redact, scrub, scrub_text
 from vault.extraction.relevance import rank_relevant, relevance_score
 from vault.extraction.rules import RuleExtractor
-from vault.vocabulary import Source
 
 __all__ = [
     "ATHLETE_ROLES",

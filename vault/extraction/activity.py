@@ -7,11 +7,11 @@ from datetime import datetime, time, timezone
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from vault.domain.models import Candidate
+from vault.domain.vocabulary import Source
 from vault.extraction.base import Extractor
 from vault.extraction.privacy import scrub
 from vault.extraction.rules import RuleExtractor
-from vault.schemas import Candidate
-from vault.vocabulary import Source
 
 
 class ActivityIn(BaseModel):

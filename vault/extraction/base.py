@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from vault.schemas import Candidate
-from vault.vocabulary import Source
+from vault.domain.models import Candidate
+from vault.domain.vocabulary import Source
 
 
 @runtime_checkable

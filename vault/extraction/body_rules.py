@@ -1,7 +1,7 @@
 """Rules about the body: injuries (and their resolution), recovery, and responses to training.
 
 Injury facts read "has [recurring ][left |right ]<part> issue" (confidence 0.9, category
-injury); `vault.text.entity_tags` turns the part into the `body:<part>` tag the merge planner
+injury); `vault.domain.text.entity_tags` turns the part into the `body:<part>` tag the merge planner
 and retractions match on. "my knee is fine now" is a `Retraction(category=injury,
 tags={"body:knee"})`, never a second, contradicting fact.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.text import entity_tags
+from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause, Subject
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.lexicon import (
@@ -20,8 +22,6 @@ from vault.extraction.lexicon import (
     alternation,
     compile_table,
 )
-from vault.text import entity_tags
-from vault.vocabulary import Category
 
 INJURY, RESPONSE = 0.9, 0.6
 

@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vault.domain.models import AwareTime, Candidate, validated
+from vault.domain.vocabulary import Source
 from vault.extraction.base import Extractor
 from vault.extraction.privacy import scrub
 from vault.extraction.rules import RuleExtractor
-from vault.schemas import AwareTime, Candidate, validated
-from vault.vocabulary import Source
 
 Role = Literal["user", "athlete", "assistant", "coach", "system"]
 ATHLETE_ROLES: frozenset[str] = frozenset({"user", "athlete"})

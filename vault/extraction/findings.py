@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from vault.schemas import Candidate, FactIn, Retraction
-from vault.vocabulary import Category, Source
+from vault.domain.models import Candidate, FactIn, Retraction
+from vault.domain.vocabulary import Category, Source
 
 EXTRACTOR_PREFIX = "rules:"
 

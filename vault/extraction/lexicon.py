@@ -74,7 +74,7 @@ GOALS: Table = (
      r"|drop (?:some )?weight"), "weight loss"),
 )  # fmt: skip
 
-# seed 002's body parts (vault.text.BODY_PARTS), by how athletes write them.
+# seed 002's body parts (vault.domain.text.BODY_PARTS), by how athletes write them.
 BODY_PARTS: Table = (
     (r"it ?band|itb|iliotibial(?: band)?", "IT band"),
     (r"plantar(?: fasciitis| fascia)?", "plantar fascia"),

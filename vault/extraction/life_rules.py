@@ -3,7 +3,7 @@
 Context facts (confidence 0.7, category context) carry an explicit topic tag (`context:job`,
 `context:kids`, `context:shift work`...), so a newer fact on the same topic ("works as a
 teacher" after "works as a nurse") replaces the older one while different topics live side by
-side; `vault.text.entity_tags` alone would give both "works night shifts" and "works as a nurse"
+side; `vault.domain.text.entity_tags` alone would give both "works night shifts" and "works as a nurse"
 the same broad `context:work` tag and let one archive the other. Likes and dislikes share a
 `topic:<thing>` tag, so "dislikes intervals" replaces "likes intervals".
 """
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.text import entity_tags
+from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.lexicon import (
@@ -22,8 +24,6 @@ from vault.extraction.lexicon import (
     alternation,
     compile_table,
 )
-from vault.text import entity_tags
-from vault.vocabulary import Category
 
 CONTEXT, PREFERENCE = 0.7, 0.7
 

@@ -38,13 +38,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from vault.errors import ExtractionError
+from vault.domain.errors import ExtractionError
+from vault.domain.limits import FACT_TEXT_MAX
+from vault.domain.models import Candidate, FactIn, describe_validation_error
+from vault.domain.text import (
+    CONFLICT_CATEGORIES,
+    category_of,
+    clean_text,
+    conflict_key_of,
+    normalize_text,
+)
+from vault.domain.vocabulary import Category, Source, parse_category
 from vault.extraction.body_rules import mentions_injury
 from vault.extraction.privacy import redact, scrub
-from vault.models import FACT_TEXT_MAX
-from vault.schemas import Candidate, FactIn, describe_validation_error
-from vault.text import CONFLICT_CATEGORIES, category_of, clean_text, conflict_key_of, normalize_text
-from vault.vocabulary import Category, Source, parse_category
 
 DEFAULT_CONFIDENCE = 0.8
 

@@ -25,11 +25,11 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
+from vault.domain.models import Fact, FactIn, PatternIn
+from vault.domain.times import require_aware
+from vault.domain.vocabulary import Category, Source
 from vault.extraction.activity import ActivityIn
 from vault.extraction.rules import RuleExtractor
-from vault.schemas import Fact, FactIn, PatternIn
-from vault.timeutil import require_aware
-from vault.vocabulary import Category, Source
 
 WINDOW = timedelta(weeks=8)
 RECURRING_INJURY_MIN = 3

@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction
 from vault.extraction.clauses import KNOWN_WORDS
-from vault.schemas import Candidate, FactIn, NoteIn, PatternIn, Retraction
 
 # Every pattern below starts only where a token starts (the look-behinds) and, where it can,
 # matches greedily with no trailing condition, so a hostile 20 000-character message costs

@@ -2,13 +2,14 @@
 
 Each rule reads one clause and returns findings whose text is the canonical slot wording
 ("primary sport: running", "goal: half marathon", "level: beginner"), so
-`vault.text.conflict_key_of` recognises them and a newer value replaces an older one.
+`vault.domain.text.conflict_key_of` recognises them and a newer value replaces an older one.
 """
 
 from __future__ import annotations
 
 import re
 
+from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.lexicon import (
@@ -23,7 +24,6 @@ from vault.extraction.lexicon import (
     compile_table,
     first_match,
 )
-from vault.vocabulary import Category
 
 SPORT, GOAL, LEVEL = 0.8, 0.8, 0.7  # seed 000's confidences (level: ours)
 

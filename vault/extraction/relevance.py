@@ -4,7 +4,7 @@ Score of an item against a context text:
     +2 per content word shared with the context (stop-words ignored, words stemmed, so
        "knees"/"knee" and "running"/"runs" match),
     +5 per entity tag whose entity appears in the context (`body:knee` and "my knee hurts"),
-    +3 for high confidence, +1 for medium (vault.vocabulary.level_of),
+    +3 for high confidence, +1 for medium (vault.domain.vocabulary.level_of),
     +2 if reinforced in the last 7 days, +1 in the last 30.
 Seed 002 keeps every item scoring above 0, but confidence and recency alone give almost every
 item a positive score, so an item must also share a word or a tag with the context to be
@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from vault.domain.models import Fact, ListItem
+from vault.domain.text import entity_tags
+from vault.domain.times import require_aware
+from vault.domain.vocabulary import Category, Kind, Level, level_of
 from vault.extraction.words import content_stems
-from vault.schemas import Fact, ListItem
-from vault.text import entity_tags
-from vault.timeutil import require_aware
-from vault.vocabulary import Category, Kind, Level, level_of
 
 Item = Fact | ListItem
 _KIND_ORDER = {Kind.FACT: 0, Kind.PATTERN: 1, Kind.NOTE: 2}

@@ -5,7 +5,7 @@ duration 0.6, injury 0.9, lifestyle 0.7, goal 0.8) and seed 002's extraction pat
 (injury history, preferences, context, training response), plus level, likes/dislikes and
 recovery. Every text it produces is canonical ("primary sport: running", "prefers morning
 sessions", "has recurring knee issue"), so repeated statements reinforce one fact and changed
-ones replace it through the conflict keys of `vault.text.conflict_key_of`.
+ones replace it through the conflict keys of `vault.domain.text.conflict_key_of`.
 
 The text is read clause by clause (`vault.extraction.clauses`), so questions, hypotheticals,
 other people, negations and the remote past do not become facts about the athlete, and the
@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from vault.domain.models import Candidate
+from vault.domain.vocabulary import Source
 from vault.extraction import body_rules, life_rules, profile_rules, schedule_rules
 from vault.extraction.clauses import Clause, split_clauses
 from vault.extraction.findings import Finding, Memo, reconcile, to_candidates
 from vault.extraction.privacy import scrub
-from vault.schemas import Candidate
-from vault.vocabulary import Source
 
 Rule = Callable[[Clause, Memo], list[Finding]]
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.lexicon import ADVERBS_RX, TIME_TERMS, VERB_RX, all_matches, compile_table
-from vault.vocabulary import Category
 
 TIME, DURATION = 0.7, 0.6  # seed 000's confidences
 

@@ -21,11 +21,11 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from vault.errors import InvalidInput
-from vault.schemas import FactIn, validated
-from vault.text import clean_text
-from vault.timeutil import require_aware
-from vault.vocabulary import LEVEL_CONFIDENCE, Category, Level, Source
+from vault.domain.errors import InvalidInput
+from vault.domain.models import FactIn, validated
+from vault.domain.text import clean_text
+from vault.domain.times import require_aware
+from vault.domain.vocabulary import LEVEL_CONFIDENCE, Category, Level, Source
 
 PROFILE_CONFIDENCE = LEVEL_CONFIDENCE[Level.HIGH]  # 0.9
 EXTRACTOR = "profile_bootstrap"
@@ -41,7 +41,7 @@ _SPORT_WORDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 SPORTS: dict[str, str] = {word: sport for sport, words in _SPORT_WORDS.items() for word in words}
 
-# The times `vault.text` recognises in "prefers <time> sessions" (seed 000's conflict key).
+# The times `vault.domain.text` recognises in "prefers <time> sessions" (seed 000's conflict key).
 TIMES = (
     "early morning", "morning", "midday", "lunchtime", "lunch", "afternoon", "evening", "night",
     "before work", "after work", "weekend", "weekday",

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from vault.errors import BudgetExceeded, InvalidInput
+from vault.domain.errors import BudgetExceeded, InvalidInput
+from vault.domain.models import AthleteMemory
 from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_within
 from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens
-from vault.schemas import AthleteMemory
 
 WINDOW = 1024  # seed 001 §7: the on-device model's context
 RESERVED_OUTPUT = 150  # seed 001 §7: kept free for the model's answer

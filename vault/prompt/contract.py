@@ -9,7 +9,7 @@
 Facts: the top 15 by priority (confidence, then most recently reinforced, then oldest id); the
 Rust reader applies the 0.5 prompt floor itself. Patterns and notes: the top 5 each, as strings.
 Texts are exported as stored (JSON needs no escaping of "|"). Sources are folded onto the
-contract's three words by `vault.vocabulary.CONTRACT_SOURCE`:
+contract's three words by `vault.domain.vocabulary.CONTRACT_SOURCE`:
 
     conversation   <- conversation, user_message, manual
     behavior       <- behavior, activity_note, pattern_analysis
@@ -29,12 +29,13 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from vault.contract import load_schema
-from vault.errors import InvalidInput
-from vault.prompt.items import MAX_FACTS, MAX_LIST_ITEMS, ranked, utc_text
-from vault.schemas import AthleteMemory
-from vault.timeutil import parse_iso_time
-from vault.vocabulary import CONTRACT_SOURCE
+from vault.domain.errors import InvalidInput
+from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS
+from vault.domain.models import AthleteMemory
+from vault.domain.times import parse_iso_time
+from vault.domain.vocabulary import CONTRACT_SOURCE
+from vault.prompt.items import ranked, utc_text
+from vault.prompt.schema import load_schema
 
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
 

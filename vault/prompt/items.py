@@ -14,15 +14,12 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 from typing import TypeAlias, TypeVar
 
-from vault.schemas import Fact, ListItem
+from vault.domain.limits import ACTIVE_FLOOR, MAX_FACTS, MAX_LIST_ITEMS, PROMPT_FLOOR
+from vault.domain.models import Fact, ListItem
 
 Item: TypeAlias = Fact | ListItem
 _I = TypeVar("_I", Fact, ListItem, Item)
 
-PROMPT_FLOOR = 0.5  # seed 000: only facts this confident reach the MEMORY block
-ACTIVE_FLOOR = 0.3  # seed 004: the floor for the markdown section and for "active"
-MAX_FACTS = 15
-MAX_LIST_ITEMS = 5  # patterns, and notes, each
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MICROSECOND = timedelta(microseconds=1)

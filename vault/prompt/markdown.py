@@ -12,8 +12,9 @@ qualifying fact gives "".
 
 from __future__ import annotations
 
-from vault.prompt.items import ACTIVE_FLOOR, MAX_FACTS, confidence_of, inline, ranked
-from vault.schemas import AthleteMemory
+from vault.domain.limits import ACTIVE_FLOOR, MAX_FACTS
+from vault.domain.models import AthleteMemory
+from vault.prompt.items import confidence_of, inline, ranked
 
 HEADING = "## What you know about the user\n"
 

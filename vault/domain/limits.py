@@ -1,0 +1,45 @@
+"""Every threshold, cap and length of the vault, in one place.
+
+Seed 000/001: caps 15 / 5 / 5, prompt floor 0.5, drop below 0.3, ~174 prompt tokens.
+Seed 004: +0.1 per repetition, x0.95 per unreinforced week after 7 days.
+Seed 002: high after 3 occurrences, archive kept 90 days.
+Migrations never import this module: each revision spells out the numbers it shipped with.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+# -- confidence
+ACTIVE_FLOOR = 0.3  # below this a fact is archived as `decayed` (seed 000 "drop < 0.3")
+PROMPT_FLOOR = 0.5  # only facts this confident reach the MEMORY block (seed 000)
+HIGH = 0.8  # level `high` at or above; also the floor of a fact seen 3+ times
+MEDIUM = 0.5  # level `medium` at or above
+BOOST = 0.1  # a repeated fact gains this much (seed 004 upsert)
+HIGH_OCCURRENCES = 3  # seed 002: 3+ occurrences make a memory high-confidence
+CONFIDENCE_DIGITS = 6  # confidences are rounded half-even to this many decimals
+
+# -- decay (seed 004)
+DECAY_FACTOR = 0.95
+DECAY_PERIOD = timedelta(days=7)
+
+# -- caps (seed 000 hard caps)
+MAX_FACTS = 15
+MAX_PATTERNS = 5
+MAX_NOTES = 5
+MAX_LIST_ITEMS = 5  # patterns, and notes, each
+
+# -- archive (seed 002)
+ARCHIVE_RETENTION_DAYS = 90
+
+# -- prompt (seed 001 §7)
+PROMPT_BUDGET_TOKENS = 174
+
+# -- lengths
+ATHLETE_ID_MAX = 128
+FACT_TEXT_MAX = 200
+ITEM_TEXT_MAX = 300
+SOURCE_REF_MAX = 200
+EXTRACTOR_MAX = 100
+CONFLICT_KEY_MAX = 60
+TAG_MAX = 60

@@ -1,0 +1,345 @@
+"""Merge, conflict replacement, decay, pruning and caps as pure functions of plain values and `now`.
+
+No SQL here: the repository loads an athlete's active set, `plan_merge` decides, and the
+repository writes the outcome set-wise in the same transaction.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Union
+
+from vault.domain.limits import (
+    ACTIVE_FLOOR,
+    BOOST,
+    DECAY_FACTOR,
+    DECAY_PERIOD,
+    HIGH,
+    HIGH_OCCURRENCES,
+    MAX_FACTS,
+    MAX_NOTES,
+    MAX_PATTERNS,
+)
+from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction
+from vault.domain.text import normalize_text
+from vault.domain.vocabulary import ArchiveReason, Category, Kind, Source
+
+FLOOR = ACTIVE_FLOOR
+CAPS = {Kind.FACT: MAX_FACTS, Kind.PATTERN: MAX_PATTERNS, Kind.NOTE: MAX_NOTES}
+
+# Identity of an item within one plan: (kind, id) for stored items, ("new", n) for new ones.
+Key = tuple[str, int]
+
+
+def stored_key(kind: Kind, item_id: int) -> Key:
+    return (kind.value, item_id)
+
+
+def decayed(base: float, last_reinforced_at: datetime, now: datetime) -> float:
+    """Seed 004's decay as a function of elapsed time: base x 0.95^(full weeks unreinforced).
+
+    Depends only on `now - last_reinforced_at`, so running decay daily, weekly or twice gives
+    the same number.
+    """
+    if now <= last_reinforced_at:
+        return base
+    weeks = (now - last_reinforced_at) // DECAY_PERIOD
+    return round(base * DECAY_FACTOR**weeks, 6)
+
+
+def boosted(confidence: float, occurrences: int) -> float:
+    """+0.1 capped at 1.0; three or more occurrences are at least "high"."""
+    value = min(1.0, round(confidence + BOOST, 6))
+    return max(value, HIGH) if occurrences >= HIGH_OCCURRENCES else value
+
+
+@dataclass(slots=True)
+class FactState:
+    """A fact as the planner sees it; `id` is None until the repository inserts it."""
+
+    key: Key
+    id: int | None
+    text: str
+    normalized_text: str
+    category: Category
+    conflict_key: str | None
+    source: Source
+    source_ref: str | None
+    extractor: str | None
+    confidence: float
+    base_confidence: float
+    occurrences: int
+    tags: frozenset[str]
+    learned_at: datetime
+    observed_at: datetime
+    last_reinforced_at: datetime
+    updated_at: datetime
+    dirty: bool = False
+    touched: bool = False
+    kind: Kind = Kind.FACT
+
+
+@dataclass(slots=True)
+class ItemState:
+    """A pattern or coaching note as the planner sees it."""
+
+    key: Key
+    id: int | None
+    kind: Kind
+    text: str
+    normalized_text: str
+    source: Source
+    source_ref: str | None
+    extractor: str | None
+    confidence: float
+    occurrences: int
+    learned_at: datetime
+    last_reinforced_at: datetime
+    updated_at: datetime
+    dirty: bool = False
+    touched: bool = False
+
+
+State = Union[FactState, ItemState]
+
+
+@dataclass(slots=True)
+class Removal:
+    """An item leaving the active set; `superseded_by` is the key of what replaced it."""
+
+    item: State
+    reason: ArchiveReason
+    superseded_by: Key | None = None
+
+
+@dataclass
+class MergePlan:
+    """The athlete's active set after the merge, plus what left it and what was ignored."""
+
+    active: dict[Key, State]
+    removals: list[Removal] = field(default_factory=list)
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    added_keys: list[Key] = field(default_factory=list)
+
+    def survivors(self) -> list[State]:
+        return list(self.active.values())
+
+
+class _Planner:
+    def __init__(self, active: list[State], now: datetime) -> None:
+        self.now = now
+        self.plan = MergePlan(active={item.key: item for item in active})
+        self._new_keys = (("new", n) for n in itertools.count(1))
+
+    # -- lookups over the current active set
+    def _facts(self) -> list[FactState]:
+        return [s for s in self.plan.active.values() if isinstance(s, FactState)]
+
+    def _find_fact(self, normalized: str) -> FactState | None:
+        return next((f for f in self._facts() if f.normalized_text == normalized), None)
+
+    def _find_item(self, kind: Kind, normalized: str) -> ItemState | None:
+        return next(
+            (
+                s
+                for s in self.plan.active.values()
+                if isinstance(s, ItemState) and s.kind is kind and s.normalized_text == normalized
+            ),
+            None,
+        )
+
+    def _remove(self, item: State, reason: ArchiveReason, by: Key | None = None) -> None:
+        del self.plan.active[item.key]
+        self.plan.removals.append(Removal(item, reason, by))
+        # whatever pointed at an item replaced in this same merge now points at its successor
+        for removal in self.plan.removals:
+            if removal.superseded_by == item.key:
+                removal.superseded_by = by
+
+    # -- decay as of now, so boosts and floors work on today's confidence
+    def apply_decay(self) -> None:
+        for fact in self._facts():
+            current = decayed(fact.base_confidence, fact.last_reinforced_at, self.now)
+            if current != fact.confidence:
+                fact.confidence = current
+                fact.dirty = True
+
+    # -- candidates
+    def merge_fact(self, candidate: FactIn) -> None:
+        observed = candidate.observed_at or self.now
+        normalized = normalize_text(candidate.text)
+        same = self._find_fact(normalized)
+        if same is not None:
+            self._reinforce_fact(same, observed)
+            return
+        rival = self._rival(candidate)
+        if rival is not None:
+            existing, reason = rival
+            if observed < existing.observed_at:
+                self.plan.ignored.append(
+                    (candidate.text, f"older than the stored fact {existing.text!r}")
+                )
+                return
+            occurrences = existing.occurrences + 1 if reason is ArchiveReason.MERGED else 1
+            new = self._insert_fact(candidate, normalized, observed, occurrences)
+            self._remove(existing, reason, by=new.key)
+            return
+        self._insert_fact(candidate, normalized, observed, 1)
+
+    def _rival(self, candidate: FactIn) -> tuple[FactState, ArchiveReason] | None:
+        """Seed 000's conflict key first, then seed 002's same category + shared entity tag."""
+        facts = self._facts()
+        if candidate.conflict_key:
+            for fact in facts:
+                if fact.conflict_key == candidate.conflict_key:
+                    return fact, ArchiveReason.SUPERSEDED
+        tags = candidate.tags or frozenset()
+        if tags:
+            for fact in facts:
+                if fact.category is candidate.category and fact.tags & tags:
+                    return fact, ArchiveReason.MERGED
+        return None
+
+    def _reinforce_fact(self, fact: FactState, observed: datetime) -> None:
+        fact.occurrences += 1
+        fact.confidence = boosted(fact.confidence, fact.occurrences)
+        fact.base_confidence = fact.confidence
+        fact.last_reinforced_at = max(fact.last_reinforced_at, self.now)
+        fact.observed_at = max(fact.observed_at, observed)
+        fact.updated_at = self.now
+        fact.dirty = fact.touched = True
+
+    def _insert_fact(
+        self, candidate: FactIn, normalized: str, observed: datetime, occurrences: int
+    ) -> FactState:
+        confidence = candidate.confidence
+        if occurrences >= HIGH_OCCURRENCES:
+            confidence = max(confidence, HIGH)
+        assert candidate.category is not None  # derived by FactIn
+        fact = FactState(
+            key=next(self._new_keys),
+            id=None,
+            text=candidate.text,
+            normalized_text=normalized,
+            category=candidate.category,
+            conflict_key=candidate.conflict_key,
+            source=candidate.source,
+            source_ref=candidate.source_ref,
+            extractor=candidate.extractor,
+            confidence=confidence,
+            base_confidence=confidence,
+            occurrences=occurrences,
+            tags=candidate.tags or frozenset(),
+            learned_at=observed,
+            observed_at=observed,
+            last_reinforced_at=max(observed, self.now),
+            updated_at=self.now,
+            dirty=True,
+            touched=True,
+        )
+        self.plan.active[fact.key] = fact
+        self.plan.added_keys.append(fact.key)
+        return fact
+
+    def merge_item(self, candidate: PatternIn | NoteIn) -> None:
+        kind = Kind.PATTERN if isinstance(candidate, PatternIn) else Kind.NOTE
+        observed = candidate.observed_at or self.now
+        normalized = normalize_text(candidate.text)
+        same = self._find_item(kind, normalized)
+        if same is not None:
+            same.occurrences += 1
+            same.confidence = boosted(same.confidence, same.occurrences)
+            same.last_reinforced_at = max(same.last_reinforced_at, self.now)
+            same.updated_at = self.now
+            same.dirty = same.touched = True
+            return
+        item = ItemState(
+            key=next(self._new_keys),
+            id=None,
+            kind=kind,
+            text=candidate.text,
+            normalized_text=normalized,
+            source=candidate.source,
+            source_ref=candidate.source_ref,
+            extractor=candidate.extractor,
+            confidence=candidate.confidence,
+            occurrences=1,
+            learned_at=observed,
+            last_reinforced_at=max(observed, self.now),
+            updated_at=self.now,
+            dirty=True,
+            touched=True,
+        )
+        self.plan.active[item.key] = item
+        self.plan.added_keys.append(item.key)
+
+    def retract(self, retraction: Retraction) -> None:
+        observed = retraction.observed_at or self.now
+        matched = False
+        for fact in self._facts():
+            by_key = retraction.conflict_key and fact.conflict_key == retraction.conflict_key
+            by_tag = fact.category is retraction.category and fact.tags & retraction.tags
+            if not (by_key or by_tag):
+                continue
+            matched = True
+            if fact.observed_at > observed:
+                self.plan.ignored.append((fact.text, "stated after the retraction; kept"))
+                continue
+            self._remove(fact, ArchiveReason.RESOLVED)
+        if not matched:
+            target = retraction.conflict_key or ", ".join(sorted(retraction.tags))
+            self.plan.ignored.append((target, "nothing active to resolve"))
+
+    # -- floors and caps
+    def prune_and_cap(self) -> None:
+        for fact in self._facts():
+            if fact.confidence < FLOOR:
+                self._remove(fact, ArchiveReason.DECAYED)
+        for kind, cap in CAPS.items():
+            ranked = sorted(
+                (s for s in self.plan.active.values() if s.kind is kind), key=priority
+            )
+            for item in ranked[cap:]:
+                self._remove(item, ArchiveReason.CAPPED)
+
+
+def priority(item: State) -> tuple[float, float, int, int]:
+    """Highest confidence first, then most recently reinforced, then oldest id (new items last)."""
+    return (
+        -item.confidence,
+        -item.last_reinforced_at.timestamp(),
+        0 if item.id is not None else 1,
+        item.id if item.id is not None else item.key[1],
+    )
+
+
+def plan_merge(active: list[State], candidates: list[Candidate], now: datetime) -> MergePlan:
+    """Decide how `candidates` change one athlete's active set (merge, replace, prune, cap).
+
+    Candidates apply in order of observation time, so "newer wins" means observed later,
+    whatever order they arrive in.
+    """
+    planner = _Planner(active, now)
+    planner.apply_decay()
+    ordered = sorted(candidates, key=lambda c: c.observed_at or now)
+    for candidate in ordered:
+        if isinstance(candidate, FactIn):
+            planner.merge_fact(candidate)
+        elif isinstance(candidate, Retraction):
+            planner.retract(candidate)
+        else:
+            planner.merge_item(candidate)
+    planner.prune_and_cap()
+    return planner.plan
+
+
+def plan_decay(facts: list[FactState], now: datetime) -> MergePlan:
+    """Materialize decay as of `now` and archive what falls below the floor."""
+    planner = _Planner(list(facts), now)
+    planner.apply_decay()
+    for fact in planner._facts():
+        if fact.confidence < FLOOR:
+            planner._remove(fact, ArchiveReason.DECAYED)
+    return planner.plan

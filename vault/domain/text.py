@@ -1,0 +1,129 @@
+"""Text rules shared by storage, extraction and prompt building: cleaning, dedup keys, tags."""
+
+from __future__ import annotations
+
+import re
+
+from vault.domain.vocabulary import Category
+
+_SPACE = re.compile(r"[\s\x00-\x1f\x7f]+")
+_NOT_WORD = re.compile(r"[^\w\s]")
+
+# seed 002 §4.2 entity lists
+BODY_PARTS = (
+    "knee", "ankle", "calf", "shin", "hip", "hamstring", "quad", "achilles", "foot",
+    "heel", "back", "shoulder", "it band", "plantar", "glute",
+)  # fmt: skip
+TIME_PREFERENCES = (
+    "morning", "evening", "afternoon", "lunch", "early", "late", "before work", "after work",
+)  # fmt: skip
+INTENSITY_TOPICS = (
+    "easy", "hard", "tempo", "intervals", "long run", "recovery", "speed work", "hill repeats",
+)  # fmt: skip
+CONTEXT_TOPICS = (
+    "job", "work", "travel", "family", "kids", "commute", "gym", "climbing", "cycling",
+)  # fmt: skip
+
+# seed 000's conflict keys, as canonical labels, and the category each one implies
+CONFLICT_CATEGORIES: dict[str, Category] = {
+    "primary sport": Category.SPORT,
+    "goal": Category.GOAL,
+    "typical duration": Category.DURATION,
+    "time preference": Category.TIME_PREFERENCE,
+    "level": Category.LEVEL,
+}
+
+_LABELLED = re.compile(r"^([a-z][a-z0-9]*(?: [a-z0-9]+){0,2})\s*:\s*\S")
+_TIME_PREFERENCE = re.compile(
+    r"^prefers (?:early morning|morning|midday|lunchtime|lunch|afternoon|evening|night"
+    r"|before work|after work|weekend|weekday) (?:sessions|runs|rides|swims|workouts|training)$"
+)
+
+
+def clean_text(text: str) -> str:
+    """Trim and fold every run of white space or control characters into one space."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def normalize_text(text: str) -> str:
+    """The dedup key of seed 002: lower case, punctuation dropped, white space folded."""
+    return _SPACE.sub(" ", _NOT_WORD.sub("", text.lower())).strip()
+
+
+def conflict_key_of(text: str) -> str | None:
+    """The slot a fact fills, where a newer value replaces an older one.
+
+    `label: value` texts ("primary sport: running", "weekly hours: 6") use their label;
+    "prefers <time of day> sessions" is seed 000's time-preference slot.
+    """
+    lowered = clean_text(text).lower()
+    if _TIME_PREFERENCE.match(lowered):
+        return "time preference"
+    labelled = _LABELLED.match(lowered)
+    if labelled:
+        return labelled.group(1)
+    return None
+
+
+def _contains(text: str, term: str, plural: bool = False) -> bool:
+    suffix = "s?" if plural else ""  # "knees" is still the knee; "works" is not "work"
+    return re.search(rf"\b{re.escape(term)}{suffix}\b", text) is not None
+
+
+def entity_tags(text: str, category: Category) -> frozenset[str]:
+    """Seed 002's entity tags (`body:knee`, `time:morning`, `context:kids`) for one fact."""
+    lowered = text.lower()
+    tags: set[str] = set()
+    if category is Category.INJURY:
+        tags.update(f"body:{part}" for part in BODY_PARTS if _contains(lowered, part, plural=True))
+    elif category in (Category.PREFERENCE, Category.TIME_PREFERENCE):
+        tags.update(f"time:{t}" for t in TIME_PREFERENCES if _contains(lowered, t))
+        tags.update(f"intensity:{t}" for t in INTENSITY_TOPICS if _contains(lowered, t))
+    elif category is Category.CONTEXT:
+        tags.update(f"context:{t}" for t in CONTEXT_TOPICS if _contains(lowered, t))
+    return frozenset(tags)
+
+
+_INJURY_WORDS = re.compile(
+    r"\b(pain|painful|sore|soreness|injur\w*|issue|issues|problem|hurts?|strain\w*|tendinitis"
+    r"|tendonitis|fracture|splints|sprain\w*|tight|niggle|bad|dodgy|weak|stiff)\b"
+)
+
+
+def category_of(text: str) -> Category:
+    """Best-effort category for a fact given without one."""
+    key = conflict_key_of(text)
+    if key in CONFLICT_CATEGORIES:
+        return CONFLICT_CATEGORIES[key]
+    lowered = text.lower()
+    if _INJURY_WORDS.search(lowered) and any(_contains(lowered, p, plural=True) for p in BODY_PARTS):
+        return Category.INJURY
+    if re.search(r"\b(prefers?|likes?|loves?|enjoys?|hates?|dislikes?)\b", lowered):
+        return Category.PREFERENCE
+    return Category.GENERAL
+
+
+_QUERY_STOPWORDS = frozenset(
+    "a an the my me i im i'm about that this those these please forget remove delete erase "
+    "what you know anything thing things of to for and or is are was were".split()
+)
+
+
+def query_terms(query: str) -> list[str]:
+    """The words of a "forget" request that must all match (filler words dropped)."""
+    return [w for w in normalize_text(query).split() if w not in _QUERY_STOPWORDS]
+
+
+def matches_query(terms: list[str], text: str, tags: frozenset[str] = frozenset()) -> bool:
+    """True when every term starts a word of the text or of a tag's entity.
+
+    Prefix matching lets "run" forget "primary sport: running"; terms shorter than three
+    letters must match a whole word.
+    """
+    words = normalize_text(text).split()
+    for tag in tags:
+        words.extend(normalize_text(tag.partition(":")[2]).split())
+    return bool(terms) and all(
+        any(w == term or (len(term) >= 3 and w.startswith(term)) for w in words)
+        for term in terms
+    )

@@ -1,0 +1,144 @@
+"""Operations, each run inside one unit of work by the caller (see vault.api.Vault)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Sequence
+
+from sqlalchemy import select
+
+from vault.domain.errors import AthleteNotFound, FactNotFound, InvalidInput
+from vault.domain.limits import DECAY_PERIOD
+from vault.domain.models import (
+    Archived,
+    Candidate,
+    DecayResult,
+    ForgetResult,
+    Ignored,
+    MergeResult,
+)
+from vault.domain.rules import FactState, plan_decay, plan_merge
+from vault.domain.text import matches_query, query_terms
+from vault.domain.vocabulary import Kind
+from vault.storage.repositories.legacy_copy import purge_legacy_copy
+from vault.storage.repositories.memory import fact_state, facts_table, to_output
+from vault.storage.uow import UnitOfWork
+
+
+def merge(
+    uow: UnitOfWork, athlete_id: str, candidates: Sequence[Candidate], now: datetime
+) -> MergeResult:
+    """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap."""
+    uow.athletes.ensure(athlete_id, now)
+    plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now)
+    written = uow.memory.write(athlete_id, plan)
+    archived = uow.archive.add([(athlete_id, r) for r in plan.removals], written.ids, now)
+    added_keys = set(plan.added_keys)
+    survivors = plan.survivors()
+    return MergeResult(
+        added=tuple(to_output(athlete_id, s) for s in survivors if s.key in added_keys),
+        updated=tuple(
+            to_output(athlete_id, s) for s in survivors if s.touched and s.key not in added_keys
+        ),
+        archived=tuple(archived),
+        ignored=tuple(Ignored(text=text, reason=reason) for text, reason in plan.ignored),
+    )
+
+
+def decay(uow: UnitOfWork, now: datetime) -> DecayResult:
+    """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3."""
+    rows = uow.connection.execute(
+        select(facts_table).where(facts_table.c.last_reinforced_at <= now - DECAY_PERIOD)
+    ).all()
+    athlete_of = {row.id: row.athlete_id for row in rows}
+    states = [fact_state(row, frozenset()) for row in rows]
+    plan = plan_decay(states, now)
+    lowered = [s for s in plan.survivors() if s.dirty]
+    uow.memory.write_updates(Kind.FACT, lowered)
+    removed_ids = [r.item.id for r in plan.removals if r.item.id is not None]
+    uow.memory.delete_ids(Kind.FACT, removed_ids)
+    archived = uow.archive.add(
+        [(athlete_of[r.item.id], r) for r in plan.removals if r.item.id is not None], {}, now
+    )
+    return DecayResult(lowered=len(lowered), archived=tuple(archived))
+
+
+def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> ForgetResult:
+    """Erase every active item and archive row matching the query; keep only a count."""
+    terms = query_terms(query)
+    if not terms:
+        raise InvalidInput(f"nothing to forget: {query!r} has no words to match")
+    _require_athlete(uow, athlete_id)
+    uow.athletes.ensure(athlete_id, now)
+    doomed: dict[Kind, list[int]] = {Kind.FACT: [], Kind.PATTERN: [], Kind.NOTE: []}
+    for state in uow.memory.load_active(athlete_id):
+        tags = state.tags if isinstance(state, FactState) else frozenset()
+        if state.id is not None and matches_query(terms, state.text, tags):
+            doomed[state.kind].append(state.id)
+    counts = {
+        "facts": uow.memory.delete_ids(Kind.FACT, doomed[Kind.FACT]),
+        "patterns": uow.memory.delete_ids(Kind.PATTERN, doomed[Kind.PATTERN]),
+        "notes": uow.memory.delete_ids(Kind.NOTE, doomed[Kind.NOTE]),
+    }
+    archived_ids = [
+        a.id for a in uow.archive.for_athlete(athlete_id) if matches_query(terms, a.original_text)
+    ]
+    counts["archived"] = uow.archive.delete_ids(archived_ids)
+    purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
+    uow.archive.log_forget(athlete_id, now, counts)
+    return ForgetResult(**counts)
+
+
+def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
+    """Erase the athlete from every table, archive included; counts per table."""
+    _require_athlete(uow, athlete_id)
+    counts = uow.athletes.erase(athlete_id)
+    legacy = purge_legacy_copy(uow.connection, athlete_id)
+    if legacy:
+        counts["legacy_athlete_memory"] = legacy
+    return counts
+
+
+def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = 90) -> int:
+    """Delete archive rows older than the retention period (seed 002: 90 days)."""
+    if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
+        raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
+    return uow.archive.delete_older_than(now - timedelta(days=retention_days))
+
+
+def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | None]:
+    """The archived facts that led to `fact_id` (oldest first) and the id active today, if any.
+
+    Follows `superseded_by` forward to the latest successor, then collects every predecessor.
+    """
+    own = uow.archive.archived_fact(fact_id)
+    if own is None and not _active_fact_exists(uow, fact_id):
+        raise FactNotFound(fact_id)
+    latest, visited = fact_id, {fact_id}
+    while own is not None and own.superseded_by is not None and own.superseded_by not in visited:
+        latest = own.superseded_by
+        visited.add(latest)
+        own = uow.archive.archived_fact(latest)
+    chain: list[Archived] = [] if own is None else [own]  # the latest left without a successor
+    frontier, expanded = [latest], set()
+    while frontier:
+        current = frontier.pop()
+        if current in expanded:
+            continue
+        expanded.add(current)
+        for previous in uow.archive.superseded_fact(current):
+            chain.append(previous)
+            if previous.original_id is not None:
+                frontier.append(previous.original_id)
+    chain.sort(key=lambda a: (a.archived_at, a.id))
+    return chain, latest if own is None and _active_fact_exists(uow, latest) else None
+
+
+def _active_fact_exists(uow: UnitOfWork, fact_id: int) -> bool:
+    found = uow.connection.execute(select(facts_table.c.id).where(facts_table.c.id == fact_id))
+    return found.first() is not None
+
+
+def _require_athlete(uow: UnitOfWork, athlete_id: str) -> None:
+    if not uow.athletes.exists(athlete_id):
+        raise AthleteNotFound(athlete_id)

@@ -1,0 +1,1 @@
+"""Engines, tables, views, the unit of work, repositories and migrations. Imports `vault.domain` only."""

@@ -1,0 +1,117 @@
+"""Programmatic Alembic: find the scripts, read a file's revision, upgrade, refuse what is newer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine
+from sqlalchemy.pool import NullPool
+
+from alembic import command
+from vault.domain.errors import SchemaOutOfDate, SchemaTooNew
+from vault.storage.engine import create_vault_engine, writer
+
+if TYPE_CHECKING:
+    from vault.domain.legacy import LegacyProblem
+
+_PACKAGE = Path(__file__).resolve().parents[1]  # the `vault` package
+
+
+def script_location() -> Path:
+    """The migration scripts: shipped as vault/_alembic in a wheel, alembic/ in a checkout."""
+    for candidate in (_PACKAGE / "_alembic", _PACKAGE.parent / "alembic"):
+        if (candidate / "env.py").is_file():
+            return candidate
+    raise FileNotFoundError("vault's migration scripts are missing from this installation")
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An Alembic config pointing at our scripts, optionally bound to a live connection."""
+    config = Config()
+    config.set_main_option("script_location", str(script_location()))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision this installation knows."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision stamped in the database, or None for a file Alembic never touched."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def known_revisions() -> set[str]:
+    scripts = ScriptDirectory.from_config(alembic_config())
+    return {script.revision for script in scripts.walk_revisions()}
+
+
+def ensure_not_newer(engine: Engine) -> str | None:
+    """Refuse a file written by a newer vault; return its current revision."""
+    current = current_revision(engine)
+    if current is not None and current not in known_revisions():
+        raise SchemaTooNew(
+            f"this database is at schema revision {current}, which is newer than this "
+            f"installation of vault knows (head {head_revision()}); upgrade the vault package. "
+            "The file was not modified."
+        )
+    return current
+
+
+def check_schema(engine: Engine) -> None:
+    """Raise unless the database is exactly at head."""
+    current = ensure_not_newer(engine)
+    if current != head_revision():
+        where = "an empty or pre-vault file" if current is None else f"revision {current}"
+        raise SchemaOutOfDate(
+            f"the database schema is out of date ({where}, head is {head_revision()}); "
+            "run `vault upgrade` (or `alembic upgrade head`), or open it with upgrade=True"
+        )
+
+
+def upgrade(
+    engine: Engine, revision: str = "head", *, skip_bad_legacy_rows: bool = False
+) -> list[LegacyProblem]:
+    """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was.
+
+    Returns the legacy `athlete_memory` rows revision 0002 skipped (only with
+    `skip_bad_legacy_rows`; otherwise a bad row stops the upgrade with LegacyImportError).
+    """
+    ensure_not_newer(engine)
+    skipped: list[LegacyProblem] = []
+    with _migration_connection(engine) as connection:
+        config = alembic_config(connection)
+        config.attributes["skip_bad_legacy_rows"] = skip_bad_legacy_rows
+        config.attributes["legacy_skipped"] = skipped  # reported by the caller, not logged
+        command.upgrade(config, revision)
+    return skipped
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Downgrade in one transaction (used by tests and by people rolling back an upgrade)."""
+    with _migration_connection(engine) as connection:
+        command.downgrade(alembic_config(connection), revision)
+
+
+@contextmanager
+def _migration_connection(engine: Engine) -> Iterator[Connection]:
+    """A fresh connection with foreign keys off (they cannot change inside a transaction)."""
+    url = engine.url.render_as_string(hide_password=False)
+    migration_engine = create_vault_engine(url, foreign_keys=False, poolclass=NullPool)
+    try:
+        with writer(migration_engine).begin() as connection:
+            yield connection
+    finally:
+        migration_engine.dispose()

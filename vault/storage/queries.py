@@ -1,0 +1,104 @@
+"""The read side: library reads go straight to the SQL views (no repositories, no writes)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import Select, Table, bindparam, select
+from sqlalchemy import Connection
+
+from vault.domain.limits import MAX_FACTS
+from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem
+from vault.domain.vocabulary import Category, Kind
+from vault.storage import views
+from vault.storage.tables import AthleteRow, FactTagRow
+
+_tags = FactTagRow.__table__
+_SELECT_TAGS = select(_tags.c.fact_id, _tags.c.tag).where(
+    _tags.c.fact_id.in_(bindparam("ids", expanding=True))
+)
+
+
+def _ordered_facts(view: Table) -> Select[Any]:
+    return (
+        select(view)
+        .where(view.c.athlete_id == bindparam("athlete"))
+        .order_by(view.c.confidence.desc(), view.c.last_reinforced_at.desc(), view.c.id)
+    )
+
+
+_ACTIVE = _ordered_facts(views.active_facts)
+_PROMPT = _ordered_facts(views.prompt_facts)
+_TOP = _ordered_facts(views.top_facts).where(views.top_facts.c.rank <= bindparam("limit"))
+_BY_CATEGORY = _ordered_facts(views.active_facts).where(
+    views.active_facts.c.category == bindparam("category")
+)
+_LIST_ITEMS = {
+    kind: select(view).where(view.c.athlete_id == bindparam("athlete")).order_by(view.c.rank)
+    for kind, view in ((Kind.PATTERN, views.active_patterns), (Kind.NOTE, views.active_notes))
+}
+_SUMMARY = select(views.athlete_summary).where(
+    views.athlete_summary.c.athlete_id == bindparam("athlete")
+)
+_UPDATED_AT = select(AthleteRow.updated_at).where(AthleteRow.id == bindparam("athlete"))
+
+
+def active_facts(connection: Connection, athlete_id: str) -> list[Fact]:
+    """Facts with confidence >= 0.3, best first."""
+    return _facts(connection, _ACTIVE, {"athlete": athlete_id})
+
+
+def prompt_facts(connection: Connection, athlete_id: str) -> list[Fact]:
+    """Facts with confidence >= 0.5, best first (what the MEMORY block may show)."""
+    return _facts(connection, _PROMPT, {"athlete": athlete_id})
+
+
+def top_facts(connection: Connection, athlete_id: str, limit: int = MAX_FACTS) -> list[Fact]:
+    """The athlete's top facts by confidence, then most recent reinforcement (at most 15)."""
+    return _facts(connection, _TOP, {"athlete": athlete_id, "limit": limit})
+
+
+def facts_by_category(connection: Connection, athlete_id: str, category: Category) -> list[Fact]:
+    return _facts(connection, _BY_CATEGORY, {"athlete": athlete_id, "category": category.value})
+
+
+def list_items(connection: Connection, athlete_id: str, kind: Kind) -> list[ListItem]:
+    rows = connection.execute(_LIST_ITEMS[kind], {"athlete": athlete_id})
+    return [ListItem.model_validate({**row._mapping, "kind": kind}) for row in rows]
+
+
+def memory(connection: Connection, athlete_id: str) -> AthleteMemory:
+    """Everything active for one athlete (facts >= 0.3; patterns; notes)."""
+    return AthleteMemory(
+        athlete_id=athlete_id,
+        facts=tuple(active_facts(connection, athlete_id)),
+        patterns=tuple(list_items(connection, athlete_id, Kind.PATTERN)),
+        notes=tuple(list_items(connection, athlete_id, Kind.NOTE)),
+        updated_at=connection.execute(_UPDATED_AT, {"athlete": athlete_id}).scalar_one_or_none(),
+    )
+
+
+def summary(connection: Connection, athlete_id: str) -> AthleteSummary | None:
+    row = connection.execute(_SUMMARY, {"athlete": athlete_id}).first()
+    return None if row is None else AthleteSummary.model_validate(row._mapping)
+
+
+def all_summaries(connection: Connection) -> list[AthleteSummary]:
+    rows = connection.execute(
+        select(views.athlete_summary).order_by(views.athlete_summary.c.athlete_id)
+    )
+    return [AthleteSummary.model_validate(row._mapping) for row in rows]
+
+
+def _facts(connection: Connection, statement: Select[Any], params: dict[str, Any]) -> list[Fact]:
+    rows = connection.execute(statement, params).all()
+    if not rows:
+        return []
+    tags: dict[int, list[str]] = defaultdict(list)
+    for fact_id, tag in connection.execute(_SELECT_TAGS, {"ids": [r.id for r in rows]}):
+        tags[fact_id].append(tag)
+    return [
+        Fact.model_validate({**row._mapping, "tags": tuple(sorted(tags.get(row.id, ())))})
+        for row in rows
+    ]

@@ -1,0 +1,99 @@
+"""The archive: what left the active set, why, and what replaced it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import Connection
+
+from vault.domain.models import Archived
+from vault.domain.rules import FactState, Removal
+from vault.domain.vocabulary import Kind
+from vault.storage.repositories._sql import rowcount, table_of
+from vault.storage.tables import ArchiveRow, ForgetLogRow
+
+archive_table = table_of(ArchiveRow)
+forget_log_table = table_of(ForgetLogRow)
+
+_INSERT = insert(archive_table).returning(archive_table.c.id, sort_by_parameter_order=True)
+_BY_ATHLETE = (
+    select(archive_table)
+    .where(archive_table.c.athlete_id == bindparam("athlete"))
+    .order_by(archive_table.c.archived_at, archive_table.c.id)
+)
+
+
+class ArchiveRepository:
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def add(
+        self, removals: list[tuple[str, Removal]], ids: dict[Any, int], now: datetime
+    ) -> list[Archived]:
+        """Archive (athlete, removal) pairs; `ids` maps plan keys to the ids the database assigned."""
+        if not removals:
+            return []
+        rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
+        new_ids = self.connection.execute(_INSERT, rows).scalars().all()
+        return [Archived(id=i, **row) for i, row in zip(new_ids, rows)]
+
+    def for_athlete(self, athlete_id: str) -> list[Archived]:
+        rows = self.connection.execute(_BY_ATHLETE, {"athlete": athlete_id})
+        return [Archived.model_validate(row._mapping) for row in rows]
+
+    def superseded_fact(self, fact_id: int) -> list[Archived]:
+        """Archived facts that `fact_id` replaced directly."""
+        rows = self.connection.execute(
+            select(archive_table)
+            .where(archive_table.c.kind == Kind.FACT.value)
+            .where(archive_table.c.superseded_by == fact_id)
+            .order_by(archive_table.c.archived_at, archive_table.c.id)
+        )
+        return [Archived.model_validate(row._mapping) for row in rows]
+
+    def archived_fact(self, fact_id: int) -> Archived | None:
+        """The archive row of a fact that is no longer active, if any."""
+        row = self.connection.execute(
+            select(archive_table)
+            .where(archive_table.c.kind == Kind.FACT.value)
+            .where(archive_table.c.original_id == fact_id)
+        ).first()
+        return None if row is None else Archived.model_validate(row._mapping)
+
+    def delete_ids(self, ids: list[int]) -> int:
+        if not ids:
+            return 0
+        return rowcount(self.connection.execute(delete(archive_table).where(archive_table.c.id.in_(ids))))
+
+    def delete_older_than(self, cutoff: datetime) -> int:
+        statement = delete(archive_table).where(archive_table.c.archived_at < cutoff)
+        return rowcount(self.connection.execute(statement))
+
+    def log_forget(self, athlete_id: str, now: datetime, counts: dict[str, int]) -> None:
+        self.connection.execute(
+            insert(forget_log_table).values(athlete_id=athlete_id, forgotten_at=now, **counts)
+        )
+
+
+def _archive_params(
+    athlete_id: str, removal: Removal, ids: dict[Any, int], now: datetime
+) -> dict[str, Any]:
+    item = removal.item
+    is_fact = isinstance(item, FactState)
+    return {
+        "athlete_id": athlete_id,
+        "kind": item.kind,
+        "original_id": item.id,
+        "original_text": item.text,
+        "category": item.category if is_fact else None,  # type: ignore[union-attr]
+        "conflict_key": item.conflict_key if is_fact else None,  # type: ignore[union-attr]
+        "source": item.source,
+        "confidence": item.confidence,
+        "occurrences": item.occurrences,
+        "learned_at": item.learned_at,
+        "superseded_by": None if removal.superseded_by is None else ids.get(removal.superseded_by),
+        "reason": removal.reason,
+        "archived_at": now,
+    }

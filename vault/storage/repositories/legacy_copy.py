@@ -1,0 +1,41 @@
+"""The pre-upgrade copy that revision 0002 keeps in `legacy_athlete_memory`, and how to erase it.
+
+Revision 0002 renames seed 000's `athlete_memory` table instead of dropping it, so a downgrade
+can restore it. That copy still holds the athlete's old facts as JSON text, so erasing a person
+(`vault delete`) or forgetting something (`vault forget`) must drop their copy too:
+`purge_legacy_copy` deletes the athlete's legacy row and its `legacy_adoption` record. A later
+downgrade then leaves that athlete's vault rows in place (there is nothing to restore).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import inspect, text
+from sqlalchemy import Connection
+
+from vault.domain.legacy import RENAMED_TABLE, LegacyRowError, athlete_of
+from vault.storage.repositories._sql import rowcount
+
+ADOPTION_TABLE = "legacy_adoption"
+
+
+def purge_legacy_copy(connection: Connection, athlete_id: str) -> int:
+    """Delete `athlete_id`'s pre-upgrade row (and adoption record); return the rows deleted.
+
+    Runs in the caller's transaction; a file without the legacy copy is left alone.
+    """
+    tables = set(inspect(connection).get_table_names())
+    if RENAMED_TABLE not in tables:
+        return 0
+    deleted = 0
+    for (raw,) in connection.execute(text(f"SELECT athlete_id FROM {RENAMED_TABLE}")).all():
+        try:
+            same = athlete_of(raw) == athlete_id
+        except LegacyRowError:  # a NULL or malformed key never names this athlete
+            continue
+        if same:
+            statement = text(f"DELETE FROM {RENAMED_TABLE} WHERE athlete_id = :raw")
+            deleted += rowcount(connection.execute(statement, {"raw": raw}))
+    if ADOPTION_TABLE in tables:
+        statement = text(f"DELETE FROM {ADOPTION_TABLE} WHERE athlete_id = :athlete")
+        deleted += rowcount(connection.execute(statement, {"athlete": athlete_id}))
+    return deleted
