@@ -4,27 +4,46 @@ Migrations run in ONE transaction (transactional DDL): Alembic's SQLite default 
 non-transactional, which would leave a half-migrated file after a failure. Foreign keys are
 off while migrating because batch mode rebuilds tables (DROP TABLE would cascade into child
 rows); `PRAGMA foreign_key_check` runs before commit instead. Views are not in the models'
-metadata, so autogenerate never sees them; revisions create and replace them from vault.storage.views.
+metadata, so autogenerate never sees them; each revision creates and replaces them with the SQL
+it shipped with.
+
+Revisions are frozen: they import nothing from `vault` (tests/migrations/test_frozen_revisions.py).
+This file is today's code and may: it maps a revision's error that names a vault error (its
+`vault_error` attribute, e.g. 0002's LegacyAdoptionError) to that vault exception, so callers
+keep catching vault.domain.errors.LegacyImportError.
+
+Run with a config file (the alembic command line), the file's [loggers] apply: alembic at INFO
+says which revisions ran. Programmatic configs (vault.storage.migrations, which have no file,
+or any config with `attributes["configure_logger"] = False`) leave logging alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from logging.config import fileConfig
 from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
 from alembic import context
+from vault.domain import errors
 from vault.storage.engine import create_vault_engine, default_url, writer
 from vault.storage.tables import Base
 
 config = context.config
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    # keep loggers that exist already (vault's own, e.g. the skipped legacy rows' warnings)
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 
 def _url() -> str:
     return context.get_x_argument(as_dictionary=True).get("db_url") or default_url()
 
 
-def _include_object(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+def _include_object(
+    obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any
+) -> bool:
     # Tables vault does not own (the mobile engine's, the legacy copy kept by revision 0002) and
     # their indexes are never compared, so autogenerate never proposes dropping them.
     if reflected and compare_to is None:
@@ -32,6 +51,24 @@ def _include_object(obj: Any, name: str | None, type_: str, reflected: bool, com
         if table is not None and table.name not in Base.metadata.tables:
             return False
     return not obj.info.get("is_view", False) if hasattr(obj, "info") else True
+
+
+# what a revision's error may name in its `vault_error` attribute
+_REVISION_ERRORS: dict[object, type[errors.VaultError]] = {
+    "LegacyImportError": errors.LegacyImportError,
+}
+
+
+@contextmanager
+def _vault_errors() -> Iterator[None]:
+    """Re-raise a revision's error as the vault exception it names (revisions cannot import it)."""
+    try:
+        yield
+    except Exception as error:
+        mapped = _REVISION_ERRORS.get(getattr(error, "vault_error", None))
+        if mapped is None:
+            raise
+        raise mapped(str(error)) from error
 
 
 def _run(connection: Connection) -> None:
@@ -43,7 +80,7 @@ def _run(connection: Connection) -> None:
         include_object=_include_object,
         transactional_ddl=True,
     )
-    with context.begin_transaction():
+    with _vault_errors(), context.begin_transaction():
         context.run_migrations()
         if connection.dialect.name == "sqlite":
             problems = connection.execute(text("PRAGMA foreign_key_check")).fetchall()

@@ -5,9 +5,14 @@ Revises:
 Create Date: 2026-11-22
 
 Purpose: create everything the vault needs on an empty file.
+Frozen: imports only SQLAlchemy and Alembic. Tables are spelled out column by column and the
+views' SQL is version 1 copied literally (byte-identical to vault.storage.views.VIEWS_V1, which
+tests/migrations/test_frozen_revisions.py checks), never today's models or views.
+
 Downgrade caveats: drops every vault table and view (all memory is lost); tables the vault
 does not own are never touched.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,7 +20,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 
 from alembic import op
-from vault.storage.views import VIEWS_V1, create_views, drop_views
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -32,6 +36,65 @@ SOURCES = (
 )  # fmt: skip
 KINDS = ("fact", "pattern", "note")
 REASONS = ("superseded", "merged", "resolved", "decayed", "capped")
+
+# The views, version 1: (name, SELECT) in creation order; dependent views come after what they
+# read and are dropped before it.
+VIEWS_V1: tuple[tuple[str, str], ...] = (
+    (
+        "active_facts",
+        (
+            "SELECT f.id, f.athlete_id, f.text, f.category, f.conflict_key, f.source, f.source_ref, "
+            "f.extractor, f.confidence, CASE WHEN f.confidence >= 0.8 THEN 'high' "
+            "WHEN f.confidence >= 0.5 THEN 'medium' ELSE 'low' END AS level, f.occurrences, "
+            "f.learned_at, f.observed_at, f.last_reinforced_at, f.updated_at "
+            "FROM facts AS f WHERE f.confidence >= 0.3"
+        ),
+    ),
+    ("prompt_facts", "SELECT a.* FROM active_facts AS a WHERE a.confidence >= 0.5"),
+    (
+        "top_facts",
+        (
+            "SELECT ranked.* FROM (SELECT a.*, ROW_NUMBER() OVER (PARTITION BY a.athlete_id "
+            "ORDER BY a.confidence DESC, a.last_reinforced_at DESC, a.id ASC) AS rank "
+            "FROM active_facts AS a) AS ranked WHERE ranked.rank <= 15"
+        ),
+    ),
+    (
+        "active_patterns",
+        (
+            "SELECT t.id, t.athlete_id, t.text, t.source, t.source_ref, t.extractor, t.confidence, "
+            "t.occurrences, t.learned_at, t.last_reinforced_at, t.updated_at, "
+            "ROW_NUMBER() OVER (PARTITION BY t.athlete_id "
+            "ORDER BY t.confidence DESC, t.last_reinforced_at DESC, t.id ASC) AS rank "
+            "FROM patterns AS t"
+        ),
+    ),
+    (
+        "active_notes",
+        (
+            "SELECT t.id, t.athlete_id, t.text, t.source, t.source_ref, t.extractor, t.confidence, "
+            "t.occurrences, t.learned_at, t.last_reinforced_at, t.updated_at, "
+            "ROW_NUMBER() OVER (PARTITION BY t.athlete_id "
+            "ORDER BY t.confidence DESC, t.last_reinforced_at DESC, t.id ASC) AS rank "
+            "FROM notes AS t"
+        ),
+    ),
+    (
+        "athlete_summary",
+        (
+            "SELECT a.id AS athlete_id, "
+            "(SELECT COUNT(*) FROM facts AS f WHERE f.athlete_id = a.id "
+            "AND f.confidence >= 0.3) AS fact_count, "
+            "(SELECT COUNT(*) FROM facts AS f WHERE f.athlete_id = a.id "
+            "AND f.confidence >= 0.5) AS prompt_fact_count, "
+            "(SELECT COUNT(*) FROM patterns AS p WHERE p.athlete_id = a.id) AS pattern_count, "
+            "(SELECT COUNT(*) FROM notes AS n WHERE n.athlete_id = a.id) AS note_count, "
+            "(SELECT COUNT(*) FROM archive AS r WHERE r.athlete_id = a.id) AS archived_count, "
+            "a.created_at, a.updated_at AS last_updated "
+            "FROM athletes AS a"
+        ),
+    ),
+)
 
 
 def _enum(values: tuple[str, ...], name: str) -> sa.Enum:
@@ -147,10 +210,12 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["athlete_id"], ["athletes.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
     )
-    create_views(op.execute, VIEWS_V1)
+    for name, select in VIEWS_V1:
+        op.execute(f"CREATE VIEW {name} AS {select}")
 
 
 def downgrade() -> None:
-    drop_views(op.execute, VIEWS_V1)
+    for name, _select in reversed(VIEWS_V1):
+        op.execute(f"DROP VIEW IF EXISTS {name}")
     for table in ("forget_log", "archive", "notes", "patterns", "fact_tags", "facts", "athletes"):
         op.drop_table(table)
