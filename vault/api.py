@@ -40,15 +40,15 @@ from vault.prompt import (
     Profile,
     Ranker,
     facts_from_profile,
-    render_memory_block,
+    render_rows,
     to_contract,
     validate_contract,
 )
-from vault.services import learning
+from vault.services import interchange, learning
 from vault.services import memory as services
 from vault.storage import migrations as migrate
 from vault.storage import queries
-from vault.storage.engine import as_url, create_vault_engine, default_url, writer
+from vault.storage.engine import as_url, create_vault_engine, default_url, single_reader, writer
 from vault.storage.uow import UnitOfWork
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
@@ -84,6 +84,7 @@ class Vault:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._writer = writer(engine)
+        self._single_reader = single_reader(engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -245,7 +246,10 @@ class Vault:
         self, athlete_id: str, *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
     ) -> MemoryBlock:
         """Seed 000's MEMORY block for the athlete, within `budget` tokens, with a drop report."""
-        return render_memory_block(self.memory(athlete_id), budget=budget, encoding=encoding)
+        athlete = validated_athlete(athlete_id)
+        with self._single_reader.connect() as connection:
+            rows = queries.prompt_rows(connection, athlete)
+        return render_rows(rows, budget=budget, encoding=encoding)
 
     def contract(self, athlete_id: str) -> dict[str, Any]:
         """The athlete's memory as seed 001's `athlete_memory` JSON object (schema-checked)."""
@@ -288,6 +292,38 @@ class Vault:
             raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             raw.close()
+
+    # -- interchange: vault-export documents and seed 002's memories.yaml
+    def export(self, athlete_id: str) -> dict[str, Any]:
+        """One athlete's whole memory as a `vault-export` v1 document (one read transaction)."""
+        athlete = validated_athlete(athlete_id)
+        with UnitOfWork(self.engine) as uow:
+            return interchange.export_athlete(uow, athlete)
+
+    def import_document(
+        self, document: dict[str, Any] | interchange.ExportDocument
+    ) -> interchange.ImportReport:
+        """Restore the document's athlete exactly (ids renumbered); nothing written if invalid."""
+        doc = interchange.validate_document(document)
+        with self._write() as uow:
+            return interchange.restore(uow, doc)
+
+    def import_memories_yaml(
+        self,
+        path: str | os.PathLike[str],
+        athlete_id: str,
+        replace: bool = False,
+        *,
+        now: datetime | None = None,
+    ) -> interchange.ImportReport:
+        """Import seed 002's memories.yaml (a path, or the YAML text as a `str`) as the athlete's."""
+        athlete = validated_athlete(athlete_id)
+        text, where = interchange.read_source(path)
+        moment = _now(now)
+        with self._write() as uow:
+            return interchange.import_memories_yaml(
+                uow, text, athlete, replace=replace, now=moment, where=where
+            )
 
 
 def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:

@@ -78,7 +78,22 @@ def test_import_restores_and_a_second_import_changes_nothing(run, tmp_path: Path
     )
     assert json.loads(again.output)["changed"] is False
     roundtrip = CliRunner().invoke(main, ["--db", str(tmp_path / "new.db"), "export", "ana"])
+    # ids are renumbered on import, in document order: here the source's ids were 1..n already
     assert roundtrip.output == exported.read_text(encoding="utf-8")
+
+
+def test_import_renumbers_ids_and_keeps_the_archive_chain(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("remember", "bob", "goal: 5k", "--at", "2026-03-01T07:00:00Z")
+    run("remember", "ana", "goal: 10k", "--at", "2026-03-01T08:00:00Z")
+    run("remember", "ana", "goal: marathon", "--at", "2026-03-05T08:00:00Z")
+    exported = run("export", "ana").output
+    source = json.loads(exported)
+    assert [f["id"] for f in source["facts"]] == [3] and source["archive"][0]["original_id"] == 2
+    new = ["--db", str(tmp_path / "new.db")]
+    assert CliRunner().invoke(main, [*new, "import", "-"], input=exported).exit_code == 0
+    restored = json.loads(CliRunner().invoke(main, [*new, "export", "ana"]).output)
+    assert [f["id"] for f in restored["facts"]] == [2]
+    assert (restored["archive"][0]["original_id"], restored["archive"][0]["superseded_by"]) == (1, 2)
 
 
 def test_import_reads_stdin(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -92,6 +107,8 @@ def test_import_reads_stdin(run, tmp_path: Path) -> None:  # type: ignore[no-unt
 
 @pytest.mark.parametrize(("args", "text", "message"), [
     (("import", "{path}"), '{"format": "vault-export", "version": 7}', "unsupported vault-export version 7"),
+    (("import", "{path}"), '{"format": "vault-export", "version": true}', "unsupported vault-export version True"),
+    (("import", "{path}"), "format: vault-export\nversion: 1.0\n", "unsupported vault-export version 1.0"),
     (("import", "{path}"), "{not json", "is not valid JSON"),
     (("import-yaml", "{path}", "--athlete", "ana"), "memories: [", "is not valid YAML"),
     (("import-yaml", "{path}", "--athlete", "ana"),
@@ -155,7 +172,7 @@ GOOD = json.dumps({"key_facts": [{"fact": "primary sport: running", "source": "c
 def test_vault_upgrade_adopts_a_legacy_file_and_facts_shows_it(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
     _legacy(db_path, [("ana", GOOD)])
     result = run("upgrade")
-    assert result.exit_code == 0 and result.output.startswith("upgraded empty file -> 0002")
+    assert result.exit_code == 0 and result.output.startswith("upgraded empty file -> 000")
     data = json.loads(run("facts", "ana", "--json").output)
     assert [f["text"] for f in data["facts"]] == ["primary sport: running"]
     assert [p["text"] for p in data["patterns"]] == ["skips Mondays"]

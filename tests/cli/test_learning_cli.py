@@ -26,7 +26,7 @@ def test_a_message_stores_what_a_coach_would_write_down_and_a_later_one_updates_
         "typical duration: 45 min",
     ]
     assert {f["source"] for f in added} == {"user_message"}
-    assert all(f["source_ref"] == "2026-03-02T07:00:00+00:00" and f["extractor"].startswith("rules:")
+    assert all(f["source_ref"] == "2026-03-02T07:00:00.000000Z" and f["extractor"].startswith("rules:")
                for f in added)
     second = invoke(db_path, "ingest", "ana", "-", "--at", "2026-03-09T07:00:00Z",
                     input="I've switched to cycling, the knee is fine now")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import sqlite3
 from contextlib import closing
 from datetime import datetime, timedelta, timezone
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine, event
 
 from tests.conftest import T0
 from tests.integration.test_postgres import pg_vault  # noqa: F401 - fixture
@@ -17,10 +19,10 @@ from vault import FactIn, InvalidInput, NoteIn, PatternIn, Retraction, Vault, op
 from vault.domain.errors import AthleteNotFound
 from vault.services.interchange import (
     export_athlete,
-    import_document,
     import_memories_yaml,
     parse_text,
     render,
+    restore,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -72,7 +74,7 @@ def rich_memory(vault: Vault, athlete: str = "ana") -> None:
 def test_seed_002_example_imports_with_types_levels_and_the_archive(
     vault: Vault, db_path: Path
 ) -> None:
-    report = import_memories_yaml(vault, SEED_YAML, "ana", now=IMPORTED_AT)
+    report = vault.import_memories_yaml(SEED_YAML, "ana", now=IMPORTED_AT)
     knee, morning, climbing = (
         report.ids[k] for k in ("mem_a1b2c3d4", "mem_e5f6g7h8", "mem_i9j0k1l2")
     )
@@ -80,12 +82,12 @@ def test_seed_002_example_imports_with_types_levels_and_the_archive(
     assert rows(db_path, "SELECT id, text, category, source, source_ref, confidence, occurrences, "
                 "learned_at, observed_at, last_reinforced_at FROM facts ORDER BY id") == [  # fmt: skip
         (knee, "Left knee pain after long runs over 18km", "injury", "activity_note", "act_12345",
-         0.9, 4, "2025-02-15 10:30:00.000000", "2025-03-10 08:45:00.000000", "2026-03-01 00:00:00.000000"),
+         0.9, 4, "2025-02-15T10:30:00.000000Z", "2025-03-10T08:45:00.000000Z", "2026-03-01T00:00:00.000000Z"),
         (morning, "Prefers morning runs before work", "preference", "user_message",
-         "2025-03-01T09:00:00Z", 0.6, 1, "2025-03-01 09:00:00.000000", "2025-03-01 09:00:00.000000",
-         "2026-03-01 00:00:00.000000"),
+         "2025-03-01T09:00:00Z", 0.6, 1, "2025-03-01T09:00:00.000000Z", "2025-03-01T09:00:00.000000Z",
+         "2026-03-01T00:00:00.000000Z"),
         (climbing, "Climbs 2-3 times per week, primary sport", "context", "pattern_analysis", None,
-         0.9, 12, "2025-02-01 00:00:00.000000", "2025-03-15 12:00:00.000000", "2026-03-01 00:00:00.000000"),
+         0.9, 12, "2025-02-01T00:00:00.000000Z", "2025-03-15T12:00:00.000000Z", "2026-03-01T00:00:00.000000Z"),
     ]  # fmt: skip
     assert rows(db_path, "SELECT fact_id, tag FROM fact_tags ORDER BY fact_id") == [
         (knee, "body:knee"),
@@ -102,11 +104,11 @@ def test_seed_002_example_imports_with_types_levels_and_the_archive(
             "injury",
             "superseded",
             knee,
-            "2025-02-20 15:00:00.000000",
+            "2025-02-20T15:00:00.000000Z",
         )
     ]
     assert rows(db_path, "SELECT created_at, updated_at FROM athletes") == [
-        ("2025-02-01 00:00:00.000000", "2026-03-01 00:00:00.000000")
+        ("2025-02-01T00:00:00.000000Z", "2026-03-01T00:00:00.000000Z")
     ]
     chain, current = vault.history(knee)
     assert [a.original_text for a in chain] == ["Occasional knee soreness"] and current == knee
@@ -124,11 +126,11 @@ archived:
   - {id: m0, original_content: "goal: 5k", superseded_by: m1, archived_at: "2024-12-01T00:00:00Z", reason: x}
   - {id: m9, original_content: "old note", superseded_by: gone, archived_at: "2024-12-02T00:00:00Z"}
 """
-    report = import_memories_yaml(vault, text, "ana", now=IMPORTED_AT)
+    report = vault.import_memories_yaml(text, "ana", now=IMPORTED_AT)
     marathon = report.ids["m2"]
     assert report.ids == {"m1": marathon, "m2": marathon, "m3": marathon}
     assert rows(db_path, "SELECT text, confidence, occurrences, learned_at FROM facts") == [
-        ("Goal: Marathon!", 0.6, 3, "2025-02-01 00:00:00.000000")
+        ("Goal: Marathon!", 0.6, 3, "2025-02-01T00:00:00.000000Z")
     ]
     # an archived memory takes its successor's type when it has one, else a derived category
     assert rows(
@@ -175,7 +177,7 @@ def test_a_bad_yaml_file_is_one_clear_error_and_writes_nothing(
     text, message = YAML_MISTAKES[case]
     before = whole_file(db_path)
     with pytest.raises(InvalidInput, match=message) as error:
-        import_memories_yaml(vault, text, "ana")
+        vault.import_memories_yaml(text, "ana")
     assert "\n" not in str(error.value)
     assert whole_file(db_path) == before
 
@@ -183,9 +185,9 @@ def test_a_bad_yaml_file_is_one_clear_error_and_writes_nothing(
 def test_an_athlete_with_memory_is_replaced_only_on_request(vault: Vault, db_path: Path) -> None:
     vault.remember("ana", "goal: 5k", now=T0)
     with pytest.raises(InvalidInput, match="already has memory"):
-        import_memories_yaml(vault, SEED_YAML, "ana")
+        vault.import_memories_yaml(SEED_YAML, "ana")
     assert rows(db_path, "SELECT text FROM facts") == [("goal: 5k",)]
-    import_memories_yaml(vault, SEED_YAML, "ana", replace=True, now=IMPORTED_AT)
+    vault.import_memories_yaml(SEED_YAML, "ana", replace=True, now=IMPORTED_AT)
     assert len(rows(db_path, "SELECT text FROM facts WHERE text = 'goal: 5k'")) == 0
     assert rows(db_path, "SELECT COUNT(*) FROM facts") == [(3,)]
 
@@ -193,15 +195,51 @@ def test_an_athlete_with_memory_is_replaced_only_on_request(vault: Vault, db_pat
 # ---- vault-export: round trips --------------------------------------------------------------------
 
 
+def ranked(document: dict[str, Any]) -> dict[str, Any]:
+    """The document with each id replaced by its rank in its id space, and `original_id` /
+    `superseded_by` by the rank of what they point at: imports renumber ids by design (ids in a
+    document are never trusted), keeping their order, so this is what an import preserves."""
+    doc = copy.deepcopy(document)
+    spaces: dict[str, set[int]] = {"fact": set(), "pattern": set(), "note": set(), "archive": set()}
+    lists = (("facts", "fact"), ("patterns", "pattern"), ("notes", "note"), ("archive", "archive"))
+    for name, space in lists:
+        spaces[space] |= {row["id"] for row in doc[name]}
+    for row in doc["archive"]:
+        if row["original_id"] is not None:
+            spaces[row["kind"]].add(row["original_id"])
+        if row["superseded_by"] is not None:
+            spaces["fact"].add(row["superseded_by"])
+    rank = {space: {old: n for n, old in enumerate(sorted(ids), 1)} for space, ids in spaces.items()}
+    for name, space in lists:
+        for row in doc[name]:
+            row["id"] = rank[space][row["id"]]
+    for row in doc["archive"]:
+        if row["original_id"] is not None:
+            row["original_id"] = rank[row["kind"]][row["original_id"]]
+        if row["superseded_by"] is not None:
+            row["superseded_by"] = rank["fact"][row["superseded_by"]]
+    return doc
+
+
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
 def test_export_import_export_is_identical(vault: Vault, tmp_path: Path, fmt: str) -> None:
+    rich_memory(vault, "bob")  # so ana's ids in the source file do not start at 1
     rich_memory(vault)
-    first = render(export_athlete(vault, "ana"), fmt)
+    original = vault.export("ana")
+    first = render(original, fmt)
     with open_vault(tmp_path / "fresh.db", upgrade=True) as fresh:
-        report = import_document(fresh, parse_text(first))
-        second = render(export_athlete(fresh, "ana"), fmt)
-    assert report.changed and not report.renumbered
-    assert second == first
+        report = fresh.import_document(parse_text(first))
+        second = render(fresh.export("ana"), fmt)
+    assert report.changed
+    # ids are renumbered on import (never trusted): the same memory, ids in the same order;
+    # into a fresh file renumbering in document order gives 1..n in every id space
+    restored = parse_text(second).canonical()
+    assert restored == ranked(original) == ranked(restored)
+    assert ranked(original) != original, "the source's ids come after bob's"
+    with open_vault(tmp_path / "fresh-again.db", upgrade=True) as again:
+        again.import_document(parse_text(second))
+        third = render(again.export("ana"), fmt)
+    assert third == second, "export -> import into a fresh file -> export: the same bytes"
     document = parse_text(first).canonical()
     assert len(document["archive"]) >= 5 and {a["reason"] for a in document["archive"]} >= {
         "superseded", "merged", "resolved", "decayed", "capped"}  # fmt: skip
@@ -212,66 +250,165 @@ def test_importing_the_same_document_twice_changes_nothing(
     vault: Vault, db_path: Path, tmp_path: Path
 ) -> None:
     rich_memory(vault)
-    document = export_athlete(vault, "ana")
+    document = vault.export("ana")
     other = tmp_path / "other.db"
     with open_vault(other, upgrade=True) as target:
-        assert import_document(target, document).changed
+        assert target.import_document(document).changed
         after_first = whole_file(other)
-        assert not import_document(target, copy.deepcopy(document)).changed
+        assert not target.import_document(copy.deepcopy(document)).changed
+        # the renumbered export is the same memory too
+        assert not target.import_document(target.export("ana")).changed
     assert whole_file(other) == after_first
     # and into the file it came from: nothing to do either
     before = whole_file(db_path)
-    assert not import_document(vault, document).changed
+    assert not vault.import_document(document).changed
     assert whole_file(db_path) == before
 
 
 def test_import_restores_the_document_over_later_changes(vault: Vault) -> None:
     rich_memory(vault)
-    document = export_athlete(vault, "ana")
+    document = vault.export("ana")
     vault.merge("ana", [FactIn(text="goal: ultra"), NoteIn(text="hates treadmills")],
                 now=T0 + timedelta(weeks=8))  # fmt: skip
     vault.forget("ana", "night shifts", now=T0 + timedelta(weeks=8))
-    assert export_athlete(vault, "ana") != document
-    assert import_document(vault, document).changed
-    assert export_athlete(vault, "ana") == document
+    assert ranked(vault.export("ana")) != ranked(document)
+    assert vault.import_document(document).changed
+    assert ranked(vault.export("ana")) == ranked(document)  # new ids, same order
 
 
-def test_ids_taken_by_another_athlete_are_renumbered_consistently(
+def test_ids_are_renumbered_consistently_and_other_athletes_are_untouched(
     vault: Vault, tmp_path: Path
 ) -> None:
     rich_memory(vault)
-    document = export_athlete(vault, "ana")
+    document = vault.export("ana")
     with open_vault(tmp_path / "busy.db", upgrade=True) as busy:
         rich_memory(busy, "bob")  # same ids, another athlete
-        bob_before = export_athlete(busy, "bob")
-        report = import_document(busy, document)
-        assert set(report.renumbered) == {"fact", "pattern", "note", "archive"}
-        restored = export_athlete(busy, "ana")
-        assert not import_document(busy, document).changed, (
-            "a renumbered import is still idempotent"
-        )
-        assert export_athlete(busy, "bob") == bob_before
+        bob_before = busy.export("bob")
+        report = busy.import_document(document)
+        assert report.changed
+        restored = busy.export("ana")
+        assert not busy.import_document(document).changed, "a renumbered import is idempotent"
+        assert busy.export("bob") == bob_before
         marathon = next(f["id"] for f in restored["facts"] if f["text"] == "goal: marathon")
         chain, current = busy.history(marathon)
     assert [a.original_text for a in chain] == ["goal: 10k"] and current == marathon
     old_ids = {f["id"] for f in document["facts"]}
     assert not old_ids & {f["id"] for f in restored["facts"]}
-    strip = lambda d: [{k: v for k, v in f.items() if k != "id"} for f in d["facts"]]  # noqa: E731
-    assert strip(restored) == strip(document)
+    assert ranked(restored) == ranked(document)
+
+
+def _archive_row(**change: Any) -> dict[str, Any]:
+    return {"id": 3, "kind": "fact", "original_id": 40, "original_text": "goal: 10k",
+            "category": "goal", "conflict_key": "goal", "source": "manual", "confidence": 0.7,
+            "occurrences": 1, "learned_at": "2026-02-01T00:00:00Z", "superseded_by": 41,
+            "reason": "superseded", "archived_at": "2026-02-02T00:00:00Z", **change}  # fmt: skip
+
+
+def _fact_row(**change: Any) -> dict[str, Any]:
+    return {"id": 41, "text": "goal: marathon", "category": "goal", "conflict_key": "goal",
+            "source": "manual", "source_ref": None, "extractor": None, "confidence": 0.8,
+            "base_confidence": 0.8, "occurrences": 1, "tags": [],
+            "learned_at": "2026-02-02T00:00:00Z", "observed_at": "2026-02-02T00:00:00Z",
+            "last_reinforced_at": "2026-02-02T00:00:00Z", "updated_at": "2026-02-02T00:00:00Z",
+            **change}  # fmt: skip
+
+
+def _document(facts: list[dict[str, Any]], archive: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "format": "vault-export", "version": 1,
+        "athlete": {"id": "ana", "created_at": "2026-03-01T00:00:00Z", "updated_at": "2026-03-01T00:00:00Z"},
+        "facts": facts, "archive": archive,
+    }  # fmt: skip
 
 
 def test_new_facts_never_reuse_an_id_the_imported_archive_refers_to(vault: Vault) -> None:
-    document = {
-        "format": "vault-export", "version": 1,
-        "athlete": {"id": "ana", "created_at": "2026-03-01T00:00:00Z", "updated_at": "2026-03-01T00:00:00Z"},
-        "archive": [{"id": 3, "kind": "fact", "original_id": 40, "original_text": "goal: 10k",
-                     "category": "goal", "conflict_key": "goal", "source": "manual", "confidence": 0.7,
-                     "occurrences": 1, "learned_at": "2026-02-01T00:00:00Z", "superseded_by": 41,
-                     "reason": "superseded", "archived_at": "2026-02-02T00:00:00Z"}],
-    }  # fmt: skip
-    import_document(vault, document)
-    added = vault.remember("ana", "goal: marathon", now=T0).added[0]
-    assert added.id > 41
+    vault.import_document(_document([_fact_row()], [_archive_row()]))
+    stored = vault.export("ana")
+    archived_id = stored["archive"][0]["original_id"]  # 10k's own id: no row holds it any more
+    assert archived_id not in {f["id"] for f in stored["facts"]}
+    added = vault.remember("ana", "goal: ultra", now=T0).added[0]
+    assert added.id > max(archived_id, *(f["id"] for f in stored["facts"]))
+    chain, current = vault.history(added.id)
+    assert [a.original_text for a in chain] == ["goal: 10k", "goal: marathon"]
+    assert current == added.id
+
+
+@pytest.mark.parametrize("huge", [2**63 - 1, 2**63 - 2])
+def test_the_largest_64_bit_id_is_only_a_label(vault: Vault, db_path: Path, huge: int) -> None:
+    """Today's ids are renumbered, so a document's id never reaches a sequence: an id of
+    9223372036854775807 used to push sqlite_sequence to its end ("database or disk is full")."""
+    document = _document([_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)])
+    assert vault.import_document(document).changed
+    assert not vault.import_document(document).changed
+    stored = vault.export("ana")
+    assert stored["facts"][0]["id"] == 2 and stored["archive"][0]["original_id"] == 1
+    assert rows(db_path, "SELECT name, seq FROM sqlite_sequence ORDER BY name") == [
+        ("archive", 1), ("facts", 2)]  # fmt: skip
+    added = vault.remember("ana", "primary sport: running", now=T0).added[0]
+    assert added.id == 3
+    vault.remember("bob", "goal: 5k", now=T0)
+
+
+def test_import_cost_does_not_grow_with_other_athletes(tmp_path: Path) -> None:
+    """An import at 10 and at 40 other athletes runs the same statements, and SQLite executes
+    the same number of VM instructions for them (counted by a progress handler): it reads and
+    writes only the athlete's rows, through indexes, whatever else the file holds."""
+    with open_vault(tmp_path / "source.db", upgrade=True) as source:
+        rich_memory(source)
+        document = source.export("ana")
+
+    def cost(others: int) -> list[tuple[int, int]]:
+        with open_vault(tmp_path / f"busy-{others}.db", upgrade=True) as busy:
+            for n in range(others):
+                busy.merge(f"other-{n}", [FactIn(text=f"goal: {n}k"), NoteIn(text=f"note {n}")],
+                           now=T0)  # fmt: skip
+                busy.merge(f"other-{n}", [FactIn(text=f"goal: {n + 1}k")], now=T0 + timedelta(1))
+            statements, steps, hooked = [0], [0], set()
+
+            def tick() -> int:
+                steps[0] += 1
+                return 0  # go on
+
+            def count(connection: Any, *_: Any) -> None:
+                statements[0] += 1
+                raw = connection.connection.driver_connection
+                if id(raw) not in hooked:
+                    raw.set_progress_handler(tick, 1)
+                    hooked.add(id(raw))
+
+            measured = []
+            event.listen(Engine, "before_cursor_execute", count)
+            try:
+                for expect_change in (True, False):  # a restore, then an import that is a no-op
+                    statements[0] = steps[0] = 0
+                    assert busy.import_document(document).changed is expect_change
+                    measured.append((statements[0], steps[0]))
+            finally:
+                event.remove(Engine, "before_cursor_execute", count)
+            return measured
+
+    few, many = cost(10), cost(40)
+    assert few == many
+    assert all(statements > 0 and steps > 0 for statements, steps in few)
+
+
+def test_the_service_functions_compose_in_a_callers_unit_of_work(
+    vault: Vault, db_path: Path
+) -> None:
+    rich_memory(vault)
+    with vault.unit_of_work() as uow:
+        document = export_athlete(uow, "ana")
+    before = whole_file(db_path)
+    changed = dict(document, athlete=dict(document["athlete"], id="cleo"))
+    with vault.unit_of_work() as uow:
+        assert restore(uow, changed).changed
+        import_memories_yaml(uow, SEED_YAML.read_text(encoding="utf-8"), "dan", now=IMPORTED_AT)
+        uow.rollback()  # the caller owns the transaction
+    assert whole_file(db_path) == before
+    with vault.unit_of_work() as uow:
+        restore(uow, changed)
+        uow.commit()
+    assert ranked(vault.export("cleo"))["facts"] == ranked(document)["facts"]
 
 
 # ---- vault-export: validation ---------------------------------------------------------------------
@@ -324,18 +461,89 @@ def test_an_invalid_document_is_refused_before_anything_is_written(
 ) -> None:
     before = whole_file(db_path)
     with pytest.raises(InvalidInput, match=message) as error:
-        import_document(vault, _broken(change))
+        vault.import_document(_broken(change))
     assert "\n" not in str(error.value)
     assert whole_file(db_path) == before
 
 
+def _hostile(case: str, document: dict[str, Any]) -> dict[str, Any]:
+    doc = copy.deepcopy(document)
+    facts, archive = doc["facts"], doc["archive"]
+    successor = next(i for i, a in enumerate(archive) if a["superseded_by"] is not None)
+    if case == "version true":
+        doc["version"] = True
+    elif case == "version 1.0":
+        doc["version"] = 1.0
+    elif case == "version '1'":
+        doc["version"] = "1"
+    elif case == "duplicate fact ids":
+        facts[1]["id"] = facts[0]["id"]
+    elif case == "duplicate archive ids":
+        archive[1]["id"] = archive[0]["id"]
+    elif case == "dangling superseded_by":
+        archive[successor]["superseded_by"] = 999_999
+    elif case == "fact id 2**70":
+        facts[0]["id"] = 2**70
+    elif case == "original_id 2**64":
+        archive[0]["original_id"] = 2**64
+    elif case == "superseded_by 2**70":
+        archive[successor]["superseded_by"] = 2**70
+    elif case == "id 0":
+        facts[0]["id"] = 0
+    elif case == "id true":
+        facts[0]["id"] = True
+    elif case == "id 1.0":
+        facts[0]["id"] = float(facts[0]["id"])
+    return doc
+
+
+HOSTILE = {
+    "version true": "unsupported vault-export version True",
+    "version 1.0": "unsupported vault-export version 1.0",
+    "version '1'": "unsupported vault-export version '1'",
+    "duplicate fact ids": "facts: two items share the id",
+    "duplicate archive ids": "archive: two items share the id",
+    "dangling superseded_by": r"archive\.\d+ \(id \d+\): superseded_by 999999 is no fact of the doc",
+    "fact id 2**70": "facts.0.id: 1180591620717411303424 is out of range",
+    "original_id 2**64": "archive.0.original_id: 18446744073709551616 is out of range",
+    "superseded_by 2**70": "superseded_by: 1180591620717411303424 is out of range",
+    "id 0": "facts.0.id",
+    "id true": "facts.0.id",
+    "id 1.0": "facts.0.id",
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_hostile_document_is_refused_and_the_file_is_unchanged_byte_for_byte(
+    tmp_path: Path, case: str
+) -> None:
+    path = tmp_path / "target.db"
+    with open_vault(path, upgrade=True) as target:
+        rich_memory(target)
+        rich_memory(target, "bob")
+        document = target.export("ana")
+    before = path.read_bytes()  # closed: the WAL is checkpointed into the file
+    with open_vault(path) as target:
+        with pytest.raises(InvalidInput, match=HOSTILE[case]) as error:
+            target.import_document(_hostile(case, document))
+        with pytest.raises(InvalidInput, match=HOSTILE[case]):  # the same through the text parser
+            target.import_document(parse_text(json.dumps(_hostile(case, document))))
+        assert "\n" not in str(error.value)
+        assert target.export("ana") == document
+    assert path.read_bytes() == before
+    with open_vault(path) as target:
+        added = target.remember("cleo", "goal: 5k", now=T0).added[0]  # later inserts still work
+        assert added.id > max(f["id"] for f in document["facts"])
+        assert not target.import_document(document).changed  # the unbroken document: no change
+
+
 def test_the_unbroken_document_imports(vault: Vault) -> None:
-    assert import_document(vault, _broken("nothing")).facts == 1
+    assert vault.import_document(_broken("nothing")).facts == 1
 
 
 def test_exporting_an_unknown_athlete_is_an_error(vault: Vault) -> None:
     with pytest.raises(AthleteNotFound):
-        export_athlete(vault, "nobody")
+        vault.export("nobody")
 
 
 def test_export_takes_out_whatever_is_stored_and_import_says_what_it_refuses(
@@ -350,23 +558,34 @@ def test_export_takes_out_whatever_is_stored_and_import_says_what_it_refuses(
             "occurrences, learned_at, observed_at, last_reinforced_at, updated_at FROM facts LIMIT 1"
         )
         raw.commit()
-    document = export_athlete(vault, "ana")
+    document = vault.export("ana")
     assert len(document["facts"]) == 16
     with open_vault(tmp_path / "other.db", upgrade=True) as other:
         with pytest.raises(InvalidInput, match="facts: 16 items; the vault keeps at most 15"):
-            import_document(other, document)
+            other.import_document(document)
 
 
 @pytest.mark.postgres
 def test_the_same_document_round_trips_through_postgresql(vault: Vault, pg_vault: Vault) -> None:
     rich_memory(vault)
-    document = export_athlete(vault, "ana")
-    rich_memory(pg_vault, "bob")  # takes the same ids first: the import renumbers
-    report = import_document(pg_vault, document)
-    assert set(report.renumbered) == {"fact", "pattern", "note", "archive"}
-    assert not import_document(pg_vault, document).changed
-    restored = export_athlete(pg_vault, "ana")
-    strip = lambda d: [{k: v for k, v in f.items() if k != "id"} for f in d["facts"]]  # noqa: E731
-    assert strip(restored) == strip(document)
+    document = vault.export("ana")
+    rich_memory(pg_vault, "bob")  # takes the same ids first: new ids come after bob's
+    assert pg_vault.import_document(document).changed
+    assert not pg_vault.import_document(document).changed
+    restored = pg_vault.export("ana")
+    assert ranked(restored) == ranked(document)
+    marathon = next(f["id"] for f in restored["facts"] if f["text"] == "goal: marathon")
+    chain, current = pg_vault.history(marathon)
+    assert [a.original_text for a in chain] == ["goal: 10k"] and current == marathon
     added = pg_vault.remember("ana", "goal: ultra", now=T0 + timedelta(weeks=9)).added[0]
-    assert added.id > max(f["id"] for f in restored["facts"])
+    referenced = {a["original_id"] or 0 for a in restored["archive"] if a["kind"] == "fact"}
+    assert added.id > max(referenced | {f["id"] for f in restored["facts"]})
+
+
+@pytest.mark.postgres
+def test_a_huge_id_is_only_a_label_on_postgresql(pg_vault: Vault) -> None:
+    huge = 2**63 - 1
+    document = _document([_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)])
+    assert pg_vault.import_document(document).changed
+    assert not pg_vault.import_document(document).changed
+    assert pg_vault.remember("ana", "primary sport: running", now=T0).added[0].id < huge

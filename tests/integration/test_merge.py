@@ -29,7 +29,7 @@ def test_round_trip_preserves_every_field(vault: Vault, db_path: Path) -> None:
     )
     assert (stored.source_ref, stored.extractor, stored.confidence) == ("act_42", "rules:lifestyle", 0.7)
     assert stored.learned_at == T0 and stored.learned_at.tzinfo is not None
-    assert rows(db_path, "SELECT learned_at FROM facts") == [("2026-03-02 08:00:00.000000",)]
+    assert rows(db_path, "SELECT learned_at FROM facts") == [("2026-03-02T08:00:00.000000Z",)]
 
 
 def test_exact_match_increments_occurrences_and_boosts(vault: Vault, db_path: Path) -> None:
@@ -38,7 +38,7 @@ def test_exact_match_increments_occurrences_and_boosts(vault: Vault, db_path: Pa
                          now=T0 + timedelta(days=1))
     assert [u.occurrences for u in result.updated] == [2]
     assert rows(db_path, "SELECT occurrences, confidence, last_reinforced_at FROM facts") == [
-        (2, 0.6, "2026-03-03 08:00:00.000000")
+        (2, 0.6, "2026-03-03T08:00:00.000000Z")
     ]
     vault.merge("ana", [FactIn(text="knee pain after long runs", confidence=0.5)], now=T0)
     assert rows(db_path, "SELECT occurrences, confidence FROM facts") == [(3, 0.8)]

@@ -180,22 +180,22 @@ def test_every_legacy_field_shape_is_adopted_exactly(db_path: Path) -> None:
                 "occurrences, learned_at, observed_at FROM facts WHERE athlete_id = 'ana' "
                 "ORDER BY id") == [  # fmt: skip
         ("primary sport: running", "sport", "primary sport", "conversation", 0.8, 0.8, 1,
-         "2026-02-16 08:00:00.000000", "2026-02-16 08:00:00.000000"),
+         "2026-02-16T08:00:00.000000Z", "2026-02-16T08:00:00.000000Z"),
         ("prefers morning sessions", "time_preference", "time preference", "behavior", 0.7, 0.7, 1,
-         "2026-02-16 08:00:00.123000", "2026-02-16 08:00:00.123000"),
+         "2026-02-16T08:00:00.123000Z", "2026-02-16T08:00:00.123000Z"),
         ("läuft gern früh 🏃 | Knie ok", "general", None, "profile_change", 0.55, 0.55, 1,
-         "2026-02-16 08:00:00.123456", "2026-02-16 08:00:00.123456"),
+         "2026-02-16T08:00:00.123456Z", "2026-02-16T08:00:00.123456Z"),
         ("goal: half marathon", "goal", "goal", "conversation", 1.0, 1.0, 1,
-         "2026-02-16 08:00:00.123456", "2026-02-16 08:00:00.123456"),
+         "2026-02-16T08:00:00.123456Z", "2026-02-16T08:00:00.123456Z"),
         ("has recurring knee issue", "injury", None, "conversation", 0.9, 0.9, 1,
-         "2026-02-16 08:00:00.000000", "2026-02-16 08:00:00.000000"),
+         "2026-02-16T08:00:00.000000Z", "2026-02-16T08:00:00.000000Z"),
     ]  # fmt: skip
     # the document's updated_at wins over the column; the column when the document has none;
     # the newest learned_at when neither has a time
     assert rows(db_path, "SELECT id, created_at, updated_at FROM athletes ORDER BY id") == [
-        ("ana", "2026-02-16 08:00:00.000000", "2026-02-18 10:00:00.500000"),
-        ("ben", "2026-02-10 07:00:00.000000", "2026-02-17 06:00:00.000000"),
-        ("cleo", "2026-01-05 20:00:00.000000", "2026-01-09 20:00:00.000000"),
+        ("ana", "2026-02-16T08:00:00.000000Z", "2026-02-18T10:00:00.500000Z"),
+        ("ben", "2026-02-10T07:00:00.000000Z", "2026-02-17T06:00:00.000000Z"),
+        ("cleo", "2026-01-05T20:00:00.000000Z", "2026-01-09T20:00:00.000000Z"),
     ]
     # confidence is "as of" the document: its decay clock starts at the athlete's updated_at
     assert rows(db_path, "SELECT DISTINCT f.last_reinforced_at = a.updated_at, f.extractor "
@@ -206,8 +206,8 @@ def test_every_legacy_field_shape_is_adopted_exactly(db_path: Path) -> None:
     assert rows(
         db_path, "SELECT athlete_id, text, source, confidence, learned_at FROM patterns ORDER BY id"
     ) == [
-        ("ana", "skips Mondays frequently", "behavior", 0.7, "2026-02-18 10:00:00.500000"),
-        ("ana", "ramps too fast | week 2", "behavior", 0.7, "2026-02-18 10:00:00.500000"),
+        ("ana", "skips Mondays frequently", "behavior", 0.7, "2026-02-18T10:00:00.500000Z"),
+        ("ana", "ramps too fast | week 2", "behavior", 0.7, "2026-02-18T10:00:00.500000Z"),
     ]
     assert rows(db_path, "SELECT athlete_id, text, source FROM notes") == [
         ("ana", "responds well to data-driven framing", "conversation")
@@ -246,7 +246,7 @@ def test_an_empty_document_still_creates_the_athlete(db_path: Path) -> None:
     run_upgrade(db_path)
     assert rows(db_path, "SELECT id FROM athletes ORDER BY id") == [("dan",), ("eve",)]
     assert rows(db_path, "SELECT updated_at FROM athletes WHERE id = 'eve'") == [
-        ("2026-02-01 00:00:00.000000",)
+        ("2026-02-01T00:00:00.000000Z",)
     ]
 
 
@@ -269,10 +269,10 @@ def test_duplicates_inside_one_document_keep_the_unique_constraints(db_path: Pat
     # one fact for the three copies: the most confident text, highest confidence, first learned,
     # last observed, every occurrence counted
     assert [f[1:] for f in facts] == [
-        ("prefers morning runs!", "behavior", 0.8, 3, "2026-02-01 08:00:00.000000",
-         "2026-02-05 08:00:00.000000"),
-        ("goal: marathon", "conversation", 0.7, 1, "2026-02-09 08:00:00.000000",
-         "2026-02-09 08:00:00.000000"),
+        ("prefers morning runs!", "behavior", 0.8, 3, "2026-02-01T08:00:00.000000Z",
+         "2026-02-05T08:00:00.000000Z"),
+        ("goal: marathon", "conversation", 0.7, 1, "2026-02-09T08:00:00.000000Z",
+         "2026-02-09T08:00:00.000000Z"),
     ]  # fmt: skip
     marathon = facts[1][0]
     assert rows(
@@ -280,8 +280,8 @@ def test_duplicates_inside_one_document_keep_the_unique_constraints(db_path: Pat
         "SELECT original_text, reason, superseded_by, confidence, archived_at "
         "FROM archive WHERE kind = 'fact' ORDER BY id",
     ) == [  # fmt: skip
-        ("goal: 10k", "superseded", marathon, 0.9, "2026-02-09 08:00:00.000000"),
-        ("likes hills", "decayed", None, 0.2, "2026-02-10 00:00:00.000000"),
+        ("goal: 10k", "superseded", marathon, 0.9, "2026-02-09T08:00:00.000000Z"),
+        ("likes hills", "decayed", None, 0.2, "2026-02-10T00:00:00.000000Z"),
     ]
     assert rows(db_path, "SELECT text, occurrences FROM patterns ORDER BY id") == [
         ("skips Mondays", 2),

@@ -80,3 +80,14 @@ def test_alembic_command_line_upgrades_and_downgrades_the_file_in_VAULT_DB_URL(
             r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
         }
     assert names == {"alembic_version"}
+
+
+def test_the_shipped_revision_list_matches_the_scripts() -> None:
+    from alembic.script import ScriptDirectory
+
+    from vault.storage.migrations import REVISIONS, alembic_config
+
+    scripts = ScriptDirectory.from_config(alembic_config())
+    walked = [s.revision for s in scripts.walk_revisions()]  # newest first
+    assert tuple(reversed(walked)) == REVISIONS
+    assert scripts.get_current_head() == REVISIONS[-1]

@@ -34,9 +34,11 @@ def demo(ctx: click.Context) -> None:
 def _replay(vault: Vault, session: Session) -> None:
     now = session.at
     click.echo(f"== day {session.day} ({now:%a %Y-%m-%d}): {session.title} ==")
-    decayed = vault.decay(now=now)
-    for archived in decayed.archived:
-        click.echo(f"  decayed below 0.3: {archived.original_text}")
+    before = {a.id for a in vault.archive(ATHLETE)}
+    vault.decay(now=now)
+    for archived in vault.archive(ATHLETE):
+        if archived.id not in before:
+            click.echo(f"  decayed below 0.3: {archived.original_text}")
     results: list[MergeResult] = []
     for message in session.messages:
         click.echo(f'  athlete: "{message}"')

@@ -8,15 +8,7 @@ import click
 
 from vault.cli.app import echo_json, main, open_from_cli
 from vault.domain.errors import InvalidInput
-from vault.services.interchange import (
-    FORMATS,
-    ImportReport,
-    export_athlete,
-    import_document,
-    import_memories_yaml,
-    parse_text,
-    render,
-)
+from vault.services.interchange import FORMATS, ImportReport, parse_text, render
 
 _FILE = click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str)
 
@@ -37,7 +29,7 @@ _FILE = click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str)
 @click.pass_context
 def export(ctx: click.Context, athlete: str, fmt: str, output: str | None) -> None:
     """Print ATHLETE's whole memory as a versioned vault-export document (JSON or YAML)."""
-    document = export_athlete(open_from_cli(ctx), athlete)
+    document = open_from_cli(ctx).export(athlete)
     text = render(document, fmt)
     if output is None:
         click.echo(text, nl=False)
@@ -56,11 +48,11 @@ def export(ctx: click.Context, athlete: str, fmt: str, output: str | None) -> No
 def import_(ctx: click.Context, path: str, as_json: bool) -> None:
     """Restore the athlete in a vault-export document at PATH (`-` for stdin), exactly.
 
-    The athlete's facts, patterns, notes and archive become the document's; importing the
-    same document again changes nothing.
+    The athlete's facts, patterns, notes and archive become the document's (ids are
+    renumbered); importing the same document again changes nothing.
     """
     document = parse_text(_read(path), path)
-    report = import_document(open_from_cli(ctx, create=True), document)
+    report = open_from_cli(ctx, create=True).import_document(document)
     _print(report, as_json, "restored" if report.changed else "unchanged")
 
 
@@ -73,7 +65,7 @@ def import_(ctx: click.Context, path: str, as_json: bool) -> None:
 def import_yaml(ctx: click.Context, path: str, athlete: str, replace: bool, as_json: bool) -> None:
     """Import seed 002's memories.yaml at PATH (`-` for stdin) as ATHLETE's memory."""
     source: str | Path = _read(path) if path == "-" else Path(path)
-    report = import_memories_yaml(open_from_cli(ctx, create=True), source, athlete, replace=replace)
+    report = open_from_cli(ctx, create=True).import_memories_yaml(source, athlete, replace)
     _print(report, as_json, "imported")
 
 
@@ -92,7 +84,6 @@ def _print(report: ImportReport, as_json: bool, verb: str) -> None:
     click.echo(
         f"{verb} {report.athlete_id}: {report.facts} facts, {report.patterns} patterns, "
         f"{report.notes} notes, {report.archived} archived"
-        + (f"; renumbered {', '.join(report.renumbered)} ids" if report.renumbered else "")
     )
     for message in report.messages:
         click.echo(f"  {message}")

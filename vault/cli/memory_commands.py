@@ -132,9 +132,7 @@ def decay(ctx: click.Context, at: str | None, as_json: bool) -> None:
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return
-    click.echo(f"lowered {result.lowered} facts, archived {len(result.archived)}")
-    for archived in result.archived:
-        click.echo(f"archived: {archived.athlete_id}: {archived.original_text} ({archived.confidence:.2f})")
+    click.echo(f"lowered {result.lowered} facts, archived {result.archived} below 0.3")
 
 
 @main.command()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Annotated, Any, TypeVar, Union
+from typing import NamedTuple, Annotated, Any, TypeVar, Union
 
 from pydantic import (
     AfterValidator,
@@ -289,10 +289,13 @@ class MergeResult(_Output):
 
 
 class DecayResult(_Output):
-    """How many facts decay lowered, and which it archived."""
+    """How many facts a whole-vault decay lowered, and how many fell below 0.3 and were archived.
+
+    Counts only: a run over the whole vault may touch millions of rows (see `Vault.archive` for
+    what was archived, reason `decayed`)."""
 
     lowered: int
-    archived: tuple[Archived, ...]
+    archived: int
 
 
 class ForgetResult(_Output):
@@ -312,6 +315,15 @@ class AthleteMemory(_Output):
     patterns: tuple[ListItem, ...]
     notes: tuple[ListItem, ...]
     updated_at: Union[datetime, None]
+
+
+class PromptRow(NamedTuple):
+    """One active item as the prompt renderers need it, read without building a model per row."""
+
+    kind: Kind
+    id: int
+    text: str
+    confidence: float
 
 
 class AthleteSummary(_Output):

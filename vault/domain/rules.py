@@ -333,13 +333,3 @@ def plan_merge(active: list[State], candidates: list[Candidate], now: datetime) 
             planner.merge_item(candidate)
     planner.prune_and_cap()
     return planner.plan
-
-
-def plan_decay(facts: list[FactState], now: datetime) -> MergePlan:
-    """Materialize decay as of `now` and archive what falls below the floor."""
-    planner = _Planner(list(facts), now)
-    planner.apply_decay()
-    for fact in planner._facts():
-        if fact.confidence < FLOOR:
-            planner._remove(fact, ArchiveReason.DECAYED)
-    return planner.plan

@@ -32,6 +32,7 @@ from vault.prompt.memory_block import (
     Included,
     MemoryBlock,
     render_memory_block,
+    render_rows,
 )
 from vault.prompt.sections import Ranker, render_sections
 from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
@@ -59,6 +60,7 @@ __all__ = [
     "inline",
     "render_markdown",
     "render_memory_block",
+    "render_rows",
     "render_sections",
     "to_contract",
     "validate_contract",

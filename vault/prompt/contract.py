@@ -25,9 +25,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from typing import Any
-
-from jsonschema import Draft202012Validator, FormatChecker
+from typing import TYPE_CHECKING, Any
 
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS
@@ -36,6 +34,9 @@ from vault.domain.times import parse_iso_time
 from vault.domain.vocabulary import CONTRACT_SOURCE
 from vault.prompt.items import ranked, utc_text
 from vault.prompt.schema import load_schema
+
+if TYPE_CHECKING:  # jsonschema is imported on first validation, not at start-up
+    from jsonschema import Draft202012Validator
 
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
 
@@ -73,6 +74,8 @@ def validate_contract(document: Mapping[str, Any]) -> None:
 
 @functools.lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator, FormatChecker
+
     # jsonschema checks "date-time" only when rfc3339-validator is installed; ours needs nothing.
     checker = FormatChecker(formats=())
     checker.checks("date-time", raises=ValueError)(_is_rfc3339)

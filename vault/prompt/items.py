@@ -38,8 +38,23 @@ def inline(text: str) -> str:
     surrogates (which no tokenizer can encode) become U+FFFD, and the ends are trimmed. The
     result cannot add an item or a line; it may be empty.
     """
+    if _already_inline(text):
+        return text
     text = _SURROGATES.sub("\ufffd", text.translate(_BARS))
     return _BREAKS.sub(" ", text).strip()
+
+
+def _already_inline(text: str) -> bool:
+    """True when `inline` would return `text` unchanged: the common case of stored text, whose
+    white space input validation already folded. `isprintable()` is False for every line break,
+    tab, control character and lone surrogate, so only bars and doubled/outer spaces remain."""
+    return (
+        text.isprintable()
+        and "|" not in text
+        and "\uff5c" not in text
+        and "  " not in text
+        and text == text.strip()
+    )
 
 
 def confidence_of(item: Item) -> float:

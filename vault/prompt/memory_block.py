@@ -20,6 +20,7 @@ that order that fits; a dropped item is never replaced by a lower-priority one t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from enum import Enum
 
@@ -27,9 +28,9 @@ from pydantic import BaseModel, ConfigDict
 
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS, PROMPT_BUDGET_TOKENS, PROMPT_FLOOR
-from vault.domain.models import AthleteMemory
+from vault.domain.models import AthleteMemory, PromptRow
 from vault.domain.vocabulary import Kind
-from vault.prompt.items import Item, confidence_of, inline, ranked
+from vault.prompt.items import Item, inline, ranked
 from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
 
 DEFAULT_BUDGET = PROMPT_BUDGET_TOKENS  # seed 001 §7: what is left for memory in 1024 tokens
@@ -109,15 +110,48 @@ def render_memory_block(
     Raises:
         InvalidInput: `budget` is not a positive whole number, or `encoding` cannot be loaded.
     """
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
-        raise InvalidInput(f"the memory token budget must be a positive integer, got {budget!r}")
+    _check_budget(budget)
     return render_within(memory, budget, encoding)
+
+
+def render_rows(
+    rows: Sequence[PromptRow], *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
+) -> MemoryBlock:
+    """`render_memory_block` for rows already in priority order within each kind (the hot path:
+    `vault.storage.queries.prompt_rows` reads them in one statement)."""
+    _check_budget(budget)
+    return _render(_by_kind(rows), budget, encoding)
 
 
 def render_within(memory: AthleteMemory, budget: int, encoding: str) -> MemoryBlock:
     """`render_memory_block` without the argument check: a budget of 0 gives the empty block."""
+    ranked_rows = {
+        Kind.FACT: _rows(Kind.FACT, memory.facts),
+        Kind.PATTERN: _rows(Kind.PATTERN, memory.patterns),
+        Kind.NOTE: _rows(Kind.NOTE, memory.notes),
+    }
+    return _render(ranked_rows, budget, encoding)
+
+
+def _rows(kind: Kind, items: Sequence[Item]) -> list[PromptRow]:
+    return [PromptRow(kind, i.id, i.text, i.confidence) for i in ranked(items)]
+
+
+def _check_budget(budget: int) -> None:
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+        raise InvalidInput(f"the memory token budget must be a positive integer, got {budget!r}")
+
+
+def _by_kind(rows: Sequence[PromptRow]) -> dict[Kind, list[PromptRow]]:
+    grouped: dict[Kind, list[PromptRow]] = {kind: [] for kind in SECTION_ORDER}
+    for row in rows:
+        grouped[row.kind].append(row)
+    return grouped
+
+
+def _render(ranked_rows: dict[Kind, list[PromptRow]], budget: int, encoding: str) -> MemoryBlock:
     encoder(encoding)  # a bad encoding name fails here, even for an empty memory
-    shown, dropped = _select(memory)
+    shown, dropped = _select(ranked_rows)
     queue = [(kind, pair) for kind in DROP_ORDER for pair in reversed(shown[kind])]
     cut, kept, text, tokens = 0, shown, "", 0
     for cut in range(len(queue) + 1):
@@ -129,13 +163,13 @@ def render_within(memory: AthleteMemory, budget: int, encoding: str) -> MemoryBl
         tokens = count_tokens(text, encoding)
         if tokens <= budget:
             break
-    dropped += [_dropped(kind, item, DropReason.BUDGET) for kind, (item, _) in queue[:cut]]
-    included = Included(
+    dropped += [_dropped(item, DropReason.BUDGET) for _, (item, _) in queue[:cut]]
+    included = Included.model_construct(
         facts=tuple(i.id for i, _ in kept[Kind.FACT]),
         patterns=tuple(i.id for i, _ in kept[Kind.PATTERN]),
         notes=tuple(i.id for i, _ in kept[Kind.NOTE]),
     )
-    return MemoryBlock(
+    return MemoryBlock.model_construct(
         text=text,
         tokens=tokens,
         budget=budget,
@@ -145,33 +179,32 @@ def render_within(memory: AthleteMemory, budget: int, encoding: str) -> MemoryBl
     )
 
 
-_Shown = dict[Kind, list[tuple[Item, str]]]
+_Shown = dict[Kind, list[tuple[PromptRow, str]]]
+_CAPS = {Kind.FACT: MAX_FACTS, Kind.PATTERN: MAX_LIST_ITEMS, Kind.NOTE: MAX_LIST_ITEMS}
 
 
-def _select(memory: AthleteMemory) -> tuple[_Shown, list[Dropped]]:
+def _select(ranked_rows: dict[Kind, list[PromptRow]]) -> tuple[_Shown, list[Dropped]]:
     """Apply the floor, the caps and the empty-text rule; keep priority order."""
     shown: _Shown = {kind: [] for kind in SECTION_ORDER}
     dropped: list[Dropped] = []
-    sources: tuple[tuple[Kind, Sequence[Item], int, float | None], ...] = (
-        (Kind.FACT, memory.facts, MAX_FACTS, PROMPT_FLOOR),
-        (Kind.PATTERN, memory.patterns, MAX_LIST_ITEMS, None),
-        (Kind.NOTE, memory.notes, MAX_LIST_ITEMS, None),
-    )
-    for kind, items, cap, floor in sources:
-        for item in ranked(items):
-            text = inline(item.text)
-            if floor is not None and not confidence_of(item) >= floor:
+    for kind in SECTION_ORDER:
+        for row in ranked_rows[kind]:
+            text = inline(row.text)
+            confident = math.isfinite(row.confidence) and row.confidence >= PROMPT_FLOOR
+            if kind is Kind.FACT and not confident:
                 reason = DropReason.BELOW_THRESHOLD
             elif not text:
                 reason = DropReason.EMPTY
-            elif len(shown[kind]) >= cap:
+            elif len(shown[kind]) >= _CAPS[kind]:
                 reason = DropReason.CAP
             else:
-                shown[kind].append((item, text))
+                shown[kind].append((row, text))
                 continue
-            dropped.append(_dropped(kind, item, reason))
+            dropped.append(_dropped(row, reason))
     return shown, dropped
 
 
-def _dropped(kind: Kind, item: Item, reason: DropReason) -> Dropped:
-    return Dropped(kind=kind, id=item.id, text=item.text, confidence=item.confidence, reason=reason)
+def _dropped(row: PromptRow, reason: DropReason) -> Dropped:
+    return Dropped(
+        kind=row.kind, id=row.id, text=row.text, confidence=row.confidence, reason=reason
+    )

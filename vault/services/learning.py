@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from vault.domain.models import Candidate, Fact, validated
+from vault.domain.times import format_utc
 from vault.domain.vocabulary import Source
 from vault.extraction import (
     ActivityIn,
@@ -34,7 +35,7 @@ def from_message(
 ) -> list[Candidate]:
     """Candidates from one message the athlete wrote (source_ref = the message time)."""
     reader = extractor or RuleExtractor()
-    found = reader.extract(text, source=source, source_ref=moment.isoformat(), observed_at=moment)
+    found = reader.extract(text, source=source, source_ref=format_utc(moment), observed_at=moment)
     return list(scrub(found))
 
 

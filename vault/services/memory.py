@@ -8,7 +8,7 @@ from typing import Sequence
 from sqlalchemy import select
 
 from vault.domain.errors import AthleteNotFound, FactNotFound, InvalidInput
-from vault.domain.limits import DECAY_PERIOD
+from vault.domain.limits import ACTIVE_FLOOR, DECAY_PERIOD
 from vault.domain.models import (
     Archived,
     Candidate,
@@ -17,9 +17,9 @@ from vault.domain.models import (
     Ignored,
     MergeResult,
 )
-from vault.domain.rules import FactState, plan_decay, plan_merge
+from vault.domain.rules import FactState, decayed, plan_merge
 from vault.domain.text import matches_query, query_terms
-from vault.domain.vocabulary import Kind
+from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 from vault.storage.repositories.memory import fact_state, facts_table, to_output
 from vault.storage.uow import UnitOfWork
@@ -45,22 +45,32 @@ def merge(
     )
 
 
+DECAY_BATCH = 5000
+
+
 def decay(uow: UnitOfWork, now: datetime) -> DecayResult:
-    """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3."""
-    rows = uow.connection.execute(
-        select(facts_table).where(facts_table.c.last_reinforced_at <= now - DECAY_PERIOD)
-    ).all()
-    athlete_of = {row.id: row.athlete_id for row in rows}
-    states = [fact_state(row, frozenset()) for row in rows]
-    plan = plan_decay(states, now)
-    lowered = [s for s in plan.survivors() if s.dirty]
-    uow.memory.write_updates(Kind.FACT, lowered)
-    removed_ids = [r.item.id for r in plan.removals if r.item.id is not None]
-    uow.memory.delete_ids(Kind.FACT, removed_ids)
-    archived = uow.archive.add(
-        [(athlete_of[r.item.id], r) for r in plan.removals if r.item.id is not None], {}, now
-    )
-    return DecayResult(lowered=len(lowered), archived=tuple(archived))
+    """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3.
+
+    Set-wise and streaming: facts are read in id-ordered batches, the pure rule
+    (`vault.domain.rules.decayed`) decides, and each batch is written with one executemany
+    UPDATE, one INSERT ... SELECT into the archive and one DELETE. Only changed rows are written,
+    so a second run with nothing to change writes nothing.
+    """
+    lowered = archived = 0
+    for batch in uow.memory.facts_due_for_decay(now - DECAY_PERIOD, DECAY_BATCH):
+        changes, gone = [], []
+        for fact in batch:
+            current = decayed(fact.base_confidence, fact.last_reinforced_at, now)
+            if current < ACTIVE_FLOOR:
+                gone.append(fact.id)
+            elif current != fact.confidence:
+                changes.append((fact.id, current))
+        uow.memory.set_confidences(changes)
+        uow.archive.archive_facts(gone, ArchiveReason.DECAYED, now)
+        uow.memory.delete_ids(Kind.FACT, gone)
+        lowered += len(changes)
+        archived += len(gone)
+    return DecayResult(lowered=lowered, archived=archived)
 
 
 def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> ForgetResult:

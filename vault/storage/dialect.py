@@ -1,34 +1,36 @@
-"""The few statements that differ between SQLite and PostgreSQL."""
+"""The statements that differ between SQLite and PostgreSQL, in one place."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from sqlalchemy import Table, select
+from sqlalchemy import Connection, Table
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy import Connection
 
 from vault.storage.tables import AthleteRow
 
-
-def upsert(connection: Connection, table: Table) -> Any:
-    """`INSERT ... ON CONFLICT` for the connection's dialect (same API on both)."""
-    if _dialect(connection) == "postgresql":
-        return postgresql.insert(table)
-    return sqlite.insert(table)
+_athletes: Table = AthleteRow.__table__  # type: ignore[assignment]
 
 
-def lock_athlete(connection: Connection, athlete_id: str) -> None:
-    """Serialize writers of one athlete.
+@functools.cache
+def _ensure_athlete(dialect: str) -> Any:
+    insert = postgresql.insert(_athletes) if dialect == "postgresql" else sqlite.insert(_athletes)
+    return insert.on_conflict_do_update(
+        index_elements=["id"], set_={"updated_at": insert.excluded.updated_at}
+    )
 
-    On SQLite the transaction already holds the database write lock (BEGIN IMMEDIATE);
-    on PostgreSQL a row lock on the athlete lets different athletes merge in parallel.
+
+def ensure_athlete(connection: Connection, athlete_id: str, now: Any) -> None:
+    """Create the athlete or mark it updated, and hold its write lock until the transaction ends.
+
+    SQLite: the transaction already holds the database write lock (BEGIN IMMEDIATE).
+    PostgreSQL: INSERT ... ON CONFLICT DO UPDATE locks the athlete's row (a new row is locked
+    by its uncommitted insert), so writers of one athlete serialize while different athletes
+    proceed in parallel. A row lock rather than an advisory lock: it needs no key hashing,
+    shows in pg_locks with the table, and dies with the transaction like every other lock.
     """
-    if _dialect(connection) == "postgresql":
-        connection.execute(
-            select(AthleteRow.id).where(AthleteRow.id == athlete_id).with_for_update()
-        )
-
-
-def _dialect(connection: Connection) -> str:
-    return connection.dialect.name
+    connection.execute(
+        _ensure_athlete(connection.dialect.name),
+        {"id": athlete_id, "created_at": now, "updated_at": now},
+    )

@@ -18,6 +18,7 @@ from sqlalchemy.engine import make_url
 
 BUSY_TIMEOUT_MS = 5000
 WRITE = "vault_write"
+SINGLE_READ = "vault_single_read"
 DEFAULT_DB = "vault.db"
 
 
@@ -77,12 +78,22 @@ def _configure_sqlite(engine: Engine, *, read_only: bool, foreign_keys: bool) ->
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Any) -> None:
-        if connection.get_execution_options().get(WRITE):
+        options = connection.get_execution_options()
+        if options.get(WRITE):
             connection.exec_driver_sql("BEGIN IMMEDIATE")
-        else:
+        elif not options.get(SINGLE_READ):
             connection.exec_driver_sql("BEGIN")
 
 
 def writer(engine: Engine) -> Engine:
     """The same engine (and pool) whose transactions take the write lock when they begin."""
     return engine.execution_options(**{WRITE: True})
+
+
+def single_reader(engine: Engine) -> Engine:
+    """The same engine for reads made of ONE statement: no BEGIN/ROLLBACK round trips.
+
+    SQLite runs a lone SELECT in its own implicit transaction, so it still sees one consistent
+    snapshot; a read of several statements must use the plain engine (explicit BEGIN).
+    """
+    return engine.execution_options(**{SINGLE_READ: True})

@@ -127,8 +127,8 @@ class FactRow(Base):
                 "base_confidence >= 0 AND base_confidence <= 1", name="base_confidence_range"
             ),
             CheckConstraint("occurrences >= 1", name="occurrences_positive"),
-            Index(None, "athlete_id", "confidence"),
-            Index(None, "last_reinforced_at"),
+            Index(None, "athlete_id", "confidence"),  # views: per-athlete ranking, counts
+            Index(None, "last_reinforced_at"),  # decay: every athlete's facts unreinforced since
             {"sqlite_autoincrement": True},
         )
 
@@ -143,7 +143,8 @@ class FactTagRow(Base):
     )
     tag: Mapped[str] = mapped_column(String(60), primary_key=True)
 
-    __table_args__ = (Index(None, "tag"),)
+    # No index on `tag` alone (dropped in 0003): every read goes by fact_id, which the primary
+    # key (fact_id, tag) serves, and an unread index is paid on every tag insert.
 
 
 class PatternRow(_ListItem, Base):
@@ -180,9 +181,10 @@ class ArchiveRow(Base):
     archived_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     __table_args__ = (
-        Index(None, "athlete_id", "archived_at"),
-        Index(None, "archived_at"),
-        Index(None, "kind", "superseded_by"),
+        Index(None, "athlete_id", "archived_at"),  # an athlete's archive, oldest first; forget
+        Index(None, "archived_at"),  # cleanup_archive: rows older than the retention, all athletes
+        Index(None, "kind", "superseded_by"),  # history walk: what a fact replaced
+        Index(None, "kind", "original_id"),  # history walk: a fact's own archive row (0003)
         {"sqlite_autoincrement": True},
     )
 

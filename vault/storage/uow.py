@@ -7,6 +7,7 @@ from types import TracebackType
 from sqlalchemy import Connection, Engine
 
 from vault.storage.repositories import AthleteRepository, ArchiveRepository, MemoryRepository
+from vault.storage.repositories.snapshot import SnapshotRepository
 
 
 class UnitOfWork:
@@ -21,6 +22,7 @@ class UnitOfWork:
     athletes: AthleteRepository
     memory: MemoryRepository
     archive: ArchiveRepository
+    snapshots: SnapshotRepository  # one athlete's whole rows: export, restore, yaml import
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
@@ -43,6 +45,7 @@ class UnitOfWork:
         self.athletes = AthleteRepository(connection)
         self.memory = MemoryRepository(connection)
         self.archive = ArchiveRepository(connection)
+        self.snapshots = SnapshotRepository(connection)
         return self
 
     def __exit__(

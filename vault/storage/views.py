@@ -108,6 +108,21 @@ def drop_views(execute: Callable[[str], object], views: tuple[View, ...]) -> Non
         execute(view.drop_sql())
 
 
+def replace_views(
+    execute: Callable[[str], object], old: tuple[View, ...], new: tuple[View, ...]
+) -> None:
+    """Swap one set of view versions for another: drop `old` (reverse order), create `new`.
+
+    A revision that changes a view calls `replace_views(op.execute, VIEWS_Vn, VIEWS_Vn+1)` and
+    its downgrade the reverse. A revision that alters a table in SQLite batch mode (a table
+    rebuild, which fails at the RENAME while a view reads the table: alembic #1207) drops the
+    views before the batch block and creates the same version after it. A revision spells the
+    view SQL it ships with literally (or names a frozen constant here), never CURRENT_VIEWS.
+    """
+    drop_views(execute, old)
+    create_views(execute, new)
+
+
 # Table objects for reading the views with typed columns; not part of the models' metadata,
 # so autogenerate never tries to create them as tables.
 view_metadata = MetaData()

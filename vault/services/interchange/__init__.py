@@ -1,23 +1,41 @@
 """Taking memory in and out of a vault: seed 002's memories.yaml, and vault's own export format.
 
-    from vault.services.interchange import export_athlete, import_document, import_memories_yaml
-    document = export_athlete(vault, "ana")            # a `vault-export` v1 dict
-    import_document(other_vault, document)              # restores "ana" exactly
-    import_memories_yaml(vault, Path("athlete/memories.yaml"), "ana")  # a str is YAML text
+Each function runs inside a unit of work the caller owns (and commits), so a library user can
+compose an import with other steps in one transaction:
 
-Each import is one transaction that validates everything before it writes anything.
-The legacy `athlete_memory` table is adopted by Alembic revision 0002 (see vault.domain.legacy).
+    from vault.services.interchange import export_athlete, restore, import_memories_yaml, read_source
+    with vault.unit_of_work() as uow:
+        document = export_athlete(uow, "ana")              # a `vault-export` v1 dict
+    with other_vault.unit_of_work() as uow:
+        report = restore(uow, document)                    # "ana" exactly, ids renumbered
+        uow.commit()
+
+`Vault.export`, `Vault.import_document` and `Vault.import_memories_yaml` do exactly that, one
+transaction each. Every import validates everything before it writes anything. All reads and
+writes go through `uow.snapshots` (vault.storage.repositories.snapshot). The legacy
+`athlete_memory` table is adopted by Alembic revision 0002 (see vault.domain.legacy).
 """
 
-from vault.domain.document import FORMAT, VERSION, ExportDocument, parse_document
-from vault.services.interchange.export import FORMATS, export_athlete, load_text, parse_text, render
-from vault.services.interchange.memories_yaml import import_memories_yaml
-from vault.services.interchange.restore import ImportReport, import_document
+from vault.domain.document import FORMAT, VERSION, ExportDocument
+from vault.services.interchange.export import (
+    FORMATS,
+    export_athlete,
+    load_text,
+    parse_text,
+    read_document,
+    render,
+)
+from vault.services.interchange.memories_yaml import import_memories_yaml, read_source
+from vault.services.interchange.restore import ImportReport, import_document, restore
+from vault.services.interchange.validate import MAX_ID, validate_document
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
+
+parse_document = validate_document  # the strict parse: the version must be the integer 1
 
 __all__ = [
     "FORMAT",
     "FORMATS",
+    "MAX_ID",
     "VERSION",
     "ExportDocument",
     "ImportReport",
@@ -28,5 +46,9 @@ __all__ = [
     "parse_document",
     "parse_text",
     "purge_legacy_copy",
+    "read_document",
+    "read_source",
     "render",
+    "restore",
+    "validate_document",
 ]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Union
+from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
@@ -45,12 +45,10 @@ from vault.domain.models import (
 from vault.domain.text import category_of, conflict_key_of
 from vault.domain.times import require_aware, utc_now
 from vault.domain.vocabulary import LEVEL_CONFIDENCE, ArchiveReason, Kind, Level, Source
-from vault.services.interchange.export import load_text, read_document
-from vault.services.interchange.restore import ImportReport, clear_athlete, upsert_athlete, write
-from vault.services.interchange.writer import ArchivedExtra, ListDefaults, write_resolution
-
-if TYPE_CHECKING:
-    from vault.api import Vault
+from vault.services.interchange.export import load_text
+from vault.services.interchange.restore import ImportReport
+from vault.services.interchange.writer import ArchivedExtra, ListDefaults, resolution_snapshot
+from vault.storage.uow import UnitOfWork
 
 EXTRACTOR = "memories.yaml"
 ARCHIVED_CONFIDENCE = LEVEL_CONFIDENCE[Level.MEDIUM]
@@ -114,49 +112,47 @@ class MemoriesFile(BaseModel):
 
 
 def import_memories_yaml(
-    vault: "Vault",
-    source: Union[str, os.PathLike[str]],
+    uow: UnitOfWork,
+    source: Union[str, dict[str, Any]],
     athlete_id: str,
     *,
     replace: bool = False,
     now: datetime | None = None,
+    where: str = "the YAML text",
 ) -> ImportReport:
-    """Import a memories.yaml as `athlete_id`'s memory.
+    """Import a memories.yaml as `athlete_id`'s memory, inside the caller's unit of work.
 
-    `source` is a path (`pathlib.Path` or any os.PathLike) or the YAML text itself (`str`).
-
-    One transaction. The whole file is validated first; a bad file raises InvalidInput and
-    writes nothing. An athlete who already has memory is refused unless `replace=True`.
+    `source` is the YAML text (`str`) or the mapping it holds; `where` names it in errors
+    (`read_source` reads a file and gives both). The whole file is validated first; a bad file
+    raises InvalidInput and writes nothing. An athlete who already has memory is refused unless
+    `replace=True`. The caller commits.
     """
     athlete = validated_athlete(athlete_id)
-    text, where = _read(source)
-    parsed = _parse(load_text(text, where), where)
+    parsed = _parse(load_text(source, where) if isinstance(source, str) else source, where)
     if not parsed.memories and not parsed.archived:
         raise InvalidInput(f"{where} holds no memories")
     moment = utc_now() if now is None else require_aware(now, "now")
     protos = [_proto(i, m) for i, m in enumerate(parsed.memories)]
     res = resolve(protos, [], [])
     extra, messages = _archived(parsed.archived, res)
-    with write(vault) as uow:
-        existing = read_document(uow.connection, athlete)
-        if (
-            existing is not None
-            and not replace
-            and (existing.facts or existing.patterns or existing.notes or existing.archive)
-        ):
-            raise InvalidInput(
-                f"athlete {athlete!r} already has memory in this vault; "
-                "replace it with --replace (library: replace=True)"
-            )
-        clear_athlete(uow.connection, athlete)
-        times = [p.learned_at for p in protos] + [a.archived_at for a in parsed.archived]
-        upsert_athlete(uow.connection, athlete, min(times + [moment]), moment)
-        ids = write_resolution(
-            uow.connection, athlete, res, now=moment, extractor=EXTRACTOR, lists=_LISTS, extra=extra
+    existing = uow.snapshots.read(athlete, lock=True)
+    if (
+        existing is not None
+        and not replace
+        and (existing.facts or existing.patterns or existing.notes or existing.archive)
+    ):
+        raise InvalidInput(
+            f"athlete {athlete!r} already has memory in this vault; "
+            "replace it with --replace (library: replace=True)"
         )
-        uow.commit()
+    times = [p.learned_at for p in protos] + [a.archived_at for a in parsed.archived]
+    rows = resolution_snapshot(
+        athlete, res, created_at=min(times + [moment]), now=moment, extractor=EXTRACTOR,
+        lists=_LISTS, extra=extra,
+    )  # fmt: skip
+    fact_ids = uow.snapshots.replace(rows).of(Kind.FACT)
     indexes = {m.id: res.fact_index_of(m.id) for m in parsed.memories}
-    mapping = {ref: ids[i] for ref, i in indexes.items() if i is not None}
+    mapping = {ref: fact_ids[i + 1] for ref, i in indexes.items() if i is not None}
     return ImportReport(
         athlete_id=athlete,
         changed=True,
@@ -169,7 +165,8 @@ def import_memories_yaml(
     )
 
 
-def _read(source: Union[str, os.PathLike[str]]) -> tuple[str, str]:
+def read_source(source: Union[str, os.PathLike[str]]) -> tuple[str, str]:
+    """The text to import and how errors name it: a path is read, a `str` is the YAML itself."""
     if isinstance(source, str):
         return source, "the YAML text"
     path = Path(source)

@@ -1,4 +1,4 @@
-"""Write an adoption `Resolution` into the vault's tables through a unit of work's connection."""
+"""An adoption `Resolution` as the rows of one athlete (a Snapshot the repository writes set-wise)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert
-from sqlalchemy import Connection
-
 from vault.domain.adoption import Dropped, ProtoFact, Resolution
 from vault.domain.vocabulary import Kind, Source
-from vault.services.interchange.export import archive, fact_tags, facts, notes, patterns
+from vault.storage.repositories.snapshot import Row, Snapshot
 
 
 @dataclass(frozen=True)
@@ -37,93 +34,86 @@ class ArchivedExtra:
     archived_at: datetime
 
 
-def write_resolution(
-    connection: Connection,
+def resolution_snapshot(
     athlete: str,
     res: Resolution,
     *,
+    created_at: datetime,
     now: datetime,
     extractor: str | None,
     lists: dict[Kind, ListDefaults],
-    extra: list[ArchivedExtra] = (),  # type: ignore[assignment]
-) -> list[int]:
-    """Insert the resolution's facts, tags, patterns, notes and archive rows; return fact ids.
+    extra: tuple[ArchivedExtra, ...] | list[ArchivedExtra] = (),
+) -> Snapshot:
+    """The resolution's facts, patterns, notes and archive rows, labelled 1..n in list order.
 
-    Facts keep their learned and observed times; `now` starts their decay clock (like a merge,
-    which reinforces at `now`) and stamps what the import itself archived.
+    The label of `res.facts[i]` is `i + 1`, so the repository's id map turns a fact index into
+    its new id. Facts keep their learned and observed times; `now` starts their decay clock
+    (like a merge, which reinforces at `now`) and stamps what the import itself archived.
     """
-    fact_ids: list[int] = []
-    for fact in res.facts:
-        new_id = connection.execute(
-            insert(facts)
-            .returning(facts.c.id)
-            .values(
-                athlete_id=athlete,
-                text=fact.text,
-                normalized_text=fact.normalized_text,
-                category=fact.category,
-                conflict_key=fact.conflict_key,
-                source=fact.source,
-                source_ref=fact.source_ref,
-                extractor=extractor,
-                confidence=fact.confidence,
-                base_confidence=fact.confidence,
-                occurrences=fact.occurrences,
-                learned_at=fact.learned_at,
-                observed_at=fact.observed_at,
-                last_reinforced_at=max(fact.observed_at, now),
-                updated_at=now,
-            )
-        ).scalar_one()
-        fact_ids.append(new_id)
-        if fact.tags:
-            connection.execute(
-                insert(fact_tags), [{"fact_id": new_id, "tag": t} for t in sorted(fact.tags)]
-            )
-    for kind, table, items in (
-        (Kind.PATTERN, patterns, res.patterns),
-        (Kind.NOTE, notes, res.notes),
-    ):
+    facts: list[Row] = [
+        {
+            "id": n,
+            "text": fact.text,
+            "normalized_text": fact.normalized_text,
+            "category": fact.category,
+            "conflict_key": fact.conflict_key,
+            "source": fact.source,
+            "source_ref": fact.source_ref,
+            "extractor": extractor,
+            "confidence": fact.confidence,
+            "base_confidence": fact.confidence,
+            "occurrences": fact.occurrences,
+            "learned_at": fact.learned_at,
+            "observed_at": fact.observed_at,
+            "last_reinforced_at": max(fact.observed_at, now),
+            "updated_at": now,
+            "tags": sorted(fact.tags),
+        }
+        for n, fact in enumerate(res.facts, 1)
+    ]
+    items: dict[Kind, list[Row]] = {}
+    for kind, found in ((Kind.PATTERN, res.patterns), (Kind.NOTE, res.notes)):
         defaults = lists[kind]
-        for item in items:
-            connection.execute(
-                insert(table).values(
-                    athlete_id=athlete,
-                    text=item.text,
-                    normalized_text=item.normalized_text,
-                    source=defaults.source,
-                    source_ref=None,
-                    extractor=extractor,
-                    confidence=defaults.confidence,
-                    occurrences=item.occurrences,
-                    learned_at=now,
-                    last_reinforced_at=now,
-                    updated_at=now,
-                )
-            )
+        items[kind] = [
+            {
+                "id": n,
+                "text": item.text,
+                "normalized_text": item.normalized_text,
+                "source": defaults.source,
+                "source_ref": None,
+                "extractor": extractor,
+                "confidence": defaults.confidence,
+                "occurrences": item.occurrences,
+                "learned_at": now,
+                "last_reinforced_at": now,
+                "updated_at": now,
+            }
+            for n, item in enumerate(found, 1)
+        ]
     # the store's own history first: it is older than anything this import archives
-    rows = [_extra(athlete, e, fact_ids) for e in extra]
-    rows += [_dropped(athlete, d, fact_ids, now, lists) for d in res.archived]
-    if rows:
-        connection.execute(insert(archive), rows)
-    return fact_ids
+    archive = [_extra(e) for e in extra] + [_dropped(d, now, lists) for d in res.archived]
+    return Snapshot(
+        athlete_id=athlete,
+        athlete={"created_at": created_at, "updated_at": now},
+        facts=facts,
+        patterns=items[Kind.PATTERN],
+        notes=items[Kind.NOTE],
+        archive=[row | {"id": n} for n, row in enumerate(archive, 1)],
+    )
 
 
-def _dropped(
-    athlete: str,
-    dropped: Dropped,
-    fact_ids: list[int],
-    now: datetime,
-    lists: dict[Kind, ListDefaults],
-) -> dict[str, Any]:
+def _label(index: int | None) -> int | None:
+    return None if index is None else index + 1
+
+
+def _dropped(dropped: Dropped, now: datetime, lists: dict[Kind, ListDefaults]) -> Row:
     item = dropped.item
-    row: dict[str, Any] = {
-        "athlete_id": athlete,
+    row: Row = {
         "original_id": None,
         "original_text": item.text,
         "occurrences": item.occurrences,
         "reason": dropped.reason,
-        "superseded_by": None if dropped.superseded_by is None else fact_ids[dropped.superseded_by],
+        "superseded_by": _label(dropped.superseded_by),
         "archived_at": dropped.archived_at or now,
     }
     if isinstance(item, ProtoFact):
@@ -146,9 +136,8 @@ def _dropped(
     }
 
 
-def _extra(athlete: str, extra: ArchivedExtra, fact_ids: list[int]) -> dict[str, Any]:
+def _extra(extra: ArchivedExtra) -> Row:
     return {
-        "athlete_id": athlete,
         "kind": Kind.FACT,
         "original_id": None,
         "original_text": extra.text,
@@ -158,7 +147,7 @@ def _extra(athlete: str, extra: ArchivedExtra, fact_ids: list[int]) -> dict[str,
         "confidence": extra.confidence,
         "occurrences": 1,
         "learned_at": extra.learned_at,
-        "superseded_by": None if extra.superseded_by is None else fact_ids[extra.superseded_by],
+        "superseded_by": _label(extra.superseded_by),
         "reason": extra.reason,
         "archived_at": extra.archived_at,
     }

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy import bindparam, delete, insert, literal_column, null, select
 from sqlalchemy import Connection
 
 from vault.domain.models import Archived
 from vault.domain.rules import FactState, Removal
-from vault.domain.vocabulary import Kind
+from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.repositories._sql import rowcount, table_of
-from vault.storage.tables import ArchiveRow, ForgetLogRow
+from vault.storage.tables import ArchiveRow, FactRow, ForgetLogRow
 
 archive_table = table_of(ArchiveRow)
 forget_log_table = table_of(ForgetLogRow)
@@ -23,6 +23,34 @@ _BY_ATHLETE = (
     .where(archive_table.c.athlete_id == bindparam("athlete"))
     .order_by(archive_table.c.archived_at, archive_table.c.id)
 )
+
+
+def _archive_facts_statement() -> Any:
+    facts = table_of(FactRow)
+    copied = select(
+        facts.c.athlete_id,
+        literal_column(f"'{Kind.FACT.value}'"),
+        facts.c.id,
+        facts.c.text,
+        facts.c.category,
+        facts.c.conflict_key,
+        facts.c.source,
+        facts.c.confidence,
+        facts.c.occurrences,
+        facts.c.learned_at,
+        null(),
+        bindparam("reason"),
+        bindparam("now", type_=archive_table.c.archived_at.type),
+    ).where(facts.c.id.in_(bindparam("ids", expanding=True)))
+    columns = [
+        "athlete_id", "kind", "original_id", "original_text", "category", "conflict_key",
+        "source", "confidence", "occurrences", "learned_at", "superseded_by", "reason",
+        "archived_at",
+    ]  # fmt: skip
+    return insert(archive_table).from_select(columns, copied)
+
+
+_ARCHIVE_FACTS = _archive_facts_statement()
 
 
 class ArchiveRepository:
@@ -37,7 +65,13 @@ class ArchiveRepository:
             return []
         rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
         new_ids = self.connection.execute(_INSERT, rows).scalars().all()
-        return [Archived(id=i, **row) for i, row in zip(new_ids, rows)]
+        return [Archived.model_construct(id=i, **row) for i, row in zip(new_ids, rows)]
+
+    def archive_facts(self, ids: list[int], reason: ArchiveReason, now: datetime) -> int:
+        """Copy facts into the archive set-wise (INSERT ... SELECT); the caller deletes them."""
+        if not ids:
+            return 0
+        return rowcount(self.connection.execute(_ARCHIVE_FACTS, {"ids": ids, "reason": reason.value, "now": now}))
 
     def for_athlete(self, athlete_id: str) -> list[Archived]:
         rows = self.connection.execute(_BY_ATHLETE, {"athlete": athlete_id})

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import Select, delete, func, select
 from sqlalchemy import Connection
 
-from vault.storage.dialect import lock_athlete, upsert
+from vault.storage.dialect import ensure_athlete
 from vault.storage.repositories._sql import rowcount, table_of
 from vault.storage.tables import (
     ArchiveRow,
@@ -29,14 +29,7 @@ class AthleteRepository:
 
     def ensure(self, athlete_id: str, now: datetime) -> None:
         """Create the athlete if new, mark it updated, and take its write lock."""
-        statement = upsert(self.connection, _athletes).values(
-            id=athlete_id, created_at=now, updated_at=now
-        )
-        statement = statement.on_conflict_do_update(
-            index_elements=["id"], set_={"updated_at": statement.excluded.updated_at}
-        )
-        self.connection.execute(statement)
-        lock_athlete(self.connection, athlete_id)
+        ensure_athlete(self.connection, athlete_id, now)
 
     def exists(self, athlete_id: str) -> bool:
         found = self.connection.execute(select(AthleteRow.id).where(AthleteRow.id == athlete_id))

@@ -4,10 +4,23 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, Table, bindparam, delete, insert, select, update
-from sqlalchemy import Connection
+from sqlalchemy import (
+    Connection,
+    Row,
+    Table,
+    bindparam,
+    delete,
+    insert,
+    literal_column,
+    null,
+    select,
+    union_all,
+    update,
+)
 
 from vault.domain.models import Fact, ListItem
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
@@ -21,16 +34,44 @@ ITEM_TABLES: dict[Kind, Table] = {Kind.PATTERN: table_of(PatternRow), Kind.NOTE:
 TABLES: dict[Kind, Table] = {Kind.FACT: facts_table, **ITEM_TABLES}
 
 # Statements built once so SQLAlchemy's compiled cache serves every merge.
-_SELECT_FACTS = select(facts_table).where(facts_table.c.athlete_id == bindparam("athlete"))
-_SELECT_TAGS = (
-    select(tags_table.c.fact_id, tags_table.c.tag)
-    .join(facts_table, facts_table.c.id == tags_table.c.fact_id)
-    .where(facts_table.c.athlete_id == bindparam("athlete"))
-)
-_SELECT_ITEMS = {
-    kind: select(table).where(table.c.athlete_id == bindparam("athlete"))
-    for kind, table in ITEM_TABLES.items()
-}
+# An athlete's whole active set in one statement: facts joined with their tags (one row per
+# tag), then patterns and notes padded to the same columns.
+_STATE_COLUMNS = (
+    "id", "text", "normalized_text", "source", "source_ref", "extractor", "confidence",
+    "occurrences", "learned_at", "last_reinforced_at", "updated_at",
+)  # fmt: skip
+
+
+def _load_active_statement() -> Any:
+    facts = (
+        select(
+            literal_column(f"'{Kind.FACT.value}'").label("kind"),
+            *(facts_table.c[name] for name in _STATE_COLUMNS),
+            facts_table.c.category,
+            facts_table.c.conflict_key,
+            facts_table.c.base_confidence,
+            facts_table.c.observed_at,
+            tags_table.c.tag,
+        )
+        .select_from(facts_table.outerjoin(tags_table, tags_table.c.fact_id == facts_table.c.id))
+        .where(facts_table.c.athlete_id == bindparam("athlete"))
+    )
+    items = [
+        select(
+            literal_column(f"'{kind.value}'"),
+            *(table.c[name] for name in _STATE_COLUMNS),
+            null(),
+            null(),
+            table.c.confidence,
+            table.c.learned_at,
+            null(),
+        ).where(table.c.athlete_id == bindparam("athlete"))
+        for kind, table in ITEM_TABLES.items()
+    ]
+    return union_all(facts, *items)
+
+
+_LOAD_ACTIVE = _load_active_statement()
 _FACT_STATE_COLUMNS = (
     "confidence", "base_confidence", "occurrences", "observed_at", "last_reinforced_at",
     "updated_at",
@@ -72,18 +113,22 @@ class MemoryRepository:
 
     # -- loading
     def load_active(self, athlete_id: str) -> list[State]:
-        """The athlete's whole active set: a few small indexed selects, once per transaction."""
-        params = {"athlete": athlete_id}
+        """The athlete's whole active set, in one indexed statement, once per transaction."""
+        facts: dict[int, FactState] = {}
         tags: dict[int, set[str]] = defaultdict(set)
-        for fact_id, tag in self.connection.execute(_SELECT_TAGS, params):
-            tags[fact_id].add(tag)
-        states: list[State] = [
-            fact_state(row, frozenset(tags.get(row.id, ())))
-            for row in self.connection.execute(_SELECT_FACTS, params)
-        ]
-        for kind, statement in _SELECT_ITEMS.items():
-            states.extend(_item_state(row, kind) for row in self.connection.execute(statement, params))
-        return states
+        items: list[State] = []
+        for row in self.connection.execute(_LOAD_ACTIVE, {"athlete": athlete_id}):
+            kind = Kind(row.kind)
+            if kind is not Kind.FACT:
+                items.append(_item_state(row, kind))
+                continue
+            if row.id not in facts:
+                facts[row.id] = fact_state(row, frozenset())
+            if row.tag is not None:
+                tags[row.id].add(row.tag)
+        for fact_id, fact_tags in tags.items():
+            facts[fact_id].tags = frozenset(fact_tags)
+        return [*facts.values(), *items]
 
     # -- writing
     def write(self, athlete_id: str, plan: MergePlan) -> Written:
@@ -130,10 +175,60 @@ class MemoryRepository:
         columns = _FACT_STATE_COLUMNS if kind is Kind.FACT else _ITEM_STATE_COLUMNS
         self.connection.execute(_UPDATES[kind], [_update_params(s, columns) for s in states])
 
+    def facts_due_for_decay(self, cutoff: datetime, batch: int) -> Iterator[list[DecayRow]]:
+        """Facts unreinforced since `cutoff`, in id order, `batch` rows at a time.
+
+        Keyset pagination (id > last seen) keeps memory flat however large the vault is.
+        """
+        after = 0
+        while True:
+            params = {"cutoff": cutoff, "after": after, "batch": batch}
+            rows = [DecayRow(*row) for row in self.connection.execute(_DUE_FOR_DECAY, params)]
+            if not rows:
+                return
+            yield rows
+            after = rows[-1].id
+
+    def set_confidences(self, changes: list[tuple[int, float]]) -> None:
+        """One executemany UPDATE of (fact id, confidence) pairs."""
+        if changes:
+            self.connection.execute(
+                _SET_CONFIDENCE, [{"b_id": i, "b_confidence": c} for i, c in changes]
+            )
+
     def delete_ids(self, kind: Kind, ids: list[int]) -> int:
         if not ids:
             return 0
         return rowcount(self.connection.execute(_DELETES[kind], {"ids": ids}))
+
+
+_DUE_FOR_DECAY = (
+    select(
+        facts_table.c.id,
+        facts_table.c.confidence,
+        facts_table.c.base_confidence,
+        facts_table.c.last_reinforced_at,
+    )
+    .where(facts_table.c.last_reinforced_at <= bindparam("cutoff"))
+    .where(facts_table.c.id > bindparam("after"))
+    .order_by(facts_table.c.id)
+    .limit(bindparam("batch"))
+)
+_SET_CONFIDENCE = (
+    update(facts_table)
+    .where(facts_table.c.id == bindparam("b_id"))
+    .values(confidence=bindparam("b_confidence"))
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DecayRow:
+    """What decay needs of a fact."""
+
+    id: int
+    confidence: float
+    base_confidence: float
+    last_reinforced_at: datetime
 
 
 def fact_state(row: Row[Any], tags: frozenset[str]) -> FactState:
@@ -207,7 +302,7 @@ def _insert_params(athlete_id: str, state: State) -> dict[str, Any]:
 
 
 def to_output(athlete_id: str, state: State) -> Fact | ListItem:
-    """The public model of a written state."""
+    """The public model of a written state (already valid: built without re-validation)."""
     assert state.id is not None
     common: dict[str, Any] = {
         "id": state.id,
@@ -223,11 +318,11 @@ def to_output(athlete_id: str, state: State) -> Fact | ListItem:
         "updated_at": state.updated_at,
     }
     if isinstance(state, FactState):
-        return Fact(
+        return Fact.model_construct(
             **common,
             category=state.category,
             conflict_key=state.conflict_key,
             tags=tuple(sorted(state.tags)),
             observed_at=state.observed_at,
         )
-    return ListItem(**common, kind=state.kind)
+    return ListItem.model_construct(**common, kind=state.kind)

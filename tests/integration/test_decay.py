@@ -1,0 +1,86 @@
+"""Whole-vault decay is set-wise: same numbers as the per-athlete rule, writes only changes."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from sqlalchemy import event
+
+from vault import FactIn, Vault
+from vault.domain.rules import decayed
+from vault.services import memory as memory_service
+
+from tests.integration.test_lifecycle import rows
+
+T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+
+
+def fill(vault: Vault, athletes: int, seed: int = 7) -> None:
+    chance = random.Random(seed)
+    for a in range(athletes):
+        start = T0 + timedelta(hours=chance.randrange(0, 24 * 60))
+        vault.merge(
+            f"athlete-{a}",
+            [FactIn(text=f"fact {i} of {a}", confidence=round(chance.uniform(0.3, 1.0), 6))
+             for i in range(6)],
+            now=start,
+        )
+
+
+def writes_during(vault: Vault, action: object) -> list[str]:
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, params, context, many):  # type: ignore[no-untyped-def]
+        verb = statement.lstrip().split(None, 1)[0].upper()
+        if verb in {"INSERT", "UPDATE", "DELETE"}:
+            seen.append(statement)
+
+    event.listen(vault.engine, "before_cursor_execute", record)
+    try:
+        action()  # type: ignore[operator]
+    finally:
+        event.remove(vault.engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_decay_gives_every_fact_the_rules_value_and_archives_below_the_floor(
+    vault: Vault, db_path: Path
+) -> None:
+    fill(vault, 12)
+    before = rows(db_path, "SELECT id, base_confidence, last_reinforced_at, confidence FROM facts")
+    later = T0 + timedelta(weeks=8)
+    result = vault.decay(now=later)
+    after = dict(rows(db_path, "SELECT id, confidence FROM facts"))
+    archived = {i for (i,) in rows(db_path, "SELECT original_id FROM archive WHERE reason='decayed'")}
+    changed = 0
+    for fact_id, base, last, stored in before:
+        moment = datetime.fromisoformat(str(last).replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        expected = decayed(base, moment, later)
+        if expected < 0.3:
+            assert fact_id in archived and fact_id not in after
+        else:
+            assert after[fact_id] == expected
+            changed += expected != stored
+    assert result.archived == len(archived) > 0
+    assert result.lowered == changed > 0
+
+
+def test_a_second_run_with_nothing_to_change_writes_nothing(vault: Vault) -> None:
+    fill(vault, 5)
+    later = T0 + timedelta(weeks=10)
+    vault.decay(now=later)
+    assert writes_during(vault, lambda: vault.decay(now=later)) == []
+    assert vault.decay(now=later).lowered == 0
+
+
+def test_decay_statements_grow_with_batches_not_rows(vault: Vault, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(memory_service, "DECAY_BATCH", 10)
+    fill(vault, 2)  # 12 facts: 2 batches
+    small = len(writes_during(vault, lambda: vault.decay(now=T0 + timedelta(weeks=12))))
+    fill(vault, 8, seed=8)  # 48 more facts, all unreinforced: 6 batches
+    large = len(writes_during(vault, lambda: vault.decay(now=T0 + timedelta(weeks=40))))
+    assert small <= 2 * 3 and large <= 6 * 3  # at most UPDATE + archive INSERT + DELETE a batch

@@ -1,0 +1,78 @@
+"""Each shipped view version is frozen: its SQL text is pinned by hash, whatever changes later.
+
+A revision replays the view SQL it shipped with; editing VIEWS_V1 would make old revisions
+create something different from what devices hold. To change a view, add VIEWS_V2 (and a hash
+here) and a revision that calls replace_views(op.execute, VIEWS_V1, VIEWS_V2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.migrations import downgrade, upgrade
+from vault.storage.views import CURRENT_VIEWS, VIEWS_V1, View, replace_views
+
+PINNED: dict[str, dict[str, str]] = {
+    "V1": {
+        "active_facts": "4f5fa520d071c557175c46d496f76de41eefd7abe4374f0696038fdaed5de590",
+        "prompt_facts": "40568a75555e79884b6718145e2c975f5dbabcfe0c41eb07a7a650daf3d8a6f5",
+        "top_facts": "40052afdc5656801b2c7324ee105df007fb3ef50b494be3922b7ad91deacaa25",
+        "active_patterns": "1370e0594c42551554d9ee0dd9cb804309e8b53c5f395d1d720a3c3effee628a",
+        "active_notes": "b5d0ded168d60b7a03d1e90b65b32beb3e7e1dcdfdcd93ecfc2f532b32e99ef8",
+        "athlete_summary": "837bdc575bb0e734382030492fcbcf4e9dd955697aa729edbc937493cb5f9567",
+    },
+}
+VERSIONS: dict[str, tuple[View, ...]] = {"V1": VIEWS_V1}
+
+
+def _sha256(sql: str) -> str:
+    return hashlib.sha256(sql.encode("utf-8")).hexdigest()
+
+
+def test_every_shipped_view_version_keeps_its_exact_sql() -> None:
+    assert VERSIONS.keys() == PINNED.keys(), "pin the hashes of a new view version here"
+    for version, views in VERSIONS.items():
+        assert {v.name: _sha256(v.create_sql()) for v in views} == PINNED[version], (
+            f"the SQL of views {version} changed; ship the change as a new version instead"
+        )
+
+
+def test_the_current_views_are_a_shipped_version() -> None:
+    assert any(CURRENT_VIEWS is views for views in VERSIONS.values())
+
+
+def _stored_views(path: Path) -> dict[str, str]:
+    with closing(sqlite3.connect(path)) as raw:
+        return dict(raw.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'"))
+
+
+def test_every_revision_leaves_the_views_it_promises(db_path: Path) -> None:
+    engine = create_vault_engine(sqlite_url(db_path))
+    try:
+        expected = {v.name: v.create_sql() for v in VIEWS_V1}
+        for step in ("0001", "0002", "head"):
+            upgrade(engine, step)
+            assert _stored_views(db_path) == expected, step
+        assert _stored_views(db_path) == {v.name: v.create_sql() for v in CURRENT_VIEWS}
+        downgrade(engine, "0002")
+        assert _stored_views(db_path) == expected
+    finally:
+        engine.dispose()
+
+
+def test_replace_views_drops_dependents_first_and_creates_in_order() -> None:
+    statements: list[str] = []
+    old = (View("a", "SELECT 1 AS x"), View("b", "SELECT x FROM a"))
+    new = (View("a", "SELECT 2 AS x"), View("b", "SELECT x FROM a"), View("c", "SELECT 3"))
+    replace_views(statements.append, old, new)
+    assert statements == [
+        "DROP VIEW IF EXISTS b",
+        "DROP VIEW IF EXISTS a",
+        "CREATE VIEW a AS SELECT 2 AS x",
+        "CREATE VIEW b AS SELECT x FROM a",
+        "CREATE VIEW c AS SELECT 3",
+    ]
