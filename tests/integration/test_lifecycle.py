@@ -118,3 +118,15 @@ def test_history_follows_what_replaced_what(vault: Vault) -> None:
         chain, current = vault.history(start)
         assert [a.original_text for a in chain] == ["goal: 5k", "goal: 10k"]
         assert current == last.id
+
+
+def test_forgetting_the_replacement_leaves_no_link_to_nothing(vault: Vault, db_path: Path) -> None:
+    first = vault.merge("ana", [FactIn(text="primary sport: cycling")], now=T0).added[0]
+    vault.merge("ana", [FactIn(text="primary sport: running")], now=T0 + timedelta(days=1))
+    vault.forget("ana", "running", now=T0 + timedelta(days=2))
+    assert rows(db_path, "SELECT original_text, superseded_by FROM archive") == [
+        ("primary sport: cycling", None)
+    ]
+    chain, current = vault.history(first.id)
+    assert [a.original_text for a in chain] == ["primary sport: cycling"] and current is None
+

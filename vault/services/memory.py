@@ -94,6 +94,7 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
         a.id for a in uow.archive.for_athlete(athlete_id) if matches_query(terms, a.original_text)
     ]
     counts["archived"] = uow.archive.delete_ids(archived_ids)
+    uow.archive.detach_dangling(athlete_id)
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
     uow.archive.log_forget(athlete_id, now, counts)
     return ForgetResult(**counts)
@@ -113,7 +114,10 @@ def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = 90) ->
     """Delete archive rows older than the retention period (seed 002: 90 days)."""
     if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
         raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
-    return uow.archive.delete_older_than(now - timedelta(days=retention_days))
+    deleted = uow.archive.delete_older_than(now - timedelta(days=retention_days))
+    if deleted:
+        uow.archive.detach_dangling()
+    return deleted
 
 
 def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, literal_column, null, select
+from sqlalchemy import bindparam, delete, insert, literal_column, null, select, update
 from sqlalchemy import Connection
 
 from vault.domain.models import Archived
@@ -51,6 +51,28 @@ def _archive_facts_statement() -> Any:
 
 
 _ARCHIVE_FACTS = _archive_facts_statement()
+
+
+def _detach_statement(one_athlete: bool) -> Any:
+    facts = table_of(FactRow)
+    archived = archive_table.alias("archived")
+    live_facts = select(facts.c.id)
+    live_archived = select(archived.c.original_id).where(
+        archived.c.kind == Kind.FACT.value, archived.c.original_id.is_not(None)
+    )
+    statement = update(archive_table).where(archive_table.c.superseded_by.is_not(None))
+    if one_athlete:
+        live_facts = live_facts.where(facts.c.athlete_id == bindparam("athlete"))
+        live_archived = live_archived.where(archived.c.athlete_id == bindparam("athlete"))
+        statement = statement.where(archive_table.c.athlete_id == bindparam("athlete"))
+    return statement.where(
+        archive_table.c.superseded_by.not_in(live_facts),
+        archive_table.c.superseded_by.not_in(live_archived),
+    ).values(superseded_by=None)
+
+
+_DETACH = _detach_statement(one_athlete=False)
+_DETACH_ATHLETE = _detach_statement(one_athlete=True)
 
 
 class ArchiveRepository:
@@ -104,6 +126,15 @@ class ArchiveRepository:
     def delete_older_than(self, cutoff: datetime) -> int:
         statement = delete(archive_table).where(archive_table.c.archived_at < cutoff)
         return rowcount(self.connection.execute(statement))
+
+    def detach_dangling(self, athlete_id: str | None = None) -> int:
+        """Clear `superseded_by` links whose target was erased (forget, cleanup).
+
+        A link is live while its target is an active fact or an archived fact's `original_id`;
+        the erased text must not survive as a pointer to nothing (`history` would break).
+        """
+        statement = _DETACH if athlete_id is None else _DETACH_ATHLETE
+        return rowcount(self.connection.execute(statement, {"athlete": athlete_id}))
 
     def log_forget(self, athlete_id: str, now: datetime, counts: dict[str, int]) -> None:
         self.connection.execute(
