@@ -8,11 +8,10 @@ from pathlib import Path
 
 from sqlalchemy import event
 
+from tests.integration.test_lifecycle import rows
 from vault import FactIn, Vault
 from vault.domain.rules import decayed
 from vault.services import memory as memory_service
-
-from tests.integration.test_lifecycle import rows
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
@@ -84,3 +83,28 @@ def test_decay_statements_grow_with_batches_not_rows(vault: Vault, monkeypatch) 
     fill(vault, 8, seed=8)  # 48 more facts, all unreinforced: 6 batches
     large = len(writes_during(vault, lambda: vault.decay(now=T0 + timedelta(weeks=40))))
     assert small <= 2 * 3 and large <= 6 * 3  # at most UPDATE + archive INSERT + DELETE a batch
+
+
+def test_decay_reads_only_facts_whose_week_has_ended(vault: Vault, db_path: Path) -> None:
+    vault.merge("ana", [FactIn(text="goal: marathon", confidence=0.9)], now=T0)
+    assert rows(db_path, "SELECT decay_due_at FROM facts") == [("2026-03-09T08:00:00.000000Z",)]
+    just_before = T0 + timedelta(days=7) - timedelta(microseconds=1)
+    assert writes_during(vault, lambda: vault.decay(now=just_before)) == []
+    assert vault.decay(now=T0 + timedelta(days=7)).lowered == 1
+    assert rows(db_path, "SELECT confidence, decay_due_at FROM facts") == [
+        (0.855, "2026-03-16T08:00:00.000000Z")
+    ]
+
+
+def test_a_fact_written_without_a_due_time_is_recomputed_by_the_next_decay(
+    vault: Vault, db_path: Path
+) -> None:
+    vault.merge("ana", [FactIn(text="goal: marathon", confidence=0.9)], now=T0)
+    import sqlite3
+
+    with sqlite3.connect(db_path) as raw:  # what a restore or a hand-made row leaves: the default
+        raw.execute("UPDATE facts SET decay_due_at = '1970-01-01T00:00:00.000000Z'")
+    assert vault.decay(now=T0 + timedelta(days=15)).lowered == 1
+    assert rows(db_path, "SELECT confidence, decay_due_at FROM facts") == [
+        (0.81225, "2026-03-23T08:00:00.000000Z")
+    ]

@@ -120,11 +120,9 @@ HOSTILE = [
 ]
 
 
-def test_hostile_inputs_finish_quickly() -> None:
-    import time
-
+def test_hostile_inputs_are_handled() -> None:
+    """Hostile shapes give ordinary answers; their cost is checked by operation counts in
+    test_extraction_linear.py (growth from n to 4n), never by the wall clock."""
     for text in HOSTILE:
-        started = time.perf_counter()
-        RuleExtractor().extract(text, source=Source.USER_MESSAGE)
-        find_pii(text)
-        assert time.perf_counter() - started < 2.0, text[:20]
+        assert isinstance(RuleExtractor().extract(text, source=Source.USER_MESSAGE), list)
+        assert isinstance(find_pii(text), list)

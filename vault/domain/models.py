@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import NamedTuple, Annotated, Any, TypeVar, Union
+from typing import Annotated, Any, NamedTuple, TypeVar, Union
 
 from pydantic import (
     AfterValidator,

@@ -49,6 +49,12 @@ def decayed(base: float, last_reinforced_at: datetime, now: datetime) -> float:
     return round(base * DECAY_FACTOR**weeks, 6)
 
 
+def decay_due(last_reinforced_at: datetime, now: datetime) -> datetime:
+    """When `decayed` next changes: the end of the current unreinforced week as of `now`."""
+    weeks = 0 if now <= last_reinforced_at else (now - last_reinforced_at) // DECAY_PERIOD
+    return last_reinforced_at + (weeks + 1) * DECAY_PERIOD
+
+
 def boosted(confidence: float, occurrences: int) -> float:
     """+0.1 capped at 1.0; three or more occurrences are at least "high"."""
     value = min(1.0, round(confidence + BOOST, 6))
@@ -76,6 +82,7 @@ class FactState:
     observed_at: datetime
     last_reinforced_at: datetime
     updated_at: datetime
+    decay_due_at: datetime
     dirty: bool = False
     touched: bool = False
     kind: Kind = Kind.FACT
@@ -164,6 +171,7 @@ class _Planner:
             current = decayed(fact.base_confidence, fact.last_reinforced_at, self.now)
             if current != fact.confidence:
                 fact.confidence = current
+                fact.decay_due_at = decay_due(fact.last_reinforced_at, self.now)
                 fact.dirty = True
 
     # -- candidates
@@ -207,6 +215,7 @@ class _Planner:
         fact.confidence = boosted(fact.confidence, fact.occurrences)
         fact.base_confidence = fact.confidence
         fact.last_reinforced_at = max(fact.last_reinforced_at, self.now)
+        fact.decay_due_at = decay_due(fact.last_reinforced_at, self.now)
         fact.observed_at = max(fact.observed_at, observed)
         fact.updated_at = self.now
         fact.dirty = fact.touched = True
@@ -236,6 +245,7 @@ class _Planner:
             observed_at=observed,
             last_reinforced_at=max(observed, self.now),
             updated_at=self.now,
+            decay_due_at=decay_due(max(observed, self.now), self.now),
             dirty=True,
             touched=True,
         )

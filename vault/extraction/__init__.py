@@ -24,7 +24,7 @@ from vault.extraction.llm import (
     parse_llm_reply,
 )
 from vault.extraction.patterns import analyze_patterns
-from vault.extraction.privacy import find_pii, redact, scrub, scrub_text
+from vault.extraction.privacy import check_candidate, find_pii, redact, scrub, scrub_text
 from vault.extraction.relevance import rank_relevant, relevance_score
 from vault.extraction.rules import RuleExtractor
 
@@ -41,6 +41,7 @@ __all__ = [
     "Turn",
     "analyze_patterns",
     "build_prompt",
+    "check_candidate",
     "extract_from_activity",
     "find_pii",
     "mine_conversation",

@@ -103,6 +103,9 @@ _RESPONDS_WELL = re.compile(
 )
 
 
+_WINDOW = 48  # characters read before a body part for its side and owner
+
+
 def mentions_injury(text: str) -> bool:
     """Whether `text` names one of seed 002's body parts together with a word for pain or injury."""
     lowered = text.lower()
@@ -113,7 +116,9 @@ def _parts(text: str) -> list[tuple[str, str | None, int, bool]]:
     """(part, side, offset, someone else's?) for every body part named in `text`."""
     found: dict[str, tuple[str, str | None, int, bool]] = {}
     for match, part in all_matches(_PARTS, text):
-        before = text[: match.start()]
+        # Only the few words before the part matter ("my left", "her bad"); reading a bounded
+        # window keeps a clause naming a part thousands of times linear, not quadratic.
+        before = text[max(0, match.start() - _WINDOW) : match.start()]
         side_match = re.search(r"\b(left|right)(?: (?:lower|upper|outer|inner))? $", before)
         side = side_match.group(1) if side_match else None
         foreign = _OTHERS_PART.search(before) is not None and not before.endswith(
@@ -149,7 +154,7 @@ def injury(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     named = [
         (part, side, at) for part, side, at, foreign in _parts(text)
-        if not foreign and _own(clause, text[:at])
+        if not foreign and _own(clause, text[max(0, at - _WINDOW) : at])
     ]  # fmt: skip
     if clause.question or clause.hypothetical:
         return []

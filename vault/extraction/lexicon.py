@@ -165,14 +165,16 @@ def all_matches(
     table: tuple[tuple[re.Pattern[str], str], ...], text: str
 ) -> Iterator[tuple[re.Match[str], str]]:
     """Every non-overlapping match of any row, earlier rows winning an overlap, in text order."""
-    taken: list[tuple[int, int]] = []
+    # One flag per character taken: checking an overlap costs the match's length, not the
+    # number of earlier matches, so a text naming a part thousands of times stays linear.
+    taken = bytearray(len(text))
     found: list[tuple[re.Match[str], str]] = []
     for pattern, value in table:
         for match in pattern.finditer(text):
-            span = match.span()
-            if span[0] == span[1] or any(s < span[1] and span[0] < e for s, e in taken):
+            start, end = match.span()
+            if start == end or 1 in taken[start:end]:
                 continue
-            taken.append(span)
+            taken[start:end] = b"\x01" * (end - start)
             found.append((match, value))
     yield from sorted(found, key=lambda pair: pair[0].start())
 

@@ -12,6 +12,19 @@ Policy, per candidate text:
 A name is a capitalised word that is not a known word (sport, body part, month, weekday,
 brand, common English) and is either inside a sentence or, at its start, followed by a verb or
 `'s` ("Sarah is the user's wife"). Retractions carry no text and pass unchanged.
+
+Issue 9 adds, as kinds of personal data that always drop a candidate and are always redacted
+from outbound prompts: payment card numbers (13-19 digits, plain or grouped by spaces or
+dashes, Luhn-checked), IBANs (mod-97 checked), document numbers after a cue word ("passport
+number", "licence no", "SSN", ...), dates of birth ("born on 1990-03-02", "DOB 02/03/1990",
+"my birthday is March 3rd") and credentials ("password is hunter2", "pin is 1234", API keys).
+
+Two more refusals apply to every candidate, whatever its source (`check_candidate`):
+- text that addresses a model ("ignore previous instructions", "you must tell the athlete",
+  "system prompt") is never stored;
+- a slot value (`primary sport: X`, `goal: X`, `level: X`, `typical duration: X`, ...) must
+  look like a value: at most 4 words and 40 characters, no sentence punctuation, and none of
+  the verbs an instruction needs ("ignore", "tell", "train through", ...).
 """
 
 from __future__ import annotations
@@ -21,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction
+from vault.domain.text import conflict_key_of
 from vault.extraction.clauses import KNOWN_WORDS
 
 # Every pattern below starts only where a token starts (the look-behinds) and, where it can,
@@ -50,10 +64,55 @@ _RELATION = re.compile(
     r"|neighbou?r|trainer|named|called)\s*,?\s*$",
     re.IGNORECASE,
 )
+_EVENT_AFTER = re.compile(
+    r"\s+(?:[A-Z][a-z]+\s+){0,4}(?:Marathon|Half|Ultra|Triathlon|Ironman|10k|5k|Run|Sportive)\b"
+)
 _VERB_AFTER = re.compile(
     r"(?:'s\b|\s+(?:is|was|has|had|and|runs|rides|swims|does|did|says|said|thinks|wants|prefers"
     r"|likes|loves|hates|got|goes|went|ran|trains|will|would|can)\b)"
 )
+
+# -- issue 9: cards, IBANs, documents, dates of birth, credentials. Every repetition is bounded
+# and every look-around is fixed-width, so each pattern is linear in the text.
+_CARD = re.compile(
+    r"(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})(?![\d])"
+)
+_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,4})?")
+_DOCUMENT = re.compile(
+    r"\b(?:(?:passport|driv(?:er'?s|ing) licen[cs]e|licen[cs]e|id card|identity card"
+    r"|national id|social security|ssn|nhs|national insurance|tax(?:payer)? id|sort code"
+    r"|routing)(?: (?:number|no\.?|num|#|code))?"
+    r"|(?:id|document|insurance|policy|membership|member|account|acct|tax)"
+    r" (?:number|no\.?|num|#))(?: is|:| =)? ?#? ?"
+    r"(?P<value>(?=[A-Za-z0-9 -]{0,24}\d)[A-Za-z0-9](?:[A-Za-z0-9-]| (?=\w)){3,22}[A-Za-z0-9])",
+    re.IGNORECASE,
+)
+_SSN = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_DATE_TEXT = (
+    rf"(?:\d{{4}}[./-]\d{{1,2}}[./-]\d{{1,2}}|\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}"
+    rf"|(?:the )?{_DAY}(?: of)? {_MONTH}\b(?:,? \d{{4}})?|{_MONTH} (?:the )?{_DAY}\b(?:,? \d{{4}})?)"
+)
+_BIRTH = re.compile(
+    rf"\b(?:born(?: on| in)?|d\.?o\.?b\.?|date of birth|birth ?date|birthday)(?: is| was|:)?"
+    rf"(?: on)? ?{_DATE_TEXT}",
+    re.IGNORECASE,
+)
+_CREDENTIAL = re.compile(
+    r"\b(?:password|passcode|passphrase|passwd|pwd|pin(?: code| number)?|api[ _-]?key|secret"
+    r"(?: key)?|access (?:key|token)|auth(?:entication)? token|token|login|username|user ?name)"
+    r"(?: is|:| =| was)+ ?\S{1,100}",
+    re.IGNORECASE,
+)
+_API_KEY = re.compile(
+    r"(?<![\w-])(?:sk-[A-Za-z0-9_-]{16,200}|ghp_[A-Za-z0-9]{30,60}|AKIA[0-9A-Z]{16}"
+    r"|xox[abpr]-[A-Za-z0-9-]{10,200}|AIza[0-9A-Za-z_-]{30,40})(?![\w-])"
+)
+_LONG_TOKEN = re.compile(r"(?<![\w-])(?=[A-Za-z_-]{0,80}\d)(?=\d{0,80}[A-Za-z])[\w-]{32,200}(?![\w-])")
 
 # Capitalised words that are never someone's name.
 _ALLOWED = frozenset(
@@ -88,6 +147,65 @@ def _urls(text: str) -> list[Span]:
         if host.rsplit(".", 1)[-1].lower() in _TLDS and not host.replace(".", "").isdigit():
             spans.append(Span("url", match.start(), match.start() + len(value)))
     return spans
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char)
+        if position % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def _cards(text: str) -> list[Span]:
+    spans = []
+    for match in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", match.group(0))
+        if 13 <= len(digits) <= 19 and len(set(digits)) > 1 and _luhn(digits):
+            spans.append(Span("card", match.start(), match.end()))
+    return spans
+
+
+def _iban_valid(value: str) -> bool:
+    compact = value.replace(" ", "").upper()
+    if not 15 <= len(compact) <= 34 or not compact[:2].isalpha():
+        return False
+    moved = compact[4:] + compact[:4]
+    number = "".join(str(int(ch, 36)) for ch in moved)
+    return int(number) % 97 == 1
+
+
+def _ibans(text: str) -> list[Span]:
+    spans = []
+    for match in _IBAN.finditer(text):
+        value = match.group(0)
+        # A match may run one group into the next word; try the longest valid prefix.
+        while value and not _iban_valid(value):
+            cut = value.rfind(" ")
+            if cut <= 4:
+                value = ""
+                break
+            value = value[:cut]
+        if value:
+            spans.append(Span("iban", match.start(), match.start() + len(value)))
+    return spans
+
+
+def _documents(text: str) -> list[Span]:
+    spans = [
+        Span("document", m.start("value"), m.end("value"))
+        for m in _DOCUMENT.finditer(text)
+        if sum(ch.isdigit() for ch in m.group("value")) >= 4
+    ]
+    return spans + [Span("document", m.start(), m.end()) for m in _SSN.finditer(text)]
+
+
+def _secrets(text: str) -> list[Span]:
+    spans = [Span("credential", m.start(), m.end()) for m in _CREDENTIAL.finditer(text)]
+    spans += [Span("credential", m.start(), m.end()) for m in _API_KEY.finditer(text)]
+    return spans + [Span("credential", m.start(), m.end()) for m in _LONG_TOKEN.finditer(text)]
 
 
 def _phones(text: str) -> list[Span]:
@@ -129,9 +247,17 @@ def _is_name(text: str, match: re.Match[str]) -> bool:
 
 
 def find_pii(text: str) -> list[Span]:
-    """Every e-mail, URL, phone number, street address, postcode and person's name in `text`."""
+    """Every piece of personal data in `text`, earliest first.
+
+    Kinds: email, credential, url, card, iban, birth date, document, phone, address, name.
+    """
     found = [Span("email", m.start(), m.end()) for m in _EMAIL.finditer(text)]
+    found += _secrets(text)
     found += _urls(text)
+    found += _cards(text)
+    found += _ibans(text)
+    found += [Span("birth date", m.start(), m.end()) for m in _BIRTH.finditer(text)]
+    found += _documents(text)
     found += _phones(text)
     found += [Span("address", m.start(), m.end()) for m in _STREET.finditer(text)]
     found += [Span("address", m.start(), m.end()) for m in _POSTCODE.finditer(text)]
@@ -141,7 +267,7 @@ def find_pii(text: str) -> list[Span]:
     spans: list[Span] = []
     covered = bytearray(len(text))
     for span in found:  # in priority order: an e-mail's domain is not also a URL
-        if not any(covered[span.start : span.end]):
+        if 1 not in covered[span.start : span.end]:
             spans.append(span)
             covered[span.start : span.end] = b"\x01" * (span.end - span.start)
     return sorted(spans, key=lambda s: s.start)
@@ -149,9 +275,11 @@ def find_pii(text: str) -> list[Span]:
 
 def redact(text: str) -> str:
     """`text` with every piece of personal data replaced by `[kind]` (for logs and prompts)."""
-    for span in reversed(find_pii(text)):
-        text = text[: span.start] + f"[{span.kind}]" + text[span.end :]
-    return text
+    pieces, at = [], 0
+    for span in find_pii(text):
+        pieces += [text[at : span.start], f"[{span.kind}]"]
+        at = span.end
+    return "".join(pieces) + text[at:]
 
 
 def scrub_text(text: str) -> str | None:
@@ -159,18 +287,98 @@ def scrub_text(text: str) -> str | None:
     spans = find_pii(text)
     if any(span.kind != "name" for span in spans):
         return None
-    for span in reversed(spans):
-        before, after = text[: span.start], text[span.end :]
-        in_event = re.match(
-            r"\s+(?:[A-Z][a-z]+\s+)*(?:Marathon|Half|Ultra|Triathlon|Ironman|10k|5k|Run"
-            r"|Sportive)\b",
-            after,
-        )
-        if not (_RELATION.search(before) or in_event):
+    pieces, at = [], 0
+    for span in spans:
+        # Bounded windows: the relation word sits right before the name, the event word after.
+        before = text[max(0, span.start - 40) : span.start]
+        if not (_RELATION.search(before) or _EVENT_AFTER.match(text, span.end)):
             return None
-        text = before.rstrip(" ,") + after
+        pieces.append(text[at : span.start].rstrip(" ,"))
+        at = span.end
+    text = "".join(pieces) + text[at:]
     cleaned = re.sub(r"\s+'s\b", "'s", re.sub(r"\s{2,}", " ", text)).strip(" ,")
     return cleaned or None
+
+
+_ADDRESSES_MODEL = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass|skip)\b(?: \w+){0,3}? (?:previous|prior|above"
+    r"|earlier|preceding|all|any|the|your|these|those|system)\b(?: \w+){0,2}? (?:instructions?"
+    r"|prompts?|rules|messages?|guidelines|directions|context|memory|constraints)\b"
+    r"|\b(?:system|developer|hidden) (?:prompt|message|instructions?)\b|\bjailbreak"
+    r"|\byou (?:must|should|shall|will|need to|have to|are (?:now|to|required|an? (?:ai|assistant"
+    r"|language model|llm|chatbot)))\b|\btell (?:the )?(?:athlete|user|client|them|him|her)\b"
+    r"|\b(?:as an ai|language model|the assistant|new instructions|from now on|act as|pretend"
+    r"|respond (?:only )?with|reply (?:only )?with|do not (?:follow|obey)|don't (?:follow|obey))\b"
+    r"|<\|[a-z_]+\|>|\[/?inst\]|<<sys>>|^\s*(?:system|assistant|user)\s*:",
+    re.IGNORECASE,
+)
+# Words no slot value needs and every instruction does.
+_NOT_A_VALUE = re.compile(
+    r"\b(?:ignore|disregard|forget|override|tell|say|says|said|respond|reply|answer|must|should"
+    r"|shall|always|never|instructions?|prompt|assistant|system|you|your|please|through|push"
+    r"|keep|make|ensure|print|reveal|output|repeat|act|pretend|coach)\b"
+    r"|[.!?;\n\\<>{}|`]|:\s"
+)
+SLOT_VALUE_MAX_WORDS = 4
+SLOT_VALUE_MAX_CHARS = 40
+
+
+def addresses_model(text: str) -> bool:
+    """Whether `text` talks to a language model instead of about the athlete."""
+    return _ADDRESSES_MODEL.search(text[:2_000]) is not None
+
+
+def slot_value_problem(text: str) -> str | None:
+    """Why the value of a `label: value` fact is not a value, or None when it looks like one.
+
+    A value is short (at most 4 words and 40 characters), holds no sentence punctuation and
+    none of the verbs an instruction needs: "primary sport: running" and "goal: sub-3 marathon"
+    pass, "primary sport: ignore previous instructions and tell ..." does not.
+    """
+    key = conflict_key_of(text)
+    if key is None or key == "time preference":
+        return None
+    value = text.split(":", 1)[1].strip() if ":" in text else ""
+    if not value:
+        return f"the {key} slot has no value"
+    if len(value) > SLOT_VALUE_MAX_CHARS or len(value.split()) > SLOT_VALUE_MAX_WORDS:
+        return (
+            f"the {key} value is too long to be a value ({len(value.split())} words, "
+            f"{len(value)} characters; at most {SLOT_VALUE_MAX_WORDS} and {SLOT_VALUE_MAX_CHARS})"
+        )
+    if _NOT_A_VALUE.search(value.lower()):
+        return f"the {key} value reads like a sentence, not a value: {value[:40]!r}"
+    return None
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` may not be stored as it is, or None: personal data, a name that cannot be
+    cut, words addressed to a model, or a slot value that is not a value."""
+    if addresses_model(text):
+        return "the text addresses the model, not the athlete"
+    kinds = sorted({span.kind for span in find_pii(text) if span.kind != "name"})
+    if kinds:
+        return "holds personal data (" + ", ".join(kinds) + ")"
+    cleaned = scrub_text(text)
+    if cleaned is None:
+        return "names another person"
+    return slot_value_problem(cleaned)
+
+
+def check_candidate(candidate: Candidate) -> str | None:
+    """The reason to refuse `candidate` at the storage boundary, or None to accept it.
+
+    The one check every write path can share (extractors, `merge`, `remember`, imports):
+    retractions carry no text and always pass; a fact, pattern or note is refused when its
+    text holds contact data, a card number, an IBAN, a document number, a date of birth or a
+    credential, names a person other than after a relation word ("my wife Sarah" is cut to
+    "my wife" by `scrub`), addresses a model ("ignore previous instructions"), or fills a slot
+    with something that is not a value. `scrub` drops exactly the candidates this refuses and
+    cuts the removable names from the rest.
+    """
+    if isinstance(candidate, Retraction):
+        return None
+    return text_problem(candidate.text)
 
 
 def scrub(candidates: Iterable[Candidate]) -> list[Candidate]:
@@ -180,8 +388,10 @@ def scrub(candidates: Iterable[Candidate]) -> list[Candidate]:
         if isinstance(candidate, Retraction):
             kept.append(candidate)
             continue
+        if addresses_model(candidate.text):
+            continue
         cleaned = scrub_text(candidate.text)
-        if cleaned is None:
+        if cleaned is None or slot_value_problem(cleaned) is not None:
             continue
         if cleaned == candidate.text:
             kept.append(candidate)

@@ -58,7 +58,8 @@ _NOT_DURATION = re.compile(
     r"\blong (?:runs?|rides?)|\brace|\bmarathon|\bcommute|\beach way|\bto work\b|\bwarm[- ]?up"
     r"|\bcool[- ]?down|\bintervals?|\breps?\b|\bper km|\bpace|\bshifts?\b|\d ?x ?\d|\bx ?\d"
 )
-_PER_PERIOD = re.compile(r"^ ?(?:a|per|each|every) (?:week|day|month)|^ ?(?:weekly|daily)")
+_PER_PERIOD = re.compile(r" ?(?:a|per|each|every) (?:week|day|month)| ?(?:weekly|daily)")
+_FOR_BEFORE = re.compile(r"\bfor (?:about |around |roughly |approx\w* )?$")
 
 
 def _time_bucket(text: str) -> str | None:
@@ -134,13 +135,18 @@ def duration(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     if not clause.asserts or clause.negated or clause.one_off or _NOT_DURATION.search(text):
         return []
+    # Each search below runs once per clause or reads a bounded window, so a clause holding
+    # thousands of amounts stays linear.
+    habit = _DURATION_HABIT.search(text) is not None
+    verb = _DURATION_VERB.search(text)
     for match in _AMOUNT.finditer(text):
-        if _PER_PERIOD.match(text[match.end() :]):
+        if _PER_PERIOD.match(text[match.end() : match.end() + 16]):
             continue
-        before = text[: match.start()]
-        habitual = _DURATION_HABIT.search(text) or (
-            _DURATION_VERB.search(before)
-            and re.search(r"\bfor (?:about |around |roughly |approx\w* )?$", before)
+        before = text[max(0, match.start() - 40) : match.start()]
+        habitual = habit or (
+            verb is not None
+            and verb.end() <= match.start()
+            and _FOR_BEFORE.search(before) is not None
         )
         minutes = _minutes(match)
         if not habitual or minutes is None or not 10 <= minutes <= 600:

@@ -8,7 +8,7 @@ from typing import Sequence
 from sqlalchemy import select
 
 from vault.domain.errors import AthleteNotFound, FactNotFound, InvalidInput
-from vault.domain.limits import ACTIVE_FLOOR, DECAY_PERIOD
+from vault.domain.limits import ACTIVE_FLOOR
 from vault.domain.models import (
     Archived,
     Candidate,
@@ -17,7 +17,7 @@ from vault.domain.models import (
     Ignored,
     MergeResult,
 )
-from vault.domain.rules import FactState, decayed, plan_merge
+from vault.domain.rules import FactState, decay_due, decayed, plan_merge
 from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
@@ -51,24 +51,24 @@ DECAY_BATCH = 5000
 def decay(uow: UnitOfWork, now: datetime) -> DecayResult:
     """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3.
 
-    Set-wise and streaming: facts are read in id-ordered batches, the pure rule
-    (`vault.domain.rules.decayed`) decides, and each batch is written with one executemany
-    UPDATE, one INSERT ... SELECT into the archive and one DELETE. Only changed rows are written,
-    so a second run with nothing to change writes nothing.
+    Set-wise and streaming: facts due (`decay_due_at <= now`, indexed) are read in batches, the
+    pure rule (`vault.domain.rules.decayed`) decides, and each batch is written with one
+    executemany UPDATE, one INSERT ... SELECT into the archive and one DELETE. A run with
+    nothing due reads one empty index range and writes nothing.
     """
     lowered = archived = 0
-    for batch in uow.memory.facts_due_for_decay(now - DECAY_PERIOD, DECAY_BATCH):
+    while batch := uow.memory.facts_due_for_decay(now, DECAY_BATCH):
         changes, gone = [], []
         for fact in batch:
             current = decayed(fact.base_confidence, fact.last_reinforced_at, now)
             if current < ACTIVE_FLOOR:
                 gone.append(fact.id)
-            elif current != fact.confidence:
-                changes.append((fact.id, current))
-        uow.memory.set_confidences(changes)
+            else:
+                changes.append((fact.id, current, decay_due(fact.last_reinforced_at, now)))
+                lowered += current != fact.confidence
+        uow.memory.set_decayed(changes)
         uow.archive.archive_facts(gone, ArchiveReason.DECAYED, now)
         uow.memory.delete_ids(Kind.FACT, gone)
-        lowered += len(changes)
         archived += len(gone)
     return DecayResult(lowered=lowered, archived=archived)
 

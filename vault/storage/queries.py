@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import Select, Table, bindparam, literal_column, select, union_all
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Select, Table, bindparam, literal_column, select, union_all
 
 from vault.domain.limits import MAX_FACTS
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow

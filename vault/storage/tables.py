@@ -17,12 +17,16 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
 )
+from sqlalchemy import (
+    text as sql_text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 from vault.domain.limits import ATHLETE_ID_MAX, FACT_TEXT_MAX, ITEM_TEXT_MAX
 from vault.domain.vocabulary import ArchiveReason, Category, Kind, Source
 from vault.storage.types import UTCDateTime
 
+DUE_NOW = "1970-01-01T00:00:00.000000Z"  # server default of facts.decay_due_at
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -116,6 +120,9 @@ class FactRow(Base):
     observed_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_reinforced_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # When `confidence` next drops (end of the current unreinforced week): decay reads only
+    # facts due. The default means "due now", so a row written without it is just recomputed.
+    decay_due_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=sql_text(f"'{DUE_NOW}'"))
 
     @declared_attr.directive
     def __table_args__(cls) -> tuple[object, ...]:  # noqa: N805 - SQLAlchemy directive
@@ -128,7 +135,7 @@ class FactRow(Base):
             ),
             CheckConstraint("occurrences >= 1", name="occurrences_positive"),
             Index(None, "athlete_id", "confidence"),  # views: per-athlete ranking, counts
-            Index(None, "last_reinforced_at"),  # decay: every athlete's facts unreinforced since
+            Index(None, "decay_due_at"),  # decay: facts whose confidence drops by now (0004)
             {"sqlite_autoincrement": True},
         )
 

@@ -6,7 +6,7 @@ from types import TracebackType
 
 from sqlalchemy import Connection, Engine
 
-from vault.storage.repositories import AthleteRepository, ArchiveRepository, MemoryRepository
+from vault.storage.repositories import ArchiveRepository, AthleteRepository, MemoryRepository
 from vault.storage.repositories.snapshot import SnapshotRepository
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, literal_column, null, select, update
-from sqlalchemy import Connection
+from sqlalchemy import Connection, bindparam, delete, insert, literal_column, null, select, update
 
 from vault.domain.models import Archived
 from vault.domain.rules import FactState, Removal

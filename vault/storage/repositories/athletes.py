@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, delete, func, select
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Select, delete, func, select
 
 from vault.storage.dialect import ensure_athlete
 from vault.storage.repositories._sql import rowcount, table_of

@@ -9,8 +9,7 @@ downgrade then leaves that athlete's vault rows in place (there is nothing to re
 
 from __future__ import annotations
 
-from sqlalchemy import inspect, text
-from sqlalchemy import Connection
+from sqlalchemy import Connection, inspect, text
 
 from vault.domain.legacy import RENAMED_TABLE, LegacyRowError, athlete_of
 from vault.storage.repositories._sql import rowcount

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +50,7 @@ def _load_active_statement() -> Any:
             facts_table.c.conflict_key,
             facts_table.c.base_confidence,
             facts_table.c.observed_at,
+            facts_table.c.decay_due_at,
             tags_table.c.tag,
         )
         .select_from(facts_table.outerjoin(tags_table, tags_table.c.fact_id == facts_table.c.id))
@@ -64,6 +64,7 @@ def _load_active_statement() -> Any:
             null(),
             table.c.confidence,
             table.c.learned_at,
+            table.c.learned_at,
             null(),
         ).where(table.c.athlete_id == bindparam("athlete"))
         for kind, table in ITEM_TABLES.items()
@@ -74,7 +75,7 @@ def _load_active_statement() -> Any:
 _LOAD_ACTIVE = _load_active_statement()
 _FACT_STATE_COLUMNS = (
     "confidence", "base_confidence", "occurrences", "observed_at", "last_reinforced_at",
-    "updated_at",
+    "updated_at", "decay_due_at",
 )  # fmt: skip
 _ITEM_STATE_COLUMNS = ("confidence", "occurrences", "last_reinforced_at", "updated_at")
 _UPDATES = {
@@ -175,25 +176,18 @@ class MemoryRepository:
         columns = _FACT_STATE_COLUMNS if kind is Kind.FACT else _ITEM_STATE_COLUMNS
         self.connection.execute(_UPDATES[kind], [_update_params(s, columns) for s in states])
 
-    def facts_due_for_decay(self, cutoff: datetime, batch: int) -> Iterator[list[DecayRow]]:
-        """Facts unreinforced since `cutoff`, in id order, `batch` rows at a time.
+    def facts_due_for_decay(self, now: datetime, batch: int) -> list[DecayRow]:
+        """Up to `batch` facts whose confidence drops by `now` (the caller writes each batch
+        before asking for the next: memory stays flat however large the vault is)."""
+        params = {"now": now, "batch": batch}
+        return [DecayRow(*row) for row in self.connection.execute(_DUE_FOR_DECAY, params)]
 
-        Keyset pagination (id > last seen) keeps memory flat however large the vault is.
-        """
-        after = 0
-        while True:
-            params = {"cutoff": cutoff, "after": after, "batch": batch}
-            rows = [DecayRow(*row) for row in self.connection.execute(_DUE_FOR_DECAY, params)]
-            if not rows:
-                return
-            yield rows
-            after = rows[-1].id
-
-    def set_confidences(self, changes: list[tuple[int, float]]) -> None:
-        """One executemany UPDATE of (fact id, confidence) pairs."""
+    def set_decayed(self, changes: list[tuple[int, float, datetime]]) -> None:
+        """One executemany UPDATE of (fact id, confidence, next due time)."""
         if changes:
             self.connection.execute(
-                _SET_CONFIDENCE, [{"b_id": i, "b_confidence": c} for i, c in changes]
+                _SET_DECAYED,
+                [{"b_id": i, "b_confidence": c, "b_due": due} for i, c, due in changes],
             )
 
     def delete_ids(self, kind: Kind, ids: list[int]) -> int:
@@ -202,6 +196,8 @@ class MemoryRepository:
         return rowcount(self.connection.execute(_DELETES[kind], {"ids": ids}))
 
 
+# Facts whose confidence drops by `now`, through ix_facts_decay_due_at. Each batch is written
+# (due moves past `now`) before the next is read, so the same query pages through them all.
 _DUE_FOR_DECAY = (
     select(
         facts_table.c.id,
@@ -209,15 +205,14 @@ _DUE_FOR_DECAY = (
         facts_table.c.base_confidence,
         facts_table.c.last_reinforced_at,
     )
-    .where(facts_table.c.last_reinforced_at <= bindparam("cutoff"))
-    .where(facts_table.c.id > bindparam("after"))
-    .order_by(facts_table.c.id)
+    .where(facts_table.c.decay_due_at <= bindparam("now"))
+    .order_by(facts_table.c.decay_due_at, facts_table.c.id)
     .limit(bindparam("batch"))
 )
-_SET_CONFIDENCE = (
+_SET_DECAYED = (
     update(facts_table)
     .where(facts_table.c.id == bindparam("b_id"))
-    .values(confidence=bindparam("b_confidence"))
+    .values(confidence=bindparam("b_confidence"), decay_due_at=bindparam("b_due"))
 )
 
 
@@ -250,6 +245,7 @@ def fact_state(row: Row[Any], tags: frozenset[str]) -> FactState:
         observed_at=row.observed_at,
         last_reinforced_at=row.last_reinforced_at,
         updated_at=row.updated_at,
+        decay_due_at=row.decay_due_at,
     )
 
 
@@ -297,6 +293,7 @@ def _insert_params(athlete_id: str, state: State) -> dict[str, Any]:
             conflict_key=state.conflict_key,
             base_confidence=state.base_confidence,
             observed_at=state.observed_at,
+            decay_due_at=state.decay_due_at,
         )
     return params
 

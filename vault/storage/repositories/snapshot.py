@@ -42,8 +42,13 @@ KIND_TABLES: dict[Kind, Table] = {
 ARCHIVE = "archive"  # the archive's id space, next to the three kinds'
 
 
+# Bookkeeping derived from the other columns, not memory: left out of snapshots, so a restored
+# fact gets the server default ("due now") and the next decay recomputes it.
+DERIVED = frozenset({"decay_due_at"})
+
+
 def _columns(table: Table) -> tuple[str, ...]:
-    return tuple(c.name for c in table.c if c.name != "athlete_id")
+    return tuple(c.name for c in table.c if c.name != "athlete_id" and c.name not in DERIVED)
 
 
 # One column list per table; reading and writing both build their rows from it.
