@@ -1,16 +1,112 @@
-"""Shared fixtures: every test gets its own vault file; no test touches a user's ./vault.db."""
+"""Shared fixtures: every test gets its own vault; no test touches a user's ./vault.db.
+
+Backends. A test that uses the `vault` (or `vault_url`, `db`) fixture runs twice, on SQLite
+(`[sqlite]`, a file in tmp_path) and on PostgreSQL (`[postgresql]`, marked `postgres`), unless
+it reads the SQLite file itself: a test that asks for `db_path` checks writes with raw
+`sqlite3` (the repository-tests-by-raw-SQL rule) and runs on SQLite only, as does a test marked
+`sqlite_only`; one marked `postgres_only` runs on the server only. `db.rows(sql)` is the backend-neutral way to look at the stored rows.
+
+PostgreSQL. `VAULT_TEST_PG_URL` names a server database to start from
+(`postgresql+psycopg://postgres@127.0.0.1:5432/test`); the run creates its own database
+`vault_test_<random>` there, upgrades it once, empties the vault's tables before each test
+(TRUNCATE ... RESTART IDENTITY, so ids start at 1 as in a fresh file) and drops the database at
+the end, so runs never see each other's rows. Without the variable or a server, the PostgreSQL
+half is skipped with one `SKIPPED [n] tests/conftest.py: ...` line; `VAULT_REQUIRE_PG=1`
+(set by .ci/run) turns that skip into an error.
+"""
 
 from __future__ import annotations
 
+import ast
+import inspect
+import os
+import secrets
+import textwrap
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
+import freezegun
 import pytest
+from sqlalchemy import Engine, create_engine, exc
+from sqlalchemy.engine import make_url
 
 from vault import Vault, open_vault
+from vault.storage.engine import display_url, sqlite_url
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+
+# A frozen clock must not freeze pytest's own timer (`--durations` printed 1.7e9 s setups).
+freezegun.configure(extend_ignore_list=["_pytest.timing"])
+
+PG_URL_ENV = "VAULT_TEST_PG_URL"
+REQUIRE_PG_ENV = "VAULT_REQUIRE_PG"
+SQLITE, POSTGRESQL = "sqlite", "postgresql"
+BACKEND_FIXTURES = {"vault", "vault_url", "db"}
+# Tests that use the `vault` fixture but look at SQLite itself (no marker needed in their files).
+SQLITE_ONLY = {
+    "test_transactions.py::test_every_connection_gets_the_vault_pragmas": "reads SQLite PRAGMAs",
+    "test_interchange.py::test_the_largest_64_bit_id_is_only_a_label": "reads sqlite_sequence",
+}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    names = set(metafunc.fixturenames)
+    if "backend" not in names or not names & BACKEND_FIXTURES:
+        return
+    if "pg_vault" in names or _sqlite_only(metafunc.definition):
+        return  # SQLite only (the `backend` default), or pairs a SQLite vault with pg_vault
+    if "db_path" in names and not _reads_only_through_rows(metafunc.function):
+        return  # reads the SQLite file itself (sqlite3, bytes, a second open): SQLite only
+    server = pytest.param(POSTGRESQL, id=POSTGRESQL, marks=pytest.mark.postgres)
+    if metafunc.definition.get_closest_marker("postgres_only"):
+        metafunc.parametrize("backend", [server], indirect=True)
+        return
+    metafunc.parametrize("backend", [pytest.param(SQLITE, id=SQLITE), server], indirect=True)
+
+
+def _reads_only_through_rows(function: Any) -> bool:
+    """True when the test uses `db_path` only as `rows(db_path, sql, ...)`: its module's raw-SQL
+    helper, which the PostgreSQL half swaps for `Db.rows` (see `_rows_on_the_server`)."""
+    try:
+        source = textwrap.dedent(inspect.getsource(function))
+    except (OSError, TypeError):
+        return False
+    tree = ast.parse(source)
+    body = tree.body[0]
+    if not isinstance(body, ast.FunctionDef) or "sqlite3" in source:
+        return False
+    if not callable(function.__globals__.get("rows")):
+        return False
+    through_rows = {
+        id(node.args[0])
+        for node in ast.walk(body)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id == "rows" and node.args
+    }  # fmt: skip
+    uses = [n for n in ast.walk(body) if isinstance(n, ast.Name) and n.id == "db_path"]
+    return bool(uses) and all(id(n) in through_rows for n in uses)
+
+
+@pytest.fixture(autouse=True)
+def _rows_on_the_server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL half of a `rows(db_path, ...)` test: its module's `rows` reads the server."""
+    if getattr(request, "param", None) is not None or "backend" not in request.fixturenames:
+        return
+    if request.getfixturevalue("backend") != POSTGRESQL or "db_path" not in request.fixturenames:
+        return
+    server = Db(request.getfixturevalue("vault"))
+    monkeypatch.setitem(
+        request.function.__globals__, "rows", lambda _path, sql, *params: server.rows(sql, *params)
+    )
+
+
+def _sqlite_only(item: pytest.Item) -> bool:
+    nodeid = item.nodeid.split("[", 1)[0]
+    return item.get_closest_marker("sqlite_only") is not None or any(
+        nodeid.endswith(key) for key in SQLITE_ONLY
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +121,131 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def vault(db_path: Path) -> Iterator[Vault]:
-    with open_vault(db_path, upgrade=True) as opened:
+def backend(request: pytest.FixtureRequest) -> str:
+    """`sqlite` or `postgresql`: the backend of this test's `vault`."""
+    return str(getattr(request, "param", SQLITE))
+
+
+SKIP_PREFIX = "PostgreSQL half of the suite"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Every PostgreSQL-half skip points at this file, so `-ra` folds them into one line."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    longrepr = report.longrepr
+    if report.skipped and isinstance(longrepr, tuple) and SKIP_PREFIX in str(longrepr[2]):
+        line = _unavailable.__code__.co_firstlineno - 1
+        report.longrepr = (__file__, line, longrepr[2])
+
+
+def _unavailable(reason: str) -> None:
+    message = f"{SKIP_PREFIX}: {reason}"
+    if os.environ.get(REQUIRE_PG_ENV, "") not in ("", "0"):
+        pytest.fail(f"{message} ({REQUIRE_PG_ENV} is set: CI must run it)", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> str:
+    """The server database this run starts from (`VAULT_TEST_PG_URL`)."""
+    url = os.environ.get(PG_URL_ENV, "")
+    if not url:
+        _unavailable(f"{PG_URL_ENV} is not set (.ci/run sets it)")
+    return url
+
+
+@pytest.fixture(scope="session")
+def pg_server_url(pg_admin_url: str) -> Iterator[str]:
+    """A throwaway database of this run, at the newest schema; dropped at the end."""
+    parsed = make_url(pg_admin_url)
+    if "+" not in parsed.drivername:
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    try:
+        admin = create_engine(parsed, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
+        with admin.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+    except (exc.DBAPIError, ImportError, exc.NoSuchModuleError) as error:
+        _unavailable(f"no server at {display_url(pg_admin_url)}: {str(error).splitlines()[0]}")
+    name = f"vault_test_{secrets.token_hex(5)}"
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    url = parsed.set(database=name).render_as_string(hide_password=False)
+    try:
+        open_vault(url, upgrade=True).close()
+        yield url
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def _pg_cleaner(pg_server_url: str) -> Iterator[Engine]:
+    engine = create_engine(pg_server_url)
+    yield engine
+    engine.dispose()
+
+
+def empty_pg_vault(engine: Engine) -> None:
+    """Every vault table emptied and its ids restarted: a fresh vault, without re-migrating."""
+    with engine.begin() as connection:
+        connection.exec_driver_sql("SET LOCAL lock_timeout = '20s'")
+        tables = connection.exec_driver_sql(
+            "SELECT quote_ident(tablename) FROM pg_tables "
+            "WHERE schemaname = current_schema() AND tablename <> 'alembic_version'"
+        ).scalars().all()  # every table the migrations made, whoever added it
+        connection.exec_driver_sql(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
+
+
+@pytest.fixture
+def vault_url(backend: str, request: pytest.FixtureRequest) -> str:
+    """The URL of this test's (empty, upgraded) vault on its backend."""
+    if backend == POSTGRESQL:
+        empty_pg_vault(request.getfixturevalue("_pg_cleaner"))
+        return str(request.getfixturevalue("pg_server_url"))
+    path: Path = request.getfixturevalue("db_path")
+    open_vault(path, upgrade=True).close()
+    return sqlite_url(path)
+
+
+@pytest.fixture
+def vault(vault_url: str) -> Iterator[Vault]:
+    with open_vault(vault_url) as opened:
         yield opened
+
+
+class Db:
+    """Raw SQL on the vault under test, the same on both backends.
+
+    Times come back in the canonical text form (`2026-03-02T08:00:00.000000Z`), whatever the
+    backend stores, so expectations are written once.
+    """
+
+    def __init__(self, vault: Vault) -> None:
+        self.engine = vault.engine
+        self.backend = vault.engine.dialect.name
+
+    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Rows of `sql`; `?` placeholders on both backends."""
+        statement = sql if self.backend == SQLITE else sql.replace("?", "%s")
+        with self.engine.connect() as connection:
+            result = connection.exec_driver_sql(statement, tuple(params))
+            return [tuple(_canonical_time(v) for v in row) for row in result]
+
+    def execute(self, sql: str, *params: Any) -> None:
+        statement = sql if self.backend == SQLITE else sql.replace("?", "%s")
+        with self.engine.begin() as connection:
+            connection.exec_driver_sql(statement, tuple(params))
+
+
+def _canonical_time(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return value
+
+
+@pytest.fixture
+def db(vault: Vault) -> Db:
+    return Db(vault)

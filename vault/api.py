@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import Engine, exc
+from sqlalchemy import Connection, Engine, bindparam, exc, func, select
+from sqlalchemy.engine import make_url
 
-from vault.domain.errors import ConflictError, InvalidInput, NotAVaultFile, VaultError
+from vault.domain.errors import AthleteNotFound, ConflictError, InvalidInput, NotAVaultFile, VaultError
+from vault.domain.errors import BusyError, StorageError
+from vault.domain.limits import ITEMS_PER_CALL
+from vault.domain.models import aware_in_range
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -33,6 +40,7 @@ from vault.domain.models import (
 from vault.domain.times import require_aware, utc_now
 from vault.domain.vocabulary import Category, Kind, parse_category
 from vault.extraction import ActivityIn, Extractor, Turn, rank_relevant
+from vault.extraction import check_candidate
 from vault.prompt import (
     DEFAULT_BUDGET,
     DEFAULT_ENCODING,
@@ -44,38 +52,68 @@ from vault.prompt import (
     to_contract,
     validate_contract,
 )
-from vault.services import interchange, learning
+from vault.services import health, interchange, learning
 from vault.services import memory as services
+from vault.domain.episodes import (
+    EPISODE_ARCHIVE_RETENTION_DAYS,
+    EPISODE_CAP,
+    AddEpisodesResult,
+    Episode,
+    EpisodeIn,
+    Knowledge,
+    KnowledgeIn,
+    StorePolicy,
+)
+from vault.prompt.episodes import EPISODE_BUDGET, EpisodeSections, render_episode_sections
+from vault.services import episodes as episode_services
+from vault.storage.repositories.episodes import EpisodeRepository, KnowledgeRepository
 from vault.storage import migrations as migrate
 from vault.storage import queries
 from vault.storage.engine import as_url, create_vault_engine, default_url, single_reader, writer
-from vault.storage.uow import UnitOfWork
+from vault.storage.repositories import MemoryRepository
+from vault.storage.repositories._sql import table_of
+from vault.storage.repositories.memory import DecayRow
+from vault.storage.tables import AthleteRow, FactRow
+from vault.storage.uow import RetryPolicy, UnitOfWork, is_busy, storage_failure
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
 
 
 def open_vault(
-    target: str | os.PathLike[str] | None = None, *, upgrade: bool = False, read_only: bool = False
+    target: str | os.PathLike[str] | None = None,
+    *,
+    upgrade: bool = False,
+    read_only: bool = False,
+    synchronous: str | None = None,
+    busy_retry: RetryPolicy | None = None,
 ) -> "Vault":
     """Open a vault file (path or database URL; default `$VAULT_DB_URL`, `$VAULT_DB`, ./vault.db).
 
     A file behind the newest schema is upgraded when `upgrade=True`; otherwise opening it
     raises SchemaOutOfDate naming the command to run. A file from a newer vault is refused.
+    `synchronous` is "NORMAL" (default, or `$VAULT_SYNCHRONOUS`) or "FULL" (README,
+    "Reliability and privacy"); `busy_retry` says how writes retry a busy lock (RetryPolicy).
+    A file this call created is removed again if opening it fails.
     """
     url = default_url() if target is None else as_url(target)
-    engine = create_vault_engine(url, read_only=read_only)
+    created = _would_create(url, read_only)
+    engine = create_vault_engine(url, read_only=read_only, synchronous=synchronous)
     try:
         if upgrade and not read_only:
             migrate.upgrade(engine)
         else:
             migrate.check_schema(engine)
-    except exc.DatabaseError as error:
+    except exc.DBAPIError as error:
         engine.dispose()
-        raise NotAVaultFile(f"cannot open {url}: {error.orig}") from None
+        _remove_unwritten(created)
+        raise _open_failure(url, error) from None
     except BaseException:
         engine.dispose()
+        _remove_unwritten(created)
         raise
-    return Vault(engine)
+    vault = Vault(engine)
+    vault.busy_retry = busy_retry
+    return vault
 
 
 class Vault:
@@ -101,14 +139,17 @@ class Vault:
 
     @contextmanager
     def _write(self) -> Iterator[UnitOfWork]:
+        """One write transaction. BEGIN IMMEDIATE is retried while the lock is busy (never a
+        half-done transaction); a database failure becomes one VaultError: BusyError,
+        StorageError (read-only, disk full), ConflictError or VaultError."""
         try:
-            with self.unit_of_work() as uow:
+            with UnitOfWork(self._writer, retry=self.busy_retry) as uow:
                 yield uow
                 uow.commit()
         except exc.IntegrityError as error:
             raise ConflictError(f"the change breaks an integrity rule: {error.orig}") from None
-        except exc.OperationalError as error:
-            raise VaultError(f"database error: {error.orig}") from None
+        except exc.DBAPIError as error:
+            raise storage_failure(error) from None
 
     @contextmanager
     def _read(self) -> Iterator[Any]:
@@ -117,20 +158,37 @@ class Vault:
 
     # -- writes
     def merge(
-        self, athlete_id: str, candidates: Sequence[Candidate | dict[str, Any]], now: datetime | None = None
+        self,
+        athlete_id: str,
+        candidates: Sequence[Candidate | dict[str, Any]],
+        now: datetime | None = None,
+        *,
+        trusted: bool = False,
     ) -> MergeResult:
-        """Merge facts, patterns, notes and retractions into an athlete's memory (one transaction)."""
+        """Merge facts, patterns, notes and retractions into an athlete's memory (one transaction).
+
+        Privacy at the storage boundary: every fact, pattern and note is checked
+        (`vault.extraction.check_candidate`: contact data, card numbers, IBANs, document
+        numbers, dates of birth, credentials, other people's names, text addressed to a model,
+        slot values that are not values); a refused one is InvalidInput and nothing is
+        written. `trusted=True` skips that check for a manual entry its author vouches for.
+        At most ITEMS_PER_CALL candidates per call.
+        """
         athlete = validated_athlete(athlete_id)
-        checked = [_candidate(c) for c in candidates]
+        checked = _checked_candidates(candidates, trusted=trusted)
         moment = _now(now)
         if not checked:
             return MergeResult()
         with self._write() as uow:
             return services.merge(uow, athlete, checked, moment)
 
-    def remember(self, athlete_id: str, text: str, now: datetime | None = None, **fields: Any) -> MergeResult:
-        """Merge one fact given as text (plus any FactIn field)."""
-        return self.merge(athlete_id, [validated(FactIn, {"text": text, **fields})], now)
+    def remember(
+        self, athlete_id: str, text: str, now: datetime | None = None, *, trusted: bool = False,
+        **fields: Any,
+    ) -> MergeResult:
+        """Merge one fact given as text (plus any FactIn field); `trusted` as in `merge`."""
+        fact = validated(FactIn, {"text": text, **fields})
+        return self.merge(athlete_id, [fact], now, trusted=trusted)
 
     def decay(self, now: datetime | None = None) -> DecayResult:
         """Apply time decay to every athlete's facts; archive those below 0.3."""
@@ -139,19 +197,30 @@ class Vault:
             return services.decay(uow, moment)
 
     def forget(self, athlete_id: str, query: str, now: datetime | None = None) -> ForgetResult:
-        """Erase every fact, pattern, note and archive row that matches `query`."""
+        """Erase every fact, pattern, note and archive row that matches `query`.
+
+        Then the WAL is checkpointed and truncated so the text leaves the disk too; when a
+        reader's old snapshot keeps that from finishing within `ERASE_WAIT` seconds, the
+        result says `erased_from_disk=False` and `erase(wait=...)` finishes the job.
+        """
         athlete = validated_athlete(athlete_id)
+        if not isinstance(query, str):
+            raise InvalidInput(f"the query must be text, got {type(query).__name__}")
         moment = _now(now)
-        with self._write() as uow:
-            result = services.forget(uow, athlete, query, moment)
-        self._checkpoint()
-        return result
+        with self._erasing():
+            with self._write() as uow:
+                result = services.forget(uow, athlete, query, moment)
+        return result.model_copy(update={"erased_from_disk": self._checkpoint()})
 
     def delete_athlete(self, athlete_id: str) -> dict[str, int]:
-        """Erase everything about one athlete; return rows deleted per table."""
+        """Erase everything about one athlete; return rows deleted per table.
+
+        The WAL is checkpointed as after `forget`; `erasure_pending()` tells whether that
+        finished (False afterwards means the text is gone from every file)."""
         athlete = validated_athlete(athlete_id)
-        with self._write() as uow:
-            counts = services.delete_athlete(uow, athlete)
+        with self._erasing():
+            with self._write() as uow:
+                counts = services.delete_athlete(uow, athlete)
         self._checkpoint()
         return counts
 
@@ -251,10 +320,19 @@ class Vault:
             rows = queries.prompt_rows(connection, athlete)
         return render_rows(rows, budget=budget, encoding=encoding)
 
-    def contract(self, athlete_id: str) -> dict[str, Any]:
-        """The athlete's memory as seed 001's `athlete_memory` JSON object (schema-checked)."""
-        document = to_contract(self.memory(athlete_id))
-        validate_contract(document)
+    def contract(self, athlete_id: str, *, with_times: bool = False) -> dict[str, Any]:
+        """The athlete's memory as seed 001's `athlete_memory` JSON object, checked against the
+        seed's own schema. `with_times=True` adds `learned_at` / `updated_at`, which LEAVES the
+        seed's contract (its schema has no top-level `updated_at`).
+
+        Raises:
+            AthleteNotFound: the vault holds nothing about the athlete.
+        """
+        athlete = validated_athlete(athlete_id)
+        if self.summary(athlete) is None:
+            raise AthleteNotFound(athlete)
+        document = to_contract(self.memory(athlete), with_times=with_times)
+        validate_contract(document, with_times=with_times)
         return document
 
     def bootstrap(
@@ -277,21 +355,55 @@ class Vault:
         self, athlete_id: str, context: str, limit: int = 5, now: datetime | None = None
     ) -> list[Fact | ListItem]:
         """The athlete's facts, patterns and notes most relevant to `context` (seed 002 §5.5)."""
+        if not isinstance(context, str):
+            raise InvalidInput(f"the context must be text, got {type(context).__name__}")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
         memory = self.memory(athlete_id)
         items: list[Fact | ListItem] = [*memory.facts, *memory.patterns, *memory.notes]
         return list(self.relevance_ranker(now)(items, context, limit))
 
-    def _checkpoint(self) -> None:
-        """Move WAL pages into the main file and truncate the WAL, so erased text leaves disk."""
-        if self.engine.dialect.name != "sqlite":
-            return
-        raw = self.engine.raw_connection()  # outside any transaction, or the checkpoint waits
+    def _checkpoint(self, wait: float | None = None) -> bool:
+        """Move WAL pages into the main file and truncate the WAL, so erased text leaves disk.
+
+        Checks the checkpoint's busy result and retries (at most `wait` seconds, default
+        ERASE_WAIT) while readers hold old snapshots. True when the WAL is empty.
+        """
+        done = health.truncate_wal(self.engine, health.ERASE_WAIT if wait is None else wait)
+        if not done:
+            health.mark_erasure(self.engine)  # may have been cleared by another process
+        return done
+
+    # -- erasure and health
+    busy_retry: RetryPolicy | None = None  # None: the default policy ($VAULT_BUSY_RETRIES)
+
+    @contextmanager
+    def _erasing(self) -> Iterator[None]:
+        """Mark an erasure as pending before its transaction (a crash after the commit stays
+        visible to `doctor`); unmark if the transaction did not commit and nothing else was."""
+        already = health.erasure_pending(self.engine)
+        health.mark_erasure(self.engine)
         try:
-            raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            raw.close()
+            yield
+        except BaseException:
+            if not already:
+                health.clear_erasure(self.engine)
+            raise
+
+    def erase(self, wait: float = 30.0) -> bool:
+        """Finish every pending erasure: checkpoint and truncate the WAL, waiting up to `wait`
+        seconds for readers holding old snapshots. True when no erased text remains on disk."""
+        if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 <= wait <= 86400:
+            raise InvalidInput(f"wait must be a number of seconds from 0 to 86400, got {wait!r}")
+        return self._checkpoint(float(wait))
+
+    def erasure_pending(self) -> bool:
+        """True when a forget or delete may still have copies of its text in the WAL."""
+        return health.erasure_pending(self.engine)
+
+    def doctor(self) -> health.HealthReport:
+        """Integrity, foreign keys, revision, views, memory invariants, pending erasure."""
+        return health.diagnose(self.engine)
 
     # -- interchange: vault-export documents and seed 002's memories.yaml
     def export(self, athlete_id: str) -> dict[str, Any]:
@@ -325,6 +437,214 @@ class Vault:
                 uow, text, athlete, replace=replace, now=moment, where=where
             )
 
+    # -- bulk: whole-vault work with progress reports, backup, streams of documents
+    def facts_due_count(self, now: datetime | None = None) -> int:
+        """How many facts a `decay(now)` would look at (the length of its progress bar)."""
+        moment = _now(now)
+        with self._read() as connection:
+            return int(connection.execute(_DUE_COUNT, {"now": moment}).scalar_one())
+
+    def decay_with_progress(
+        self, now: datetime | None = None, progress: Callable[[int], None] | None = None
+    ) -> DecayResult:
+        """`decay(now)`, one transaction, calling `progress(n)` after each batch of n facts."""
+        moment = _now(now)
+        with self._write() as uow:
+            if progress is not None:
+                uow.memory = _ReportingMemory(uow.connection, progress)
+            return services.decay(uow, moment)
+
+    def athlete_count(self) -> int:
+        with self._read() as connection:
+            return int(connection.execute(select(func.count()).select_from(_athletes)).scalar_one())
+
+    def export_all(self, page: int = 500) -> Iterator[dict[str, Any]]:
+        """Every athlete's `vault-export` document, by athlete id, from ONE read transaction.
+
+        A generator: one page of athlete ids and one athlete's rows are held at a time, so
+        memory stays flat however large the vault is; the documents form one consistent snapshot.
+        """
+        with UnitOfWork(self.engine) as uow:
+            last: str | None = None
+            while True:
+                statement = select(_athletes.c.id).order_by(_athletes.c.id).limit(page)
+                if last is not None:
+                    statement = statement.where(_athletes.c.id > last)
+                ids = list(uow.connection.execute(statement).scalars())
+                if not ids:
+                    return
+                for athlete in ids:
+                    yield interchange.export_athlete(uow, athlete)
+                last = ids[-1]
+
+    def import_documents(
+        self, documents: Iterable[dict[str, Any] | interchange.ExportDocument]
+    ) -> list[interchange.ImportReport]:
+        """Restore several documents in ONE transaction (all or nothing); idempotent like
+        `import_document`. Every document is validated before anything is written."""
+        docs = [interchange.validate_document(d) for d in documents]
+        if not docs:
+            return []
+        with self._write() as uow:
+            return [interchange.restore(uow, doc) for doc in docs]
+
+    def backup(self, destination: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+        """A consistent copy of the whole SQLite file at `destination`, taken while it is live.
+
+        SQLite's online backup API copies every page in one read snapshot (writers elsewhere
+        are not blocked); the copy is written beside the destination and renamed into place,
+        so a crash never leaves half a backup. An existing destination is refused unless
+        `overwrite=True`. The copy is readable by its owner only.
+        """
+        if self.engine.dialect.name != "sqlite":
+            raise InvalidInput("backup copies SQLite files; back up PostgreSQL with pg_dump")
+        target = Path(destination)
+        if target.exists() and not overwrite:
+            raise InvalidInput(f"{target} exists; choose another name or overwrite it (--force)")
+        if target.is_dir():
+            raise InvalidInput(f"{target} is a directory; give a file name")
+        source = self.engine.url.database
+        if source and target.resolve() == Path(source).resolve():
+            raise InvalidInput("the backup must not replace the vault it copies")
+        partial = target.with_name(f".{target.name}.partial")
+        raw = self.engine.raw_connection()
+        try:
+            live = cast(sqlite3.Connection, raw.driver_connection)
+            copy = sqlite3.connect(partial)
+            try:
+                os.chmod(partial, 0o600)
+                live.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            finally:
+                copy.close()
+            os.replace(partial, target)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        finally:
+            raw.close()
+        return target
+
+    # -- episodes: what happened, recalled when it matters (seed 003; vault.services.episodes)
+    def add_episodes(
+        self,
+        owner_id: str,
+        items: Sequence[EpisodeIn | dict[str, Any]],
+        *,
+        now: datetime | None = None,
+        policy: StorePolicy | None = None,
+        cap: int = EPISODE_CAP,
+        embed: episode_services.Embed | None = None,
+        model: str = "app",
+    ) -> AddEpisodesResult:
+        """Record episodes in one transaction (set-wise); a known `ref` is rewritten in place.
+
+        `policy` (seed 003's triggers) skips what it would not remember; past `cap` the
+        owner's oldest episodes move to `episode_archive`. `embed` stores a vector per episode.
+        """
+        owner = validated_athlete(owner_id)
+        checked = [validated(EpisodeIn, item) for item in items]
+        with self._write() as uow:
+            return episode_services.add_episodes(
+                uow, owner, checked, _now(now), policy=policy, cap=cap, embed=embed, model=model
+            )
+
+    def add_episode(
+        self, owner_id: str, text: str, *, now: datetime | None = None, **fields: Any
+    ) -> AddEpisodesResult:
+        """Record one episode (`type`, `outcome`, `at`, `ref`, `meta` as in EpisodeIn)."""
+        return self.add_episodes(owner_id, [{"text": text, **fields}], now=now)
+
+    def recall(
+        self,
+        owner_id: str,
+        query: str,
+        *,
+        k: int = 3,
+        now: datetime | None = None,
+        filters: dict[str, Any] | None = None,
+        embed: episode_services.Embed | None = None,
+        model: str = "app",
+    ) -> list[Episode]:
+        """The owner's `k` episodes most relevant to `query`, best first, with score parts."""
+        owner = validated_athlete(owner_id)
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
+            raise InvalidInput(f"k must be a whole number from 1 to 100, got {k!r}")
+        if not isinstance(query, str):
+            raise InvalidInput("query must be a string")
+        with self._read() as connection:
+            return episode_services.recall(
+                EpisodeRepository(connection), owner, query, _now(now), k=k, filters=filters,
+                embed=embed, model=model,
+            )  # fmt: skip
+
+    def record_activity_episodes(
+        self,
+        owner_id: str,
+        activity: ActivityIn | dict[str, Any],
+        *,
+        now: datetime | None = None,
+        policy: StorePolicy | None = None,
+    ) -> AddEpisodesResult:
+        """The episodes an activity is worth (session with outcome, injury, race), recorded."""
+        found = episode_services.episodes_from_activity(activity, policy=policy)
+        return self.add_episodes(owner_id, found, now=now) if found else AddEpisodesResult()
+
+    def forget_episodes(self, owner_id: str, query: str) -> dict[str, int]:
+        """Erase the owner's episodes and archived episodes matching every word of `query`."""
+        owner = validated_athlete(owner_id)
+        with self._write() as uow:
+            counts = episode_services.forget_episodes(uow, owner, query)
+        self._checkpoint()
+        return counts
+
+    def expire_episodes(self, max_age_days: int, now: datetime | None = None) -> int:
+        """Archive (`expired`) every episode older than `max_age_days`; return how many."""
+        with self._write() as uow:
+            return episode_services.expire_episodes(uow, _now(now), max_age_days)
+
+    def cleanup_episode_archive(
+        self, now: datetime | None = None, retention_days: int = EPISODE_ARCHIVE_RETENTION_DAYS
+    ) -> int:
+        """Delete archived episodes older than `retention_days`; return how many."""
+        with self._write() as uow:
+            return episode_services.cleanup_episode_archive(uow, _now(now), retention_days)
+
+    def load_knowledge(
+        self,
+        source: str | os.PathLike[str] | Sequence[KnowledgeIn | dict[str, Any]],
+        *,
+        now: datetime | None = None,
+    ) -> tuple[int, int]:
+        """Load reference knowledge (a JSON file, a directory of them, or rows); (added, updated)."""
+        if isinstance(source, (str, os.PathLike)):
+            items = episode_services.load_knowledge_files([Path(source)])
+        else:
+            items = [validated(KnowledgeIn, item) for item in source]
+        with self._write() as uow:
+            return episode_services.store_knowledge(uow, items, _now(now))
+
+    def knowledge_for(self, context: str) -> list[Knowledge]:
+        """Knowledge rows whose name or alias appears in `context`."""
+        with self._read() as connection:
+            return episode_services.lookup_knowledge(KnowledgeRepository(connection), context)
+
+    def experience_sections(
+        self,
+        owner_id: str,
+        context: str,
+        *,
+        k: int = 3,
+        now: datetime | None = None,
+        budget: int = EPISODE_BUDGET,
+        encoding: str = DEFAULT_ENCODING,
+    ) -> EpisodeSections:
+        """Seed 003's KNOWLEDGE / PAST EXPERIENCE for `context`, within `budget` tokens."""
+        recalled = self.recall(owner_id, context, k=k, now=now) if context.strip() else []
+        return render_episode_sections(
+            self.knowledge_for(context), recalled, budget=budget, encoding=encoding
+        )
+
 
 def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:
     if isinstance(candidate, _CANDIDATE_TYPES):
@@ -344,6 +664,101 @@ def _now(now: datetime | None) -> datetime:
     if now is None:
         return utc_now()
     try:
-        return require_aware(now, "now")
+        return aware_in_range(now, "now")  # naive, or outside 1900..2500 UTC: InvalidInput
     except (ValueError, AttributeError) as error:
         raise InvalidInput(str(error)) from None
+
+
+_athletes = table_of(AthleteRow)
+_facts_table = table_of(FactRow)
+_DUE_COUNT = (
+    select(func.count())
+    .select_from(_facts_table)
+    .where(_facts_table.c.decay_due_at <= bindparam("now", type_=_facts_table.c.decay_due_at.type))
+)
+
+
+class _ReportingMemory(MemoryRepository):
+    """The memory repository, telling `progress` how many facts each decay batch read."""
+
+    def __init__(self, connection: Connection, progress: Callable[[int], None]) -> None:
+        super().__init__(connection)
+        self._progress = progress
+
+    def facts_due_for_decay(self, *args: Any, **kwargs: Any) -> list[DecayRow]:
+        rows = super().facts_due_for_decay(*args, **kwargs)
+        if rows:
+            self._progress(len(rows))
+        return rows
+
+
+# -- erasure and health: helpers
+
+
+def _checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
+    """Validated candidates (at most ITEMS_PER_CALL, read lazily), privacy-checked unless
+    `trusted`; InvalidInput for anything else."""
+    if isinstance(trusted, bool) is False:
+        raise InvalidInput(f"trusted must be True or False, got {trusted!r}")
+    if candidates is None or isinstance(candidates, (str, bytes, dict, BaseModel)):
+        raise InvalidInput("candidates must be a list of FactIn, PatternIn, NoteIn, Retraction or dicts")
+    try:
+        taken = list(itertools.islice(iter(candidates), ITEMS_PER_CALL + 1))
+    except TypeError:
+        raise InvalidInput(
+            f"candidates must be a list, got {type(candidates).__name__}"
+        ) from None
+    if len(taken) > ITEMS_PER_CALL:
+        raise InvalidInput(f"at most {ITEMS_PER_CALL} candidates per merge")
+    checked = [_candidate(c) for c in taken]
+    if not trusted:
+        for position, candidate in enumerate(checked, 1):
+            problem = check_candidate(candidate)
+            if problem is not None:
+                raise InvalidInput(
+                    f"candidate {position} refused: {problem} (nothing was written; "
+                    "pass trusted=True for a manual entry you vouch for)"
+                )
+    return checked
+
+
+def _would_create(url: str, read_only: bool) -> Path | None:
+    """The SQLite file opening `url` would create, if it does not exist yet."""
+    if read_only:
+        return None
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    path = Path(database)
+    return None if database.startswith("file:") or path.exists() else path
+
+
+def _remove_unwritten(created: Path | None) -> None:
+    """Remove a file this open created when nothing was committed to it (no 0-byte leftovers
+    that later read as "schema out of date")."""
+    if created is None or not created.exists():
+        return
+    if created.stat().st_size > 0:
+        try:
+            with closing(sqlite3.connect(f"file:{created}?mode=ro", uri=True)) as raw:
+                if raw.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                    return  # it holds a schema after all (another process created it)
+        except sqlite3.Error:
+            pass  # unreadable (e.g. a torn header): nothing of value, remove it
+    for leftover in ("", "-wal", "-shm", "-journal"):
+        Path(f"{created}{leftover}").unlink(missing_ok=True)
+
+
+def _open_failure(url: str, error: exc.DBAPIError) -> VaultError:
+    """Why a file could not be opened, as the right VaultError (never "not a vault" for a
+    lock or a read-only directory)."""
+    if is_busy(error):
+        return BusyError(
+            f"cannot open {url}: another process holds the database's write lock (an upgrade "
+            f"waited for it and gave up); try again when it is done ({error.orig})"
+        )
+    failure = storage_failure(error, "opening")
+    if isinstance(failure, StorageError):
+        return failure
+    return NotAVaultFile(f"cannot open {url}: {error.orig}")

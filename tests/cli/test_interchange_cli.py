@@ -171,8 +171,10 @@ GOOD = json.dumps({"key_facts": [{"fact": "primary sport: running", "source": "c
 
 def test_vault_upgrade_adopts_a_legacy_file_and_facts_shows_it(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
     _legacy(db_path, [("ana", GOOD)])
-    result = run("upgrade")
-    assert result.exit_code == 0 and result.output.startswith("upgraded empty file -> 000")
+    result = run("upgrade", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)  # a populated legacy file is no "empty file"
+    assert (report["before"], report["adopted"], report["skipped"]) == (None, 1, 0)
     data = json.loads(run("facts", "ana", "--json").output)
     assert [f["text"] for f in data["facts"]] == ["primary sport: running"]
     assert [p["text"] for p in data["patterns"]] == ["skips Mondays"]

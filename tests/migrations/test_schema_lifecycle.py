@@ -13,6 +13,7 @@ import pytest
 
 from vault import SchemaOutOfDate, SchemaTooNew, open_vault
 from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.episode_tables import EPISODE_LIST_V1
 from vault.storage.migrations import head_revision, upgrade
 from vault.storage.views import CURRENT_VIEWS
 
@@ -27,7 +28,10 @@ def test_views_in_the_file_are_exactly_the_canonical_sql(db_path: Path) -> None:
     open_vault(db_path, upgrade=True).close()
     with sqlite3.connect(db_path) as raw:
         stored = dict(raw.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'"))
-    assert stored == {view.name: view.create_sql() for view in CURRENT_VIEWS}
+    assert stored == {
+        **{view.name: view.create_sql() for view in CURRENT_VIEWS},
+        EPISODE_LIST_V1["sqlite"].name: EPISODE_LIST_V1["sqlite"].create_sql(),
+    }
 
 
 def test_opening_an_empty_file_without_upgrade_names_the_command(db_path: Path) -> None:

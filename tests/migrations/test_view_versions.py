@@ -13,8 +13,9 @@ from contextlib import closing
 from pathlib import Path
 
 from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.episode_tables import EPISODE_LIST_V1
 from vault.storage.migrations import downgrade, upgrade
-from vault.storage.views import CURRENT_VIEWS, VIEWS_V1, View, replace_views
+from vault.storage.views import CURRENT_VIEWS, VIEWS_V1, VIEWS_V2, View, replace_views
 
 PINNED: dict[str, dict[str, str]] = {
     "V1": {
@@ -25,8 +26,18 @@ PINNED: dict[str, dict[str, str]] = {
         "active_notes": "b5d0ded168d60b7a03d1e90b65b32beb3e7e1dcdfdcd93ecfc2f532b32e99ef8",
         "athlete_summary": "837bdc575bb0e734382030492fcbcf4e9dd955697aa729edbc937493cb5f9567",
     },
+    "V2": {  # revision 0006: V1 unchanged, plus the history and tag views
+        "active_facts": "4f5fa520d071c557175c46d496f76de41eefd7abe4374f0696038fdaed5de590",
+        "prompt_facts": "40568a75555e79884b6718145e2c975f5dbabcfe0c41eb07a7a650daf3d8a6f5",
+        "top_facts": "40052afdc5656801b2c7324ee105df007fb3ef50b494be3922b7ad91deacaa25",
+        "active_patterns": "1370e0594c42551554d9ee0dd9cb804309e8b53c5f395d1d720a3c3effee628a",
+        "active_notes": "b5d0ded168d60b7a03d1e90b65b32beb3e7e1dcdfdcd93ecfc2f532b32e99ef8",
+        "athlete_summary": "837bdc575bb0e734382030492fcbcf4e9dd955697aa729edbc937493cb5f9567",
+        "fact_history": "cf15a92139351d0f400705c4bb2a14c163f9017275bbc431e9420080260aca49",
+        "tagged_facts": "d8e605b163cdfe295561edad7b0e8c6ca553d5da9bddd5411d5afc5584e9d1f8",
+    },
 }
-VERSIONS: dict[str, tuple[View, ...]] = {"V1": VIEWS_V1}
+VERSIONS: dict[str, tuple[View, ...]] = {"V1": VIEWS_V1, "V2": VIEWS_V2}
 
 
 def _sha256(sql: str) -> str:
@@ -54,10 +65,15 @@ def test_every_revision_leaves_the_views_it_promises(db_path: Path) -> None:
     engine = create_vault_engine(sqlite_url(db_path))
     try:
         expected = {v.name: v.create_sql() for v in VIEWS_V1}
-        for step in ("0001", "0002", "head"):
+        for step in ("0001", "0002", "0004"):
             upgrade(engine, step)
             assert _stored_views(db_path) == expected, step
-        assert _stored_views(db_path) == {v.name: v.create_sql() for v in CURRENT_VIEWS}
+        upgrade(engine, "head")  # 0005 adds the episodes' own view beside the shipped versions
+        episodes = EPISODE_LIST_V1["sqlite"]
+        assert _stored_views(db_path) == {
+            **{v.name: v.create_sql() for v in CURRENT_VIEWS},
+            episodes.name: episodes.create_sql(),
+        }
         downgrade(engine, "0002")
         assert _stored_views(db_path) == expected
     finally:

@@ -43,6 +43,8 @@ TUNED_CATEGORY_FLOORS = {  # category: (precision, recall); measured P 1.000 eve
     "retraction": (0.97, 0.93),
 }
 BLIND_FLOORS = {"precision": 0.9, "recall": 0.6}  # measured P 0.943, R 0.647 (n=66)
+# Issue 12 relabelled two entries once groin became a body part (dev-155, blind-006: a groin
+# strain/niggle is `has groin issue`); blind then measured P 0.944, R 0.654.
 
 Item = tuple[str, str]  # (category, normalised text or retraction key)
 
@@ -201,8 +203,13 @@ def test_every_gold_fact_is_canonical_and_fills_its_slot() -> None:
             fact = FactIn(text=text)
             category = gold_category(text)
             assert fact.conflict_key == slots.get(category), (entry["id"], text)
-            if category == "injury":
-                assert Category(fact.category) is Category.INJURY
+            if category == "injury" and fact.category is not Category.INJURY:
+                # parts beyond seed 002's list (groin, leg, neck, ...) are tagged by the
+                # extractor itself; vault.domain.text does not derive them from the text
+                [found] = RuleExtractor().extract(f"my {text[4:-6]} hurts", source=Source.MANUAL)
+                assert isinstance(found, FactIn) and found.category is Category.INJURY, text
+                assert any(tag.startswith("body:") for tag in found.tags or ()), text
+            elif category == "injury":
                 assert any(tag.startswith("body:") for tag in fact.tags or ()), text
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from vault.domain.errors import ExtractionError
 from vault.domain.models import FactIn, Retraction
+from vault.domain.text import HEALTH_CONDITIONS
 from vault.domain.vocabulary import Source
 from vault.extraction import RuleExtractor, find_pii, parse_llm_reply, scrub_text
 from vault.extraction.clauses import split_clauses
@@ -25,6 +26,9 @@ CANONICAL = re.compile(
     r"|is retired|has a desk job|works from home|works long hours|travels often for work"
     r"|commutes by bike"
     r"|run-commutes to work|has a long commute"
+    r"|works (?:in|at|on) [\w ]+|is (?:vegan|vegetarian|pescatarian|pregnant)|eats [\w -]+"
+    r"|had (?:cancer|surgery)|has (?:a disability|sleep debt|"
+    + "|".join(re.escape(c) for c in HEALTH_CONDITIONS) + ")"
 )
 WORDS = st.sampled_from(
     """

@@ -240,6 +240,14 @@ def test_contract_export_shape_and_times():
     )  # fmt: skip
     assert to_contract(mem) == {
         "key_facts": [
+            {"fact": "primary sport: running", "source": "conversation", "confidence": 0.9},
+            {"fact": "knee | hip issues", "source": "conversation", "confidence": 0.35},
+        ],
+        "patterns": ["skips mondays"],
+        "coaching_notes": ["likes data"],
+    }  # fmt: skip
+    assert to_contract(mem, with_times=True) == {
+        "key_facts": [
             {"fact": "primary sport: running", "source": "conversation", "confidence": 0.9,
              "learned_at": "2026-01-05T08:30:00Z"},
             {"fact": "knee | hip issues", "source": "conversation", "confidence": 0.35,
@@ -250,6 +258,7 @@ def test_contract_export_shape_and_times():
         "updated_at": "2026-02-16T08:00:00Z",
     }  # fmt: skip
     validate_contract(to_contract(mem))
+    validate_contract(to_contract(mem, with_times=True), with_times=True)
 
 
 def test_contract_caps_at_15_facts_and_5_patterns_and_notes_by_priority():
@@ -271,26 +280,19 @@ def test_empty_memory_exports_empty_lists_and_no_updated_at():
     validate_contract(document)
 
 
-def test_export_without_updated_at_is_valid_against_the_seed_schema_verbatim():
+def test_the_default_export_is_valid_against_the_seed_schema_verbatim():
     mem = memory(facts=[fact(1, "primary sport: running", 0.9)], notes=[item(Kind.NOTE, 1, "n")])
-    jsonschema.validate(to_contract(mem, include_updated_at=False), SEED_SCHEMA)
-    with pytest.raises(jsonschema.ValidationError):  # why the option exists
-        jsonschema.validate(to_contract(mem), SEED_SCHEMA)
+    jsonschema.validate(to_contract(mem), SEED_SCHEMA)
+    with pytest.raises(jsonschema.ValidationError):  # why `with_times` says it leaves the contract
+        jsonschema.validate(to_contract(mem, with_times=True), SEED_SCHEMA)
+    with pytest.raises(InvalidInput):
+        validate_contract(to_contract(mem, with_times=True))
 
 
-def test_shipped_schema_is_the_seed_schema_plus_two_optional_times():
+def test_shipped_schema_is_the_seed_schema_unchanged():
     schema = load_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
-    reduced = copy.deepcopy(schema)
-    for key in ("$schema", "$id", "title", "$comment"):
-        reduced.pop(key)
-    assert reduced["properties"].pop("updated_at") == {
-        "type": ["string", "null"],
-        "format": "date-time",
-    }
-    item_properties = reduced["properties"]["key_facts"]["items"]["properties"]
-    assert item_properties.pop("learned_at") == {"type": "string", "format": "date-time"}
-    assert reduced == SEED_SCHEMA
+    assert schema == SEED_SCHEMA
 
 
 def test_load_schema_returns_a_fresh_copy():
@@ -308,14 +310,25 @@ def test_load_schema_returns_a_fresh_copy():
         ({"patterns": ["a"] * 6}, "too long"),
         ({"coaching_notes": [3]}, "is not of type"),
         ({"memory": []}, "Additional properties"),
-        ({"updated_at": "2026-02-16 08:00"}, "date-time"),
-        ({"updated_at": "2026-02-30T08:00:00Z"}, "date-time"),
-        ({"key_facts": [{"fact": "x", "source": "behavior", "confidence": 0.5, "learned_at": "yesterday"}]}, "date-time"),
+        ({"updated_at": "2026-02-16T08:00:00Z"}, "Additional properties"),  # the seed has none
     ],
 )  # fmt: skip
 def test_validate_contract_rejects_what_the_schema_forbids(document, complaint):
     with pytest.raises(InvalidInput, match=complaint):
         validate_contract(document)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"updated_at": "2026-02-16 08:00"},
+        {"updated_at": "2026-02-30T08:00:00Z"},
+        {"key_facts": [{"fact": "x", "source": "behavior", "confidence": 0.5, "learned_at": "yesterday"}]},
+    ],
+)  # fmt: skip
+def test_validate_contract_with_times_checks_the_times(document):
+    with pytest.raises(InvalidInput, match="RFC 3339"):
+        validate_contract(document, with_times=True)
 
 
 def test_contract_document_is_plain_json():

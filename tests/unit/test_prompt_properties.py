@@ -182,11 +182,11 @@ def test_every_contract_export_validates_against_the_shipped_schema(memory):
     jsonschema.validate(document, load_schema())  # the library's own check, formats aside
     assert len(document["key_facts"]) <= 15
     assert {f["source"] for f in document["key_facts"]} <= SEED_SCHEMA_FACT_SOURCES
-    for fact in document["key_facts"]:
+    assert "updated_at" not in document
+    timed = to_contract(memory, with_times=True)
+    validate_contract(timed, with_times=True)
+    for fact in timed["key_facts"]:
         assert fact["learned_at"].endswith("Z")
         assert datetime.fromisoformat(
             fact["learned_at"].replace("Z", "+00:00")
         ).utcoffset() == timedelta(0)
-    strict = to_contract(memory, include_updated_at=False)
-    assert "updated_at" not in strict
-    validate_contract(strict)

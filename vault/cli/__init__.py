@@ -8,7 +8,12 @@ from __future__ import annotations
 from vault.cli import (  # noqa: E402,F401
     admin,
     analyst_commands,
+    backup_commands,
+    copy_commands,
+    datasette_commands,
     demo,
+    doctor_commands,
+    episode_commands,
     interchange_commands,
     learning_commands,
     memory_commands,
@@ -16,4 +21,15 @@ from vault.cli import (  # noqa: E402,F401
 )
 from vault.cli.app import main
 
-__all__ = ["main"]
+__all__ = [
+    "admin",
+    "analyst_commands",
+    "backup_commands",
+    "datasette_commands",
+    "demo",
+    "interchange_commands",
+    "learning_commands",
+    "main",
+    "memory_commands",
+    "prompt_commands",
+]

@@ -1,14 +1,31 @@
-"""The root command, shared options and the one place user errors become one-line messages."""
+"""The root command, the shared options and the one place user errors become one-line messages.
+
+Conventions every command follows (tests/cli/test_conventions.py holds them):
+
+- `--db` (a file or a database URL; default `$VAULT_DB_URL`, `$VAULT_DB`, ./vault.db) is accepted
+  before the command name and after it, and every command's `--help` shows it. `--json` and
+  `--at ISO-TIME` are defined once here (`json_option`, `at_option`) and stacked on commands.
+- results go to stdout; errors, warnings and progress bars to stderr.
+- a user mistake is ONE line on stderr (`Error: ...`), exit code 1, or 2 for a usage mistake;
+  never a traceback. Ctrl-C reports truthfully whether the write in progress was committed or
+  rolled back (exit code 130).
+"""
 
 from __future__ import annotations
 
 import json
-from datetime import datetime
+import re
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import IO, Any, TypeVar
 
 import click
-from sqlalchemy import exc
+from sqlalchemy import Engine, event, exc
 from sqlalchemy.engine import make_url
 
 from vault.api import Vault, open_vault
@@ -16,34 +33,206 @@ from vault.domain.errors import VaultError
 from vault.domain.times import parse_iso_time
 from vault.storage.engine import as_url, default_url
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+DB_HELP = "Vault file or database URL (default: $VAULT_DB_URL, $VAULT_DB, or ./vault.db)."
+_DB_KEY = "vault.db_url"
+_GUARD_KEY = "vault.write_guard"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+INTERRUPTED = 130  # the shell's code for "killed by SIGINT"
+
+
+class CliError(click.ClickException):
+    """`Error: message` on one line of stderr, exit code 1 (line breaks are folded)."""
+
+    def format_message(self) -> str:
+        return " ".join(str(self.message).split())
+
+
+class Interrupted(CliError):
+    """Ctrl-C: what was committed and what was rolled back, exit code 130."""
+
+    exit_code = INTERRUPTED
+
+
+class OneLineUsageError(click.UsageError):
+    """A usage mistake on one line of stderr (with where to find help), exit code 2."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        hint = ""
+        if self.ctx is not None:
+            hint = f" (see `{self.ctx.command_path} --help`)"
+        click.echo(f"Error: {' '.join(self.format_message().split())}{hint}", err=True)
+
+
+def _one_line_usage(error: click.UsageError) -> OneLineUsageError:
+    return OneLineUsageError(error.format_message(), error.ctx)
+
+
+class WriteGuard:
+    """Tells the truth about Ctrl-C: which writes committed before it and which rolled back.
+
+    SIGINT is deferred from the moment a transaction starts committing until the command sees
+    the commit return; `steps` counts what each finished transaction wrote (`note`).
+    """
+
+    def __init__(self) -> None:
+        self.committing = False
+        self.pending = False
+        self.committed: list[str] = []
+        self.current: str | None = None
+
+    def attach(self, engine: Engine) -> None:
+        event.listen(engine, "commit", self._on_commit)
+
+    def _on_commit(self, _connection: Any) -> None:
+        self.committing = True
+
+    def handler(self, _signum: int, _frame: FrameType | None) -> None:
+        if self.current is not None and self.committing:
+            self.pending = True  # the commit is on its way: let it finish, then say so
+            return
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def step(self, what: str) -> Iterator[None]:
+        """One write (one transaction) called `what`; on return it is known to be committed."""
+        self.current, self.committing = what, False
+        yield
+        self.committed.append(what)
+        self.current, self.committing = None, False
+        if self.pending:
+            raise KeyboardInterrupt
+
+    def report(self) -> str:
+        done = f"; committed before it: {', '.join(self.committed)}" if self.committed else ""
+        if self.current is not None:
+            return f"interrupted: {self.current} was rolled back, nothing of it was written{done}"
+        if self.committed:
+            return f"interrupted after the work was committed: {', '.join(self.committed)}"
+        return "interrupted: nothing was written"
+
 
 class VaultGroup(click.Group):
-    """Turns the vault's own errors into `Error: ...` and exit code 1 (never a traceback)."""
+    """Every command gets --db; the vault's errors become one line and exit code 1."""
+
+    group_class = type  # a sub-group (`vault episode ...`) is a VaultGroup too: --db everywhere
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        if not any(isinstance(p, click.Option) and "--db" in p.opts for p in cmd.params):
+            db_option(cmd)  # commands defined elsewhere get the shared option too
+        super().add_command(cmd, name)
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        for position, arg in enumerate(args, 1):
+            if _SURROGATE.search(arg):
+                raise OneLineUsageError(
+                    f"argument {position} is not valid UTF-8 (or holds a lone surrogate)"
+                )
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            raise _one_line_usage(error) from None
 
     def invoke(self, ctx: click.Context) -> Any:
+        guard = WriteGuard()
+        ctx.meta[_GUARD_KEY] = guard
+        previous = _install_sigint(guard.handler)
         try:
             return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            if isinstance(sys.exc_info()[1], click.UsageError):
+                raise _one_line_usage(sys.exc_info()[1]) from None  # type: ignore[arg-type]
+            raise
+        except KeyboardInterrupt:
+            raise Interrupted(guard.report()) from None
         except VaultError as error:
-            raise click.ClickException(str(error)) from None
-        except exc.DatabaseError as error:  # e.g. --db points at a file that is not SQLite
-            raise click.ClickException(f"database error: {error.orig}") from None
+            raise CliError(str(error)) from None
+        except exc.DBAPIError as error:  # e.g. --db points at a file that is not SQLite
+            raise CliError(f"database error: {error.orig}") from None
+        except RecursionError:
+            raise CliError("the input is nested too deeply to read") from None
+        except OverflowError as error:
+            raise CliError(f"a number is out of range: {error}") from None
+        except UnicodeError as error:
+            raise CliError(f"the input is not valid UTF-8 text ({error})") from None
+        except MemoryError:
+            raise CliError("out of memory; the input is too large") from None
+        except OSError as error:
+            where = f"{error.filename}: " if error.filename else ""
+            raise CliError(f"{where}{error.strerror or error}") from None
+        finally:
+            _install_sigint(previous)
+
+
+def _install_sigint(handler: Any) -> Any:
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: leave the default
+        return None if handler is None else signal.getsignal(signal.SIGINT)
+
+
+# -- shared options: one definition each, stacked on every command
+
+
+def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value:
+        ctx.meta[_DB_KEY] = as_url(value)
+
+
+def db_option(f: F) -> F:
+    """`--db PATH|URL`, accepted by the group and by every command (the later one wins)."""
+    return click.option(
+        "--db",
+        metavar="PATH|URL",
+        expose_value=False,
+        callback=_set_db,
+        help=DB_HELP,
+    )(f)
+
+
+def json_option(help: str = "Print JSON.") -> Callable[[F], F]:
+    """`--json`, passed to the command as `as_json`."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def _parse_at(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
+    return parse_at(value)
+
+
+def at_option(help: str = "As of this time (default: now).") -> Callable[[F], F]:
+    """`--at ISO-TIME` (timezone required), passed to the command as a datetime or None."""
+    return click.option("--at", "at", metavar="ISO-TIME", callback=_parse_at, help=help)
+
+
+def verbose_option(f: F) -> F:
+    return click.option("--verbose", "-v", is_flag=True, help="Also print one line per row.")(f)
 
 
 @click.group(cls=VaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--db",
-    "db",
-    metavar="PATH",
-    help="Vault file or database URL (default: $VAULT_DB_URL, $VAULT_DB, or ./vault.db).",
-)
-@click.pass_context
-def main(ctx: click.Context, db: str | None) -> None:
+@click.version_option(package_name="vault", prog_name="vault", message="%(prog)s %(version)s")
+@db_option
+def main() -> None:
     """vault: the memory an LLM coach keeps about each athlete, in a local SQLite file."""
-    ctx.obj = {"url": as_url(db) if db else default_url()}
 
 
 def database_url(ctx: click.Context) -> str:
-    return str(ctx.find_root().obj["url"])
+    return str(ctx.meta.get(_DB_KEY) or default_url())
+
+
+def committing(ctx: click.Context, what: str) -> Any:
+    """`with committing(ctx, "the decay"):` around one write, so Ctrl-C is reported truthfully."""
+    return write_guard(ctx).step(what)
+
+
+def write_guard(ctx: click.Context) -> WriteGuard:
+    guard: WriteGuard | None = ctx.meta.get(_GUARD_KEY)
+    if guard is None:  # a command invoked outside the group (tests calling it directly)
+        guard = ctx.meta[_GUARD_KEY] = WriteGuard()
+    return guard
 
 
 def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool = False) -> Vault:
@@ -52,10 +241,11 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
     path = sqlite_path(url)
     if path is not None and not path.exists():
         if not create:
-            raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
+            raise CliError(f"no vault at {path}; `vault upgrade` creates one")
         vault = open_vault(url, upgrade=True)
     else:
         vault = open_vault(url, read_only=read_only)
+    write_guard(ctx).attach(vault.engine)
     ctx.call_on_close(vault.close)
     return vault
 
@@ -72,11 +262,17 @@ def parse_at(value: str | None) -> datetime | None:
     if value is None:
         return None
     try:
-        return parse_iso_time(value, "--at")
-    except ValueError as error:
+        moment = parse_iso_time(value, "--at")
+        moment.astimezone(timezone.utc)  # 9999-12-31T23:30-01:00 has no UTC form
+        return moment
+    except (ValueError, OverflowError) as error:
         raise click.BadParameter(str(error), param_hint="--at") from None
 
 
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
+
+def warn(message: str) -> None:
+    """A warning: on stderr, so a piped result stays clean."""
+    click.echo(f"warning: {message}", err=True)

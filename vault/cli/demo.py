@@ -7,13 +7,15 @@ from __future__ import annotations
 import click
 
 from vault.api import Vault
-from vault.cli.app import main, open_from_cli
+from vault.cli.app import database_url, db_option, main, open_from_cli
 from vault.cli.demo_story import ACTIVITY_LOG, ATHLETE, QUESTION, STORY, Session
 from vault.domain.errors import AthleteNotFound
 from vault.domain.models import MergeResult, NoteIn
+from vault.storage.engine import display_url
 
 
 @main.command()
+@db_option
 @click.pass_context
 def demo(ctx: click.Context) -> None:
     """Replay a few weeks of one athlete's chats and activities into the vault (a local file)."""
@@ -27,7 +29,7 @@ def demo(ctx: click.Context) -> None:
     click.echo(f'athlete: "{QUESTION}"')
     click.echo(f"after: MEMORY says {facts.get('primary sport', 'nothing about sport')!r}, "
                "so the coach plans it without asking.")
-    click.echo(f"\nvault file: {ctx.find_root().obj['url']}  "
+    click.echo(f"\nvault file: {display_url(database_url(ctx))}  "
                f"(try: vault facts {ATHLETE} --all, vault prompt {ATHLETE} --json)")
 
 

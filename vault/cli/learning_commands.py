@@ -9,9 +9,18 @@ from typing import Any
 
 import click
 
-from vault.cli.app import echo_json, main, open_from_cli, parse_at
-from vault.cli.output import dump, echo_merge_result, table
-from vault.domain.models import MergeResult
+from vault.cli.app import (
+    at_option,
+    committing,
+    db_option,
+    echo_json,
+    json_option,
+    main,
+    open_from_cli,
+)
+from vault.cli.output import dump, echo_merge_result, progress, table
+from vault.domain.models import Candidate, MergeResult
+from vault.services import learning
 from vault.domain.times import utc_now
 
 KINDS = ("message", "activity", "conversation")
@@ -20,46 +29,103 @@ KINDS = ("message", "activity", "conversation")
 @main.command()
 @click.argument("athlete")
 @click.option("--text", "text", help="The text to learn from.")
-@click.option("--file", "file", type=click.File("r", encoding="utf-8"), help="Read the input from a file.")
+@click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Read the input from a file (UTF-8).")
 @click.option("--kind", type=click.Choice(KINDS), default="message", show_default=True,
               help="message: free text; activity: JSON (id, started_at/date, name, description, "
                    "private_note, planned, completed, rpe, ...) or plain note text; "
                    "conversation: JSON list of {role, text, at}.")
-@click.option("--at", "at", metavar="ISO-TIME", help="When it was said or done (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Print the merge result as JSON.")
+@at_option("When it was said or done (default: now).")
+@json_option("Print the merge result as JSON.")
+@db_option
 @click.argument("stdin", required=False, metavar="[-]")
 @click.pass_context
-def ingest(ctx: click.Context, athlete: str, text: str | None, file: Any, kind: str,
-           at: str | None, as_json: bool, stdin: str | None) -> None:
-    """Extract what ATHLETE said or did into memory (`-` reads standard input)."""
+def ingest(ctx: click.Context, athlete: str, text: str | None, file: str | None, kind: str,
+           at: datetime | None, as_json: bool, stdin: str | None) -> None:
+    """Extract what ATHLETE said or did into memory (`-` reads standard input).
+
+    Extraction runs first (a progress bar on a terminal for a large message), then ONE merge
+    transaction. Input is UTF-8 text of at most 16 MB.
+    """
     sources = [s for s in (text is not None, file is not None, stdin == "-") if s]
     if stdin not in (None, "-"):
         raise click.UsageError(f"unexpected argument {stdin!r}; use --text, --file or -")
     if len(sources) != 1:
         raise click.UsageError("give exactly one of --text, --file or - (standard input)")
-    raw = text if text is not None else (file.read() if file is not None else sys.stdin.read())
-    when = parse_at(at)
-    vault = open_from_cli(ctx, create=True)
-    if kind == "message":
-        result = vault.ingest_message(athlete, raw, now=when)
-    elif kind == "activity":
-        result = vault.ingest_activity(athlete, _activity(raw, when))
+    if text is not None:
+        raw = text
     else:
-        result = vault.ingest_conversation(athlete, _json(raw, "a JSON list of turns"))
+        raw = _read_text(file if file is not None else "-")
+    when = at
+    vault = open_from_cli(ctx, create=True)
+    if kind == "message" and len(raw) >= CHUNKED:
+        moment = when or utc_now()
+        candidates = _extract_message(raw, moment)
+        with committing(ctx, "the merge"):
+            result = vault.merge(athlete, candidates, now=moment)
+    elif kind == "message":
+        with committing(ctx, "the merge"):
+            result = vault.ingest_message(athlete, raw, now=when)
+    elif kind == "activity":
+        activity = _activity(raw, when)
+        with committing(ctx, "the merge"):
+            result = vault.ingest_activity(athlete, activity, now=when)
+    else:
+        turns = _json(raw, "a JSON list of turns")
+        with committing(ctx, "the merge"):
+            result = vault.ingest_conversation(athlete, turns, now=when)
     _report(result, as_json)
+
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+CHUNKED = 256 * 1024  # a message this long is extracted line by line, with a progress bar
+
+
+def _read_text(path: str) -> str:
+    """A file (or `-`, standard input) as UTF-8 text, refusing what is too long or not UTF-8."""
+    where = "standard input" if path == "-" else path
+    if path == "-":
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    else:
+        try:
+            with open(path, "rb") as stream:
+                raw = stream.read(MAX_INPUT_BYTES + 1)
+        except OSError as error:
+            raise click.ClickException(f"cannot read {path}: {error.strerror or error}") from None
+    if len(raw) > MAX_INPUT_BYTES:
+        raise click.ClickException(f"{where} holds more than {MAX_INPUT_BYTES >> 20} MB")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise click.ClickException(
+            f"{where} is not valid UTF-8 (byte {error.start}); nothing was stored"
+        ) from None
+
+
+def _extract_message(raw: str, moment: datetime) -> list[Candidate]:
+    """A long message, extracted line by line (pure, no lock held) with a progress bar."""
+    lines = raw.splitlines()
+    found: list[Candidate] = []
+    with progress(len(lines), "extracting") as advance:
+        for line in lines:
+            if line.strip():
+                found.extend(learning.from_message(line, moment))
+            advance(1)
+    return found
 
 
 @main.command()
 @click.argument("athlete")
 @click.argument("context")
 @click.option("--limit", type=click.IntRange(min=1), default=5, show_default=True)
-@click.option("--at", "at", metavar="ISO-TIME", help="Score recency as of this time (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@at_option("Score recency as of this time (default: now).")
+@json_option()
+@db_option
 @click.pass_context
-def relevant(ctx: click.Context, athlete: str, context: str, limit: int, at: str | None,
+def relevant(ctx: click.Context, athlete: str, context: str, limit: int, at: datetime | None,
              as_json: bool) -> None:
     """List ATHLETE's memories most relevant to CONTEXT (seed 002 scoring)."""
-    items = open_from_cli(ctx).relevant(athlete, context, limit=limit, now=parse_at(at))
+    items = open_from_cli(ctx).relevant(athlete, context, limit=limit, now=at)
     if as_json:
         echo_json(dump(items))
         return

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import cast
 
 import click
 from pydantic import BaseModel
 
-from vault.cli.app import echo_json, main, open_from_cli, parse_at
-from vault.cli.output import dump, echo_merge_result, section, table
+from vault.cli.app import (
+    at_option,
+    committing,
+    db_option,
+    echo_json,
+    json_option,
+    main,
+    open_from_cli,
+)
+from vault.cli.output import dump, echo_merge_result, progress, section, table
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, validated
 from vault.domain.vocabulary import Source
 
+MAX_ID = 2**63 - 1  # the largest id SQLite and PostgreSQL can hold
+MAX_DAYS = 36_500  # a retention of a hundred years keeps everything
 KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}
 
 
@@ -22,8 +33,9 @@ KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note
 @click.option("--category", help="Fact category (derived from the text when omitted).")
 @click.option("--source", type=click.Choice([s.value for s in Source]), help="Where it came from.")
 @click.option("--confidence", type=float, help="0..1 (default 0.8 for facts, 0.7 otherwise).")
-@click.option("--at", "at", metavar="ISO-TIME", help="When it was observed (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Print the merge result as JSON.")
+@at_option("When it was observed (default: now).")
+@json_option("Print the merge result as JSON.")
+@db_option
 @click.pass_context
 def remember(
     ctx: click.Context,
@@ -33,11 +45,11 @@ def remember(
     category: str | None,
     source: str | None,
     confidence: float | None,
-    at: str | None,
+    at: datetime | None,
     as_json: bool,
 ) -> None:
     """Merge one fact, pattern or note into ATHLETE's memory."""
-    when = parse_at(at)
+    when = at
     fields: dict[str, object] = {"text": text, "observed_at": when}
     if category is not None:
         if kind != "fact":
@@ -48,7 +60,9 @@ def remember(
     if confidence is not None:
         fields["confidence"] = confidence
     candidate = cast(Candidate, validated(KINDS[kind], fields))
-    result = open_from_cli(ctx, create=True).merge(athlete, [candidate], now=when)
+    vault = open_from_cli(ctx, create=True)
+    with committing(ctx, "the merge"):
+        result = vault.merge(athlete, [candidate], now=when)
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return
@@ -58,7 +72,8 @@ def remember(
 @main.command()
 @click.argument("athlete")
 @click.option("--all", "show_all", is_flag=True, help="Also list the archive.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+@json_option("Print JSON instead of tables.")
+@db_option
 @click.pass_context
 def facts(ctx: click.Context, athlete: str, show_all: bool, as_json: bool) -> None:
     """List ATHLETE's active facts, patterns and notes."""
@@ -108,11 +123,14 @@ def facts(ctx: click.Context, athlete: str, show_all: bool, as_json: bool) -> No
 @main.command()
 @click.argument("athlete")
 @click.argument("query")
-@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@json_option("Print the counts as JSON.")
+@db_option
 @click.pass_context
 def forget(ctx: click.Context, athlete: str, query: str, as_json: bool) -> None:
     """Erase everything about ATHLETE that matches QUERY (archive included, no copy kept)."""
-    result = open_from_cli(ctx).forget(athlete, query)
+    vault = open_from_cli(ctx)
+    with committing(ctx, "the erasure"):
+        result = vault.forget(athlete, query)
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return
@@ -123,12 +141,19 @@ def forget(ctx: click.Context, athlete: str, query: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--at", "at", metavar="ISO-TIME", help="Decay as of this time (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@at_option("Decay as of this time (default: now).")
+@json_option("Print the counts as JSON.")
+@db_option
 @click.pass_context
-def decay(ctx: click.Context, at: str | None, as_json: bool) -> None:
-    """Lower facts unreinforced for 7+ days (x0.95 per week); archive those below 0.3."""
-    result = open_from_cli(ctx).decay(now=parse_at(at))
+def decay(ctx: click.Context, at: datetime | None, as_json: bool) -> None:
+    """Lower facts unreinforced for 7+ days (x0.95 per week); archive those below 0.3.
+
+    One transaction for the whole vault; a progress bar on a terminal, then one line of counts.
+    """
+    vault = open_from_cli(ctx)
+    with progress(vault.facts_due_count(now=at), "decaying") as advance:
+        with committing(ctx, "the decay (one transaction)"):
+            result = vault.decay_with_progress(now=at, progress=advance)
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return
@@ -137,11 +162,14 @@ def decay(ctx: click.Context, at: str | None, as_json: bool) -> None:
 
 @main.command()
 @click.argument("athlete")
-@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@json_option("Print the counts as JSON.")
+@db_option
 @click.pass_context
 def delete(ctx: click.Context, athlete: str, as_json: bool) -> None:
     """Erase ATHLETE from every table, archive included."""
-    counts = open_from_cli(ctx).delete_athlete(athlete)
+    vault = open_from_cli(ctx)
+    with committing(ctx, "the deletion"):
+        counts = vault.delete_athlete(athlete)
     if as_json:
         echo_json(counts)
         return
@@ -149,8 +177,9 @@ def delete(ctx: click.Context, athlete: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("fact_id", type=int)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.argument("fact_id", type=click.IntRange(min=1, max=MAX_ID))
+@json_option()
+@db_option
 @click.pass_context
 def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
     """Show what FACT_ID replaced, and which fact holds its place today."""
@@ -168,13 +197,17 @@ def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--days", default=90, show_default=True, type=click.IntRange(min=0), help="Retention.")
-@click.option("--at", "at", metavar="ISO-TIME", help="As of this time (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Print the count as JSON.")
+@click.option("--days", default=90, show_default=True, type=click.IntRange(min=0, max=MAX_DAYS),
+              help="Retention in days.")
+@at_option()
+@json_option("Print the count as JSON.")
+@db_option
 @click.pass_context
-def cleanup(ctx: click.Context, days: int, at: str | None, as_json: bool) -> None:
+def cleanup(ctx: click.Context, days: int, at: datetime | None, as_json: bool) -> None:
     """Delete archive rows older than the retention period."""
-    removed = open_from_cli(ctx).cleanup_archive(now=parse_at(at), retention_days=days)
+    vault = open_from_cli(ctx)
+    with committing(ctx, "the cleanup"):
+        removed = vault.cleanup_archive(now=at, retention_days=days)
     if as_json:
         echo_json({"deleted": removed, "retention_days": days})
         return

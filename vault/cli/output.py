@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -46,3 +48,19 @@ def echo_merge_result(result: MergeResult) -> None:
 
 def section(title: str, body: str) -> None:
     click.echo(f"{title}\n{body}\n")
+
+
+def on_terminal() -> bool:
+    """Progress bars only when a person watches stderr; piped or captured output stays quiet."""
+    stream = sys.stderr
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+@contextmanager
+def progress(length: int, label: str) -> Iterator[Callable[[int], None]]:
+    """click's progress bar on stderr when it is a terminal, else nothing; yields `advance(n)`."""
+    if length <= 0 or not on_terminal():
+        yield lambda _n: None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr, show_pos=True) as bar:
+        yield bar.update

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import click
 
-from vault.cli.app import echo_json, main, open_from_cli, parse_at
+from vault.cli.app import (
+    at_option,
+    committing,
+    db_option,
+    echo_json,
+    json_option,
+    main,
+    open_from_cli,
+)
 from vault.prompt import DEFAULT_BUDGET, render_markdown, render_sections
 
 FORMATS = ("memory", "markdown", "json")
@@ -18,11 +28,17 @@ FORMATS = ("memory", "markdown", "json")
               help="memory: seed 000 block; markdown: seed 004 section; json: athlete_memory contract.")
 @click.option("--context", "context", metavar="TEXT",
               help="Print seed 003's KNOWLEDGE / PAST EXPERIENCE sections relevant to TEXT instead.")
-@click.option("--json", "as_json", is_flag=True, help="Print the MEMORY block with its drop report.")
+@click.option("--with-times", is_flag=True,
+              help="With --format json: add learned_at and updated_at. This LEAVES seed 001's "
+                   "contract (its schema allows no updated_at).")
+@json_option("Print the MEMORY block with its drop report.")
+@db_option
 @click.pass_context
 def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str | None,
-           as_json: bool) -> None:
+           with_times: bool, as_json: bool) -> None:
     """Print exactly what the coach model would receive about ATHLETE."""
+    if with_times and fmt != "json":
+        raise click.UsageError("--with-times applies to --format json only")
     vault = open_from_cli(ctx)
     if vault.summary(athlete) is None:
         raise click.ClickException(f"no memory stored for athlete {athlete!r}")
@@ -33,7 +49,7 @@ def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str
     elif fmt == "markdown":
         click.echo(render_markdown(vault.memory(athlete)), nl=False)
     elif fmt == "json":
-        echo_json(vault.contract(athlete))
+        echo_json(vault.contract(athlete, with_times=with_times))
     else:
         click.echo(vault.memory_block(athlete, budget=budget).text, nl=False)
 
@@ -45,19 +61,22 @@ def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str
 @click.option("--goal", help="e.g. half marathon")
 @click.option("--weekly-hours", type=float, help="Training hours per week.")
 @click.option("--preferred-time", help="e.g. morning, evening")
-@click.option("--at", "at", metavar="ISO-TIME", help="When the profile was set (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Print the merge result as JSON.")
+@at_option("When the profile was set (default: now).")
+@json_option("Print the merge result as JSON.")
+@db_option
 @click.pass_context
 def bootstrap(ctx: click.Context, athlete: str, sport: str | None, level: str | None,
               goal: str | None, weekly_hours: float | None, preferred_time: str | None,
-              at: str | None, as_json: bool) -> None:
+              at: datetime | None, as_json: bool) -> None:
     """Seed ATHLETE's memory from their profile (source profile_change)."""
     profile = {k: v for k, v in {"sport": sport, "level": level, "goal": goal,
                                  "weekly_hours": weekly_hours,
                                  "preferred_time": preferred_time}.items() if v is not None}
     if not profile:
         raise click.UsageError("give at least one of --sport, --level, --goal, --weekly-hours, --preferred-time")
-    result = open_from_cli(ctx, create=True).bootstrap(athlete, profile, now=parse_at(at))
+    vault = open_from_cli(ctx, create=True)
+    with committing(ctx, "the bootstrap"):
+        result = vault.bootstrap(athlete, profile, now=at)
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return

@@ -9,7 +9,10 @@
     patterns / notes: [{id, text, source, source_ref, extractor, confidence, occurrences,
                         learned_at, last_reinforced_at, updated_at}]
     archive: [{id, kind, original_id, original_text, category, conflict_key, source, confidence,
-               occurrences, learned_at, superseded_by, reason, archived_at}]
+               occurrences, tags, learned_at, superseded_by, reason, archived_at}]
+
+`tags` of an archive row (the tags a fact had when it left; revision 0006) is optional on
+import: a document written before it has none, and imports as an archive without tags.
 
 Times are UTC text with microseconds and `Z`; lists are ordered by id; `normalized_text` is
 not exported (it is derived from `text` on import). The same model validates an imported
@@ -87,6 +90,16 @@ class AthleteDoc(_Part):
     updated_at: Time
 
 
+def _checked_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
+    for tag in tags:
+        prefix, _, entity = tag.partition(":")
+        if not prefix or not entity or len(tag) > 60 or tag != tag.strip().lower():
+            raise ValueError(f"tag {tag!r} must look like 'kind:entity' in lower case")
+    if len(set(tags)) != len(tags):
+        raise ValueError("tags repeat")
+    return tuple(sorted(tags))
+
+
 class FactDoc(_Part):
     id: Id
     text: FactText
@@ -107,13 +120,7 @@ class FactDoc(_Part):
     @field_validator("tags")
     @classmethod
     def _tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
-        for tag in tags:
-            prefix, _, entity = tag.partition(":")
-            if not prefix or not entity or len(tag) > 60 or tag != tag.strip().lower():
-                raise ValueError(f"tag {tag!r} must look like 'kind:entity' in lower case")
-        if len(set(tags)) != len(tags):
-            raise ValueError("tags repeat")
-        return tuple(sorted(tags))
+        return _checked_tags(tags)
 
 
 class ItemDoc(_Part):
@@ -139,10 +146,16 @@ class ArchiveDoc(_Part):
     source: Source
     confidence: Confidence
     occurrences: Count
+    tags: tuple[str, ...] = ()  # optional: documents written before revision 0006 have none
     learned_at: Time
     superseded_by: Union[Id, None] = None
     reason: ArchiveReason
     archived_at: Time
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, tags: tuple[str, ...]) -> tuple[str, ...]:
+        return _checked_tags(tags)
 
 
 class ExportDocument(_Part):

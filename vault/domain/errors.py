@@ -7,8 +7,21 @@ class VaultError(Exception):
     """Base class of every error the vault raises on purpose."""
 
 
-class InvalidInput(VaultError):
-    """Input failed validation; nothing was written."""
+class InvalidInput(VaultError, ValueError):
+    """Input failed validation; nothing was written.
+
+    Also a ValueError, so raised inside a pydantic validator it is reported like any other
+    validation problem (with its location) instead of escaping as a bare exception.
+    """
+
+
+class BusyError(VaultError):
+    """Another process held the database's write lock past every retry; nothing was written."""
+
+
+class StorageError(VaultError):
+    """The file cannot be read or written as asked: a read-only file or directory, a full disk,
+    a missing directory. Nothing was written."""
 
 
 class AthleteNotFound(VaultError):

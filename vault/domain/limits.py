@@ -8,7 +8,7 @@ Migrations never import this module: each revision spells out the numbers it shi
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 # -- confidence
 ACTIVE_FLOOR = 0.3  # below this a fact is archived as `decayed` (seed 000 "drop < 0.3")
@@ -43,3 +43,12 @@ SOURCE_REF_MAX = 200
 EXTRACTOR_MAX = 100
 CONFLICT_KEY_MAX = 60
 TAG_MAX = 60
+
+# -- what one call may carry (README "Reliability and privacy"); more is InvalidInput, unread
+TAGS_MAX = 20  # entity tags on one fact or retraction
+TEXT_INPUT_MAX = 10_000  # characters of one item's text before white space is folded
+ITEMS_PER_CALL = 200  # candidates in one merge
+# times vault accepts on input (observed_at, now): a fact observed before 1900 or after 2500 is
+# a typo or an attack, and the ends of Python's calendar overflow when converted to UTC
+TIME_MIN = datetime(1900, 1, 1, tzinfo=timezone.utc)
+TIME_MAX = datetime(2500, 1, 1, tzinfo=timezone.utc)

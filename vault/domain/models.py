@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from typing import Annotated, Any, NamedTuple, TypeVar, Union
+from typing import Annotated, Any, NamedTuple, TypeVar, Union, cast
 
 from pydantic import (
     AfterValidator,
@@ -17,9 +17,23 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import InitErrorDetails
+from typing_extensions import Self
 
 from vault.domain.errors import InvalidInput
-from vault.domain.limits import ATHLETE_ID_MAX, FACT_TEXT_MAX, ITEM_TEXT_MAX
+from vault.domain.limits import (
+    ATHLETE_ID_MAX,
+    CONFLICT_KEY_MAX,
+    EXTRACTOR_MAX,
+    FACT_TEXT_MAX,
+    ITEM_TEXT_MAX,
+    SOURCE_REF_MAX,
+    TAG_MAX,
+    TAGS_MAX,
+    TEXT_INPUT_MAX,
+    TIME_MAX,
+    TIME_MIN,
+)
 from vault.domain.text import category_of, clean_text, conflict_key_of, entity_tags, normalize_text
 from vault.domain.times import require_aware
 from vault.domain.vocabulary import (
@@ -34,19 +48,53 @@ from vault.domain.vocabulary import (
 
 
 def _athlete_id(value: str) -> str:
-    cleaned = value.strip()
+    cleaned = value.strip(" ")  # only spaces: "ana\u2028" or "ana\n" is refused, not trimmed
     if not cleaned:
         raise ValueError("athlete id must not be empty")
     if len(cleaned) > ATHLETE_ID_MAX:
         raise ValueError(f"athlete id is longer than {ATHLETE_ID_MAX} characters")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in cleaned):
-        raise ValueError("athlete id must not contain control characters")
+    # str.isprintable refuses control and format characters (zero-width space, BOM, bidi
+    # marks), line and paragraph separators (U+2028), white space other than ' ', lone
+    # surrogates, private-use and unassigned code points: an id is something one can see
+    if not cleaned.isprintable():
+        raise ValueError(
+            "athlete id must hold only visible characters and spaces (no control, zero-width, "
+            "line-separator or surrogate characters)"
+        )
     return cleaned
+
+
+def _encodable(value: str, what: str = "text") -> str:
+    """Refuse lone surrogates: they cannot be stored as UTF-8 (nor sent anywhere)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} holds a lone surrogate, which is not valid unicode") from None
+    return value
+
+
+def _checked_tags(tags: frozenset[str] | None) -> frozenset[str] | None:
+    """`kind:entity` tags, trimmed and lower-cased (tags compare without case)."""
+    if tags is None:
+        return None
+    if len(tags) > TAGS_MAX:
+        raise ValueError(f"{len(tags)} tags; at most {TAGS_MAX}")
+    cleaned: set[str] = set()
+    for tag in tags:
+        _encodable(tag, "a tag")
+        folded = clean_text(tag).lower()
+        prefix, _, entity = folded.partition(":")
+        if not prefix.strip() or not entity.strip() or len(folded) > TAG_MAX:
+            raise ValueError(f"tag {tag!r} must look like 'kind:entity' (e.g. 'body:knee')")
+        cleaned.add(folded)
+    return frozenset(cleaned)
 
 
 def _memory_text(limit: int) -> AfterValidator:
     def check(value: str) -> str:
-        cleaned = clean_text(value)
+        if len(value) > TEXT_INPUT_MAX:  # refuse before any work on a pasted megabyte
+            raise ValueError(f"text is {len(value)} characters; the limit is {limit}")
+        cleaned = clean_text(_encodable(value))
         if not cleaned:
             raise ValueError("text must not be empty")
         if len(cleaned) > limit:
@@ -58,6 +106,13 @@ def _memory_text(limit: int) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _strict_number(value: Any) -> Any:
+    """A confidence is a number: True is not 1.0, and "0.8" is not a number either."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"confidence must be a number from 0 to 1, got {value!r}")
+    return value
+
+
 def _confidence(value: float) -> float:
     if not math.isfinite(value) or not 0.0 <= value <= 1.0:
         raise ValueError(f"confidence must be a number from 0 to 1, got {value}")
@@ -65,7 +120,32 @@ def _confidence(value: float) -> float:
 
 
 def _aware(value: datetime) -> datetime:
-    return require_aware(value, "observed_at")
+    return aware_in_range(value, "observed_at")
+
+
+def aware_in_range(value: datetime, name: str = "time") -> datetime:
+    """`value` in UTC, or ValueError: naive, or outside the years vault stores (TIME_MIN..MAX).
+
+    Converting 0001-01-01T00:00:00+01:00 or 9999-12-31T23:30:00-01:00 to UTC leaves the
+    calendar (OverflowError); both are refused as invalid input instead.
+    """
+    try:
+        utc = require_aware(value, name)
+    except OverflowError:
+        raise ValueError(
+            f"{name} is out of range: {value.isoformat()} is not a time between "
+            f"{TIME_MIN:%Y-%m-%d} and {TIME_MAX:%Y-%m-%d} UTC"
+        ) from None
+    if not TIME_MIN <= utc < TIME_MAX:
+        raise ValueError(
+            f"{name} is out of range: {value.isoformat()} is not a time between "
+            f"{TIME_MIN:%Y-%m-%d} and {TIME_MAX:%Y-%m-%d} UTC"
+        )
+    return utc
+
+
+def _optional_text(value: Any) -> Any:
+    return _encodable(value, "a field") if isinstance(value, str) else value
 
 
 def _category(value: Any) -> Any:
@@ -73,16 +153,59 @@ def _category(value: Any) -> Any:
 
 
 AthleteId = Annotated[str, AfterValidator(_athlete_id)]
-Confidence = Annotated[float, AfterValidator(_confidence)]
+Confidence = Annotated[float, BeforeValidator(_strict_number), AfterValidator(_confidence)]
 AwareTime = Annotated[datetime, AfterValidator(_aware)]
 FactText = Annotated[str, _memory_text(FACT_TEXT_MAX)]
 ItemText = Annotated[str, _memory_text(ITEM_TEXT_MAX)]
 CategoryField = Annotated[Category, BeforeValidator(_category)]
-OptionalRef = Annotated[Union[str, None], Field(default=None, max_length=200)]
+OptionalRef = Annotated[
+    Union[Annotated[str, Field(max_length=SOURCE_REF_MAX)], None], BeforeValidator(_optional_text)
+]
+OptionalExtractor = Annotated[
+    Union[Annotated[str, Field(max_length=EXTRACTOR_MAX)], None], BeforeValidator(_optional_text)
+]
+OptionalKey = Annotated[
+    Union[Annotated[str, Field(max_length=CONFLICT_KEY_MAX)], None], BeforeValidator(_optional_text)
+]
+
+
+class InputValidationError(InvalidInput, ValidationError):
+    """Building an input model with bad data: a `vault.InvalidInput` and still pydantic's
+    `ValidationError` (same `.errors()`), so code written for either catches it. Its message
+    is one line per problem (`field: message`)."""
+
+    def __str__(self) -> str:
+        return describe_validation_error(self)
+
+
+def _raise_invalid(error: ValidationError) -> Any:
+    raise InputValidationError.from_exception_data(
+        error.title, cast(list[InitErrorDetails], error.errors())
+    ) from None
 
 
 class _Input(BaseModel):
+    """Input models raise `InvalidInput` (see InputValidationError) when built with bad data,
+    whether through the constructor or `model_validate`."""
+
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except InputValidationError:
+            raise
+        except ValidationError as error:
+            _raise_invalid(error)
+
+    @classmethod
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Self:
+        try:
+            return super().model_validate(obj, *args, **kwargs)
+        except InputValidationError:
+            raise
+        except ValidationError as error:
+            return cast(Self, _raise_invalid(error))
 
 
 class FactIn(_Input):
@@ -90,10 +213,10 @@ class FactIn(_Input):
 
     text: FactText
     category: Union[CategoryField, None] = None
-    conflict_key: Union[str, None] = Field(default=None, max_length=60)
+    conflict_key: OptionalKey = None
     source: Source = Source.MANUAL
     source_ref: OptionalRef = None
-    extractor: Union[str, None] = Field(default=None, max_length=100)
+    extractor: OptionalExtractor = None
     confidence: Confidence = 0.8
     observed_at: Union[AwareTime, None] = None
     tags: Union[frozenset[str], None] = None
@@ -101,13 +224,7 @@ class FactIn(_Input):
     @field_validator("tags")
     @classmethod
     def _tags_are_prefixed(cls, tags: frozenset[str] | None) -> frozenset[str] | None:
-        if tags is None:
-            return None
-        for tag in tags:
-            prefix, _, entity = tag.partition(":")
-            if not prefix or not entity or len(tag) > 60:
-                raise ValueError(f"tag {tag!r} must look like 'kind:entity' (e.g. 'body:knee')")
-        return frozenset(t.strip().lower() for t in tags)
+        return _checked_tags(tags)
 
     @model_validator(mode="after")
     def _derive(self) -> "FactIn":
@@ -127,7 +244,7 @@ class FactIn(_Input):
 class _ListItemIn(_Input):
     text: ItemText
     source_ref: OptionalRef = None
-    extractor: Union[str, None] = Field(default=None, max_length=100)
+    extractor: OptionalExtractor = None
     confidence: Confidence = 0.7
     observed_at: Union[AwareTime, None] = None
 
@@ -147,17 +264,25 @@ class NoteIn(_ListItemIn):
 class Retraction(_Input):
     """The athlete said a fact no longer holds ("my knee is fine now"): archive it as resolved.
 
-    Matches active facts by conflict key, or by category plus an overlapping entity tag.
+    Matches active facts by conflict key, or by category plus an overlapping entity tag; keys
+    and tags compare without case, as facts store them (`Body:Knee` matches `body:knee`).
     """
 
-    conflict_key: Union[str, None] = None
+    conflict_key: OptionalKey = None
     category: Union[CategoryField, None] = None
     tags: frozenset[str] = frozenset()
     observed_at: Union[AwareTime, None] = None
-    extractor: Union[str, None] = None
+    extractor: OptionalExtractor = None
+
+    @field_validator("tags")
+    @classmethod
+    def _tags_fold_case(cls, tags: frozenset[str]) -> frozenset[str]:
+        return _checked_tags(tags) or frozenset()
 
     @model_validator(mode="after")
     def _has_target(self) -> "Retraction":
+        if self.conflict_key is not None:
+            self.conflict_key = clean_text(self.conflict_key).lower() or None
         if not self.conflict_key and not (self.category and self.tags):
             raise ValueError("a retraction needs a conflict_key, or a category with tags")
         return self
@@ -299,12 +424,17 @@ class DecayResult(_Output):
 
 
 class ForgetResult(_Output):
-    """Counts of what a forget request erased (the text itself is never kept)."""
+    """Counts of what a forget request erased (the text itself is never kept).
+
+    `erased_from_disk` is False when the rows are gone from the database but older copies of
+    their pages may still sit in the write-ahead log, because a reader held an old snapshot
+    past the wait: `Vault.erase(wait=...)` (`vault erase --wait`) finishes the job."""
 
     facts: int
     patterns: int
     notes: int
     archived: int
+    erased_from_disk: bool = True
 
 
 class AthleteMemory(_Output):

@@ -13,6 +13,8 @@ _NOT_WORD = re.compile(r"[^\w\s]")
 BODY_PARTS = (
     "knee", "ankle", "calf", "shin", "hip", "hamstring", "quad", "achilles", "foot",
     "heel", "back", "shoulder", "it band", "plantar", "glute",
+    # beyond seed 002's list: what real athletes write about (issue 12)
+    "leg", "neck", "wrist", "elbow", "arm", "toe", "groin",
 )  # fmt: skip
 TIME_PREFERENCES = (
     "morning", "evening", "afternoon", "lunch", "early", "late", "before work", "after work",
@@ -90,6 +92,27 @@ _INJURY_WORDS = re.compile(
 )
 
 
+# Named health conditions a fact may carry ("has asthma"); the extractor reads the same list.
+HEALTH_CONDITIONS = (
+    "diabetes", "asthma", "arthritis", "epilepsy", "anemia", "anaemia", "a heart condition",
+    "high blood pressure", "multiple sclerosis", "crohn's", "migraines", "fibromyalgia",
+)  # fmt: skip
+
+# The extractor's canonical texts (README "Learning from conversations") and their categories,
+# so `remember "has kids"` files the fact where the extractor would: one category per text.
+_CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
+    (re.compile(r"^dislikes (morning|lunchtime|afternoon|evening) sessions$"),
+     Category.TIME_PREFERENCE),
+    (re.compile(r"^(recovers (quickly|slowly)|responds well to .+|.+ leaves? them "
+                r"(tired|sore|exhausted|energized))$"), Category.TRAINING_RESPONSE),
+    (re.compile(r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
+                r"|has sleep debt|has a disability|busy schedule|commutes .+|run-commutes .+"
+                r"|travels often for work|is (a student|retired|pregnant|vegan|vegetarian"
+                r"|pescatarian)|eats .+|had .+"
+                rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"), Category.CONTEXT),
+)  # fmt: skip
+
+
 def category_of(text: str) -> Category:
     """Best-effort category for a fact given without one."""
     key = conflict_key_of(text)
@@ -98,6 +121,10 @@ def category_of(text: str) -> Category:
     lowered = text.lower()
     if _INJURY_WORDS.search(lowered) and any(_contains(lowered, p, plural=True) for p in BODY_PARTS):
         return Category.INJURY
+    canonical = " ".join(lowered.split())
+    for pattern, category in _CANONICAL_CATEGORIES:
+        if pattern.match(canonical):
+            return category
     if re.search(r"\b(prefers?|likes?|loves?|enjoys?|hates?|dislikes?)\b", lowered):
         return Category.PREFERENCE
     return Category.GENERAL

@@ -41,6 +41,25 @@ _HURT = re.compile(
     r"|throbb\w*|grinding|locking|locked up|popp\w*|tender|bruised|screaming|barking|toast|on fire"
     r"|grief|gyp|jip|creaky|crunchy|grumpy|rehab\w*)\b"
 )
+# Hurt said through a negation: "not at 100%", "not in the best condition", "not right".
+_NOT_WELL = re.compile(
+    r"\bnot (?:quite |fully |yet |really )?(?:at )?100 ?%|\bnot (?:in )?(?:the |its |their )?"
+    r"(?:best|great|good|greatest) (?:condition|shape|state)|\bnot (?:quite )?right\b"
+)
+# Effort, not injury: burning or sore muscles after strength work, unless it persists or is
+# called an injury ("glutes on fire after squats" vs "glute still painful a week after squats").
+_STRENGTH_WORK = re.compile(
+    r"\b(?:strength|squats?|lunges?|deadlifts?|lifting|lifts?|weights|gym|leg day|core"
+    r"|plyos?|plyometrics|kettlebells?|circuits?|sets?|reps)\b"
+)
+_EFFORT_ONLY = re.compile(
+    r"\b(?:on fire|burning|burn|burned|burnt|sore|soreness|doms|achy|aching|tight|stiff|shaking"
+    r"|jelly|pumped|toast|fried|screaming)\b"
+)
+_INJURY_WORD = re.compile(
+    r"\b(?:injur\w*|strain\w*|sprain\w*|pulled|torn|tear|tweak\w*|painful|pain|hurts?|still"
+    r"|persist\w*|days? later|a week|weeks|for days|keeps|again|won't go)\b"
+)
 _RECURRING = re.compile(
     r"\b(?:recurring|recurrent|chronic|history of|keeps?|kept|again|always|whenever|every ?time"
     r"|flar\w* up|on and off|on-off|for (?:years|months|ages)|prone to|old (?:\w+ )?injury"
@@ -68,6 +87,9 @@ _RESOLVED = re.compile(
     r"|trouble)"
     r"|\bno (?:pain|issues?|problems?) (?:any ?more)"
     r"|\b(?:is|are|'s) (?:totally |completely |perfectly )?(?:fine|ok|okay)\b"
+)
+_NEGATION_WORD = re.compile(
+    r"\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|no longer)\b|n't\b"
 )
 _ANAPHORA = re.compile(r"\b(?:it|it's|its|they|they're|them|still|again)\b")
 _THING_START = re.compile(r"^(?:but |and |so |though )?(?:it|it's|its|they|they're|they've|them)\b")
@@ -134,8 +156,9 @@ def _parts(text: str) -> list[tuple[str, str | None, int, bool]]:
 
 
 def _body_tags(part: str) -> frozenset[str]:
-    """The tags FactIn will derive for "has <part> issue", so retractions match the stored fact."""
-    return entity_tags(f"has {part} issue", Category.INJURY)
+    """The body tag of "has <part> issue": seed 002's (what FactIn derives) or `body:<part>`
+    for the parts beyond its list (leg, neck, wrist, arm, toe, groin, elbow)."""
+    return entity_tags(f"has {part} issue", Category.INJURY) or frozenset({f"body:{part.lower()}"})
 
 
 def _own(clause: Clause, part_text_before: str) -> bool:
@@ -152,6 +175,8 @@ def injury(clause: Clause, memo: Memo) -> list[Finding]:
     "the knee is fine now" gives a retraction of `body:knee`, not a fact.
     """
     text = clause.text
+    if _STRENGTH_WORK.search(text):
+        memo.strength_sentence = clause.sentence
     named = [
         (part, side, at) for part, side, at, foreign in _parts(text)
         if not foreign and _own(clause, text[max(0, at - _WINDOW) : at])
@@ -169,14 +194,24 @@ def injury(clause: Clause, memo: Memo) -> list[Finding]:
             targets = [(part, side, 0) for part, side in memo.body_parts]
     if not targets:
         return []
-    resolved = _RESOLVED.search(text)
+    not_well = _NOT_WELL.search(text)
+    resolved = None if not_well else _RESOLVED.search(text)
     if resolved and not clause.one_off:
         return [
             Finding("injury_resolved", (clause.index, at), Category.INJURY,
                     retract_tags=_body_tags(part), slot=f"body:{part.lower()}")
             for part, _, at in targets
         ]  # fmt: skip
-    if not _HURT.search(text) or clause.negated:
+    negated = clause.negated and (
+        not_well is None or _NEGATION_WORD.search(_NOT_WELL.sub(" ", text)) is not None
+    )
+    if not (_HURT.search(text) or not_well) or negated:
+        return []
+    if (
+        (_STRENGTH_WORK.search(text) or memo.strength_sentence == clause.sentence)
+        and _EFFORT_ONLY.search(text)
+        and not _INJURY_WORD.search(text)
+    ):
         return []
     recurring = _RECURRING.search(text) is not None
     if not recurring and (
@@ -198,6 +233,7 @@ def injury(clause: Clause, memo: Memo) -> list[Finding]:
                 Category.INJURY,
                 " ".join(words),
                 INJURY,
+                tags=_body_tags(part),
                 slot=f"body:{part.lower()}",
                 priority=2 * recurring + (side is not None),
             )

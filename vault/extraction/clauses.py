@@ -100,6 +100,8 @@ _PERSON = (
     r"|children|brother|sister|siblings?|colleagues?|boss|teammates?|club|neighbou?r|dog|family"
     r"|grandma|grandpa|uncle|aunt|cousin|team|group|baby|toddler|twins|other half|pt|trainer"
 )
+PERSON_WORDS = _PERSON
+"""Regex alternation of the words for people around the athlete (wife, coach, kids, ...)."""
 _SELF_START = re.compile(
     rf"^(?:i|i'm|i've|i'd|i'll|me|myself|we|we're|we've|we'd|us)\b|^(?:my"
     rf"|our) (?!(?:\w+ )?(?:{_PERSON})\b)"

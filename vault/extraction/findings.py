@@ -46,6 +46,9 @@ class Memo:
     body_parts: list[tuple[str, str | None]] = field(default_factory=list)
     sentence: int = -1
     sentence_parts: list[tuple[str, str | None]] = field(default_factory=list)
+    strength_sentence: int = -1  # the sentence that named strength work ("squats, glutes on fire")
+    liking_sentence: int = -1
+    liking: str | None = None  # "likes"/"dislikes" while a list of liked things runs on
 
     def saw_parts(self, sentence: int, parts: list[tuple[str, str | None]]) -> None:
         """Remember the athlete's body parts named in a clause of `sentence`."""

@@ -22,7 +22,8 @@ SPORT_AGENTS: Table = (
 )  # fmt: skip
 SPORT_GERUNDS: Table = (
     (r"trail running|running|jogging", "running"),
-    (r"cycling|biking|riding|road cycling|mountain biking", "cycling"),
+    ((r"cycling|biking|riding(?! (?:horses?|a horse|my horse|(?:a |my |the )?(?:motor\w*|bus|train"
+      r"|scooter|skateboard|waves?)))|road cycling|mountain biking"), "cycling"),
     (r"swimming", "swimming"), (r"triathlons?|tri", "triathlon"), (r"rowing", "rowing"),
 )  # fmt: skip
 
@@ -30,7 +31,7 @@ SPORT_GERUNDS: Table = (
 VERB_RX = r"(?:run|jog|ride|bike|cycle|swim|row)"
 ADVERBS_RX = (
     r"(?:(?:mostly|mainly|usually|normally|generally|typically|primarily|regularly|just|only|now"
-    r"|really|often|always|tend to|try to|love to|like to|still|mostly just|mainly just) )*"
+    r"|really|often|always|tend to|try to|still|mostly just|mainly just) )*"
 )
 
 # Sports done on the side ("also does climbing").
@@ -48,8 +49,58 @@ OTHER_SPORTS: Table = (
     (r"running|jogging|run|jog", "running"), (r"rowing|row", "rowing"),
 )  # fmt: skip
 
+# Activities a person does, by how people name them after "I like to ..." / "I love ...":
+# verbs, gerunds and nouns. A verb with an object that is not the activity ("run a school",
+# "ride my motorbike", "walk my dog") is no activity, so each form says what may follow.
+ACTIVITIES: Table = (
+    ((r"(?:ride|riding|ride on) (?:(?:my|a|the|our|all kinds of) )?horses?|horse ?back riding"
+      r"|horse riding|equestrian"), "horse riding"),
+    ((r"mountain bik(?:e|es|ing)|(?:ride|riding) (?:my |a |our |their )?bikes?|bike rides?"
+      r"|bik(?:e|es|ing)(?! (?:shop|store|lane|to work))|cycl(?:e|es|ing)(?! to work)"
+      r"|road cycling|spin(?:ning)? class(?:es)?"), "cycling"),
+    ((r"trail running|run(?:s|ning)?(?! (?:a|an|my|our|the|his|her|errands|out of|into"
+      r"|for office|late|around|away)\b)|jog(?:s|ging)?"), "running"),
+    (r"swim(?:s|ming)?(?! (?:suit|wear))|laps in the pool", "swimming"),
+    (r"hik(?:e|es|ing)|trekking|backpacking", "hiking"),
+    ((r"(?:long |brisk |nature )?walks?(?! (?:my|the|our|his|her|dogs?)\b)"
+      r"|walking(?! (?:my|the|our|his|her|dogs?)\b)|power walking"), "walking"),
+    (r"(?:\w+[- ])?danc(?:e|es|ing)(?: lessons| classes)?|ballet|zumba", "dance"),
+    (r"yoga", "yoga"), (r"pilates", "pilates"), (r"crossfit", "crossfit"),
+    ((r"lift(?:ing)? weights|weight ?lifting|(?:go(?:ing)? to )?the gym|gym|strength training"
+      r"|body ?build(?:ing|er)|powerlifting"), "strength training"),
+    (r"work(?:ing)? ?out|workouts?|exercis(?:e|es|ing)", "working out"),
+    (r"cardio", "cardio"), (r"ping ?pong|table tennis", "table tennis"), (r"tennis", "tennis"),
+    (r"basketball", "basketball"), (r"soccer|football", "football"), (r"softball", "softball"),
+    (r"baseball", "baseball"), (r"volleyball", "volleyball"), (r"golf(?:ing)?", "golf"),
+    (r"(?:ice |field )?hockey", "hockey"), (r"rugby", "rugby"), (r"badminton", "badminton"),
+    (r"ski(?:s|ing)?", "skiing"), (r"snowboard(?:s|ing)?", "snowboarding"),
+    (r"surf(?:s|ing)?", "surfing"), (r"skat(?:e|es|ing)|skateboard(?:s|ing)?", "skateboarding"),
+    (r"kayak(?:s|ing)?|canoe(?:s|ing)?|paddl(?:e|ing)", "kayaking"),
+    (r"rock climbing|climb(?:s|ing)?|boulder(?:s|ing)?", "climbing"),
+    (r"box(?:es|ing)?|kickboxing", "boxing"),
+    (r"martial arts|karate|judo|taekwondo|jiu[- ]?jitsu|bjj|kung fu|mma", "martial arts"),
+    (r"gymnastics", "gymnastics"), (r"wrestl(?:e|ing)", "wrestling"), (r"row(?:s|ing)?", "rowing"),
+)  # fmt: skip
+# People named after an activity ("I'm an avid kayaker").
+ACTIVITY_AGENTS: Table = (
+    (r"skateboarders?|skaters?", "skateboarding"), (r"kayakers?", "kayaking"),
+    (r"hikers?", "hiking"), (r"walkers?", "walking"), (r"dancers?", "dance"),
+    (r"climbers?|boulderers?", "climbing"), (r"skiers?", "skiing"), (r"surfers?", "surfing"),
+    (r"yogis?", "yoga"), (r"golfers?", "golf"), (r"body ?builders?|weight ?lifters?|lifters?",
+     "strength training"), (r"gymnasts?", "gymnastics"),
+    (r"tennis players?", "tennis"), (r"footballers?|soccer players?", "football"),
+    (r"basketball players?", "basketball"),
+    (r"(?:workout|fitness|gym) (?:enthusiasts?|junkies?|fanatics?|nuts?|rats?|buffs?)",
+     "working out"),
+)  # fmt: skip
+
 # Proper nouns inside the tables (marathon cities): names of places, never "known words".
-PLACE_WORDS = frozenset({"boston", "berlin", "chicago", "nyc", "york", "tokyo", "london"})
+PLACE_WORDS = frozenset({
+    "boston", "berlin", "chicago", "nyc", "york", "tokyo", "london", "valencia", "rotterdam",
+    "paris", "amsterdam", "seville", "sevilla", "frankfurt", "barcelona", "dublin", "vienna",
+    "sydney", "honolulu", "houston", "philadelphia", "munich", "hamburg", "milan", "rome",
+})  # fmt: skip
+_CITIES = "|".join(sorted(PLACE_WORDS - {"york"}) + ["new york"])
 
 # Race goals (seed 000's goal slot).
 GOALS: Table = (
@@ -62,10 +113,8 @@ GOALS: Table = (
     (r"full ironman|ironman|140\.6", "ironman"),
     (r"marathons?|mara|42(?:\.2)? ?k|26\.2", "marathon"),
     # world marathon majors named alone ("running Berlin", "qualify for Boston")
-    ((r"(?<=for )(?:the )?(?:boston|berlin|chicago|nyc|new york|tokyo|london)(?! (?:half|10k|5k"
-      r"|tri))"
-     r"|(?<=running )(?:boston|berlin|chicago|nyc|new york|tokyo|london)(?! (?:half|10k|5k|tri))"),
-     "marathon"),
+    ((rf"(?<=for )(?:the )?(?:{_CITIES})(?! (?:half|10k|5k|tri))"
+      rf"|(?<=running )(?:{_CITIES})(?! (?:half|10k|5k|tri))"), "marathon"),
     (r"(?:sprint|olympic|olympic distance|standard distance)? ?(?:triathlon|tri)\b", "triathlon"),
     (r"10 ?km?\b|ten ?k\b", "10k"), (r"5 ?km?\b|five ?k\b", "5k"),
     (r"century(?: ride)?|100 mile ride", "century ride"),
@@ -87,6 +136,8 @@ BODY_PARTS: Table = (
      r"|back(?= (?:pain|ache|aches|issue|issues|problem|problems|injury|spasms?|is|has|was"
      r"|tightness|tight|always|feels|felt|hurts|playing|went|keeps)\b)"), "back"),
     (r"shoulders?|rotator cuff", "shoulder"), (r"glutes?|gluteal", "glute"),
+    (r"leg", "leg"), (r"necks?", "neck"), (r"wrists?", "wrist"), (r"elbows?", "elbow"),
+    (r"(?:big |little )?toes?", "toe"), (r"groin", "groin"), (r"arms?", "arm"),
 )  # fmt: skip
 
 # Time of day -> the bucket used in "prefers <bucket> sessions".
@@ -101,13 +152,13 @@ TIME_TERMS: Table = (
 
 # Things an athlete likes or dislikes ("likes intervals", "dislikes treadmill").
 LIKE_OBJECTS: Table = (
-    (r"hill (?:repeats|reps|sessions?|work|training)|hilly routes?|hills?", "hills"),
+    (r"hill (?:repeats|reps|sessions?|work|training)|hilly routes?|(?<!tree )hills?", "hills"),
     (r"intervals?|interval (?:sessions?|training|work)", "intervals"),
     (r"tempos?(?: runs?| sessions?| work)?|threshold (?:runs?|sessions?|work)", "tempo runs"),
     (r"long runs?", "long runs"), (r"long rides?", "long rides"),
     (r"treadmills?|dreadmill", "treadmill"),
-    (r"(?:the )?track(?! (?:my|of|your))(?: sessions?| work| workouts?)?", "track sessions"),
-    (r"trail running|trail runs?|trails|trail(?! shoes)|off[- ]road", "trail running"),
+    (r"(?:the )?track(?! (?:my|of|your|and field))(?: sessions?| work| workouts?)?", "track sessions"),
+    (r"trail running|trail runs?|trails(?! mix)|trail(?! (?:shoes|mix))|off[- ]road", "trail running"),
     ((r"group (?:runs?|rides?|sessions?)|club (?:runs?|rides?|sessions?)|(?:with|in) (?:a"
       r"|the) group"
      r"|(?:with|in) (?:a|the) club|with others"), "group runs"),
@@ -143,7 +194,16 @@ STATES: Table = (
 
 # Jobs named after "I'm a ..." (closed, so "I'm a runner" is not a job).
 JOBS: tuple[str, ...] = (
-    "software developer", "software engineer", "web developer", "police officer", "social worker",
+    "software developer", "software engineer", "web developer", "car salesman",
+    "construction worker", "personal shopper", "stunt double", "tour guide", "life coach",
+    "store manager", "bee farmer", "recording engineer", "dog walker", "swim coach",
+    "general practitioner", "real-estate agent", "real estate agent", "estate agent",
+    "nurse's aide", "nurses aide", "nursing assistant", "teaching assistant", "flight attendant",
+    "customer service", "sales rep", "sales representative", "data scientist", "graphic designer",
+    "hair stylist", "hairdresser", "librarian", "musician", "pediatrician", "paediatrician",
+    "wrestler", "twitch streamer", "streamer", "photographer", "veterinarian", "secretary",
+    "janitor", "custodian", "coach", "baker", "butcher", "miner", "welder",
+    "fisherman", "lifeguard", "dietitian", "therapist", "psychologist", "optician", "police officer", "social worker",
     "personal trainer", "truck driver", "lorry driver", "bus driver", "delivery driver",
     "nurse", "teacher", "doctor", "engineer", "developer", "programmer", "lawyer", "solicitor",
     "accountant", "firefighter", "fireman", "paramedic", "chef", "cook", "farmer", "consultant",

@@ -38,18 +38,44 @@ _KIDS_HAVE = re.compile(
 _PARENT = re.compile(
     r"\b(?:mum|mom|mother|dad|father|parent) of (?:\w+)|\b(?:single|stay[- ]at[- ]home|working"
     r"|busy)"
-    r" (?:mum|mom|dad|parent)\b|\bi'm a (?:\w+ )?(?:mum|mom|dad|parent)\b|\bas a (?:\w+ )?(?:mum"
+    r" (?:mum|mom|dad|parent)\b(?! (?:household|home|family|families))|\bi'm a (?:\w+ )?(?:mum|mom|dad|parent)\b|\bas a (?:\w+ )?(?:mum"
     r"|mom|dad|parent)\b"
 )
-_KIDS_AROUND = re.compile(r"\bthe (?:kids|children|baby)\b|\bnew baby\b|\bschool run\b|^kids\b")
+_KIDS_AROUND = re.compile(
+    r"\bthe (?:kids|children|baby)\b|\bnew baby\b|\bschool run\b"
+    r"|^kids (?:are |were )?(?:in bed|asleep|at school|off school|home|sick|up)\b"
+    r"|^kids (?:had|have|got) (?!(?:so|such|no)\b)"
+)
 _NO_KIDS = re.compile(rf"\b(?:don't|do not|no|without) (?:have )?(?:any )?(?:{_KIDS})\b")
 
 _JOB = "|".join(re.escape(job) for job in JOBS)
+# Words before a title that say how good, not what kind ("a much better cook"), or that the
+# title is a pastime ("a competitive body builder"): no job then.
+_NOT_TITLE = (
+    r"(?!(?:much|way|far|better|good|great|bad|terrible|decent|pretty|big|huge|best|worse"
+    r"|worst|amazing|awesome|excellent|okay|ok|body|wannabe|aspiring|future|former|ex|retired"
+    r")\b)"
+)
 _JOB_NAMED = re.compile(
-    rf"\b(?:i'm|i am) (?:a |an )(?:[\w-]+ ){{0,2}}(?P<a>{_JOB})\b|\b(?:job|work|working|career"
-    rf"|employed) as (?:a |an )?(?P<b>{_JOB})\b"
+    rf"\b(?:i'm|i am) (?:actually |currently |now )?(?:a |an )(?:{_NOT_TITLE}[\w'-]+ ){{0,2}}?"
+    rf"(?P<a>{_JOB})\b|\b(?:job|work|working|career|employed) as (?:a |an )?(?P<b>{_JOB})\b"
     rf"|\bas (?:a |an )(?P<c>{_JOB})\b|\bmy job is (?:a |an )?(?P<d>{_JOB})\b"
-    r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,})\b"
+    r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,}(?: (?!(?:at|in|for|and|but"
+    r"|so|with|on|to|from|because|since|who|which|that|during)\b)[a-z]{3,}){0,2})\b"
+)
+_WORKPLACE = re.compile(
+    r"\bi (?:work|am working|'m working)(?: full[- ]time| part[- ]time)? (?P<p>in|at|on) (?P<a>a|an|the)"
+    r" (?P<w>shipyard|bank|hospital|school|factory|restaurant|hotel|farm|store|shop"
+    r"|supermarket|warehouse|bar|cafe|gym|library|museum|lab|garage|prison|daycare|nursery"
+    r"|call cent(?:er|re)|mine|bakery|salon|clinic|pharmacy|university|college)\b"
+    r"|\bi work (?:on )?(?:my |our |the |\w+'s |\w+s' )?(?:family |parents' |parents )?(?P<f>farms?)\b"
+    r"|\b(?:i'm|i am|i serve) in the (?P<m>army|navy|air force|military|marines|police)\b"
+)
+_STUDENT = re.compile(
+    r"\b(?:i'm|i am) (?:still |currently )?in (?:high school|middle school|junior high|college"
+    r"|grad school|university|uni|the \d+(?:st|nd|rd|th) grade|\d+(?:st|nd|rd|th) grade)\b"
+    r"|\b(?:i'm|i am) (?:currently )?studying (?:\w+ ){0,3}?at (?:a |the )?(?:\w+ ){0,2}?"
+    r"(?:university|college|school|uni)\b"
 )
 _RETIRED = re.compile(r"\b(?:i'm|i am) (?:now |recently |happily )?retired\b|\bretired now\b")
 
@@ -141,6 +167,7 @@ _LIKE = re.compile(
     r"|prefer|prefers)\b"
     r"|\bfavou?rite\b"
 )
+_EVENING = re.compile(r"\b(?:evenings?|at night|night runs?|late runs?|after dark)\b")
 _NOT_LIKE = re.compile(
     r"\b(?:would|i'd) (?:like|love)|\b(?:like|love) to try\b|\blooks? like|\bfeels? like|\blike a\b"
 )
@@ -173,19 +200,42 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
 
 def job(clause: Clause, memo: Memo) -> list[Finding]:
     """Job from "I work as a nurse", "I'm a teacher"; also "is a student", "is retired"."""
-    if not clause.asserts or clause.negated or clause.remote_past:
+    if not clause.asserts or clause.negated:
+        return []
+    student = _STUDENT.search(clause.text)
+    if student:  # "I'm still in high school" is now, whatever the remote-past words say
+        return [_job(clause, student.start(), "is a student", 1)]
+    if clause.remote_past:
         return []
     retired = _RETIRED.search(clause.text)
     if retired:
-        return [_fact("job", clause, retired.start(), "is retired", "job")]
+        return [_job(clause, retired.start(), "is retired", 2)]
     match = _JOB_NAMED.search(clause.text)
     if match is None:
-        return []
+        place = _WORKPLACE.search(clause.text)
+        if place is None:
+            return []
+        if place.group("f"):
+            text = "works on a farm"
+        elif place.group("m"):
+            text = f"works in the {place.group('m')}"
+        else:
+            article = place.group("a") if place.group("a") == "the" else (
+                "an" if place.group("w")[0] in "aeiou" else "a")  # fmt: skip
+            text = f"works {place.group('p')} {article} {place.group('w')}"
+        return [_job(clause, place.start(), text, 1)]
     title = next(group for group in match.groups() if group)
     if title == "student":
-        return [_fact("job", clause, match.start(), "is a student", "job")]
+        return [_job(clause, match.start(), "is a student", 2)]
     article = "an" if title[0] in "aeiou" else "a"
-    return [_fact("job", clause, match.start(), f"works as {article} {title}", "job")]
+    return [_job(clause, match.start(), f"works as {article} {title}", 2)]
+
+
+def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
+    """A job fact; one per message (a title beats a workplace: "I work at a school, I'm a
+    teacher" is a teacher)."""
+    return Finding("job", (clause.index, at), Category.CONTEXT, text, CONTEXT,
+                   tags=frozenset({"context:job"}), slot="job", priority=priority)  # fmt: skip
 
 
 def work_pattern(clause: Clause, memo: Memo) -> list[Finding]:
@@ -243,6 +293,13 @@ def likes(clause: Clause, memo: Memo) -> list[Finding]:
     things = [value for _, value in all_matches(_LIKE_T, scope)]
     if dislike and re.search(r"\bmornings?\b|morning person", scope):
         things.append("early mornings")
+    elif dislike and _EVENING.search(scope):
+        # a stated dislike of a time of day is a time preference, tagged time:evening
+        return [
+            Finding("dislike", (clause.index, verb.start()), Category.TIME_PREFERENCE,
+                    "dislikes evening sessions", PREFERENCE,
+                    tags=frozenset({"time:evening"}))
+        ]  # fmt: skip
     word = "dislikes" if dislike else "likes"
     return [
         Finding("dislike" if dislike else "like", (clause.index, verb.start()), Category.PREFERENCE,

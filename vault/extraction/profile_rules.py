@@ -33,9 +33,10 @@ _VERB, _ADVERBS = VERB_RX, ADVERBS_RX
 _GERUND = alternation(SPORT_GERUNDS)
 _AGENT = alternation(SPORT_AGENTS)
 _NOT_SPORT = (
-    r"(?! (?:to work|in to work|into|out of|late|errands|(?:a|an|my|our|the) (?:\w+ )?(?:business"
-    r"|company"
-    r"|shop|store|team|firm|restaurant|cafe|pub|show|club|department|charity)|my own|horses?))"
+    r"(?! (?:to work|in to work|into|out of|late|errands|(?:a|an|my|our|the|all kinds of) (?:\w+ )?"
+    r"(?:business|company|shop|store|team|firm|restaurant|cafe|pub|show|club|department|charity"
+    r"|school|blog|kennel|farm|household|motorbike|motorcycle|bus|train|car|scooter|horses?"
+    r"|dog \w+)\b|my own|horses?|motor\w*))"
 )
 _SPORT_EXPLICIT = re.compile(
     rf"\b(?:i'm|i am|as|myself) (?:more of |kind of |sort of |mostly |mainly )?(?:a "
@@ -46,7 +47,8 @@ _SPORT_EXPLICIT = re.compile(
     rf"|more )?(?:into|focused on) ({_GERUND})"
 )
 _SPORT_HABIT = re.compile(
-    rf"\b(?:i|we|and) {_ADVERBS}({_VERB})s?\b{_NOT_SPORT}|(?:^|\bi've |\bi have |\bwe've |\bonly "
+    rf"\b(?:i|we) {_ADVERBS}go ({_GERUND})\b"
+    rf"|\b(?:i|we|and) {_ADVERBS}({_VERB})s?\b{_NOT_SPORT}|(?:^|\bi've |\bi have |\bwe've |\bonly "
     rf"|\bjust )been ({_GERUND})\b"
     rf"|^({_GERUND}) (?:only |mostly |exclusively )?(?:now|these days)\b"
     rf"|\b(?:started|took up|taken up|getting into|got into|new to) ({_GERUND})\b"
@@ -54,6 +56,7 @@ _SPORT_HABIT = re.compile(
     rf"|getting) me into ({_GERUND})\b"
     r"|\bon (?:my|the) (bike) (?:most days|every day|daily|a lot|\d+ (?:times|days))"
 )
+_LIKES_TO = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys) to\b")
 _SPORT_SWITCH = re.compile(
     rf"\b(?:switch|mov|chang|transition|convert)(?:ed|ing|e)? (?:over )?(?:from \w+ )?to"
     rf" (?:pure |full[- ]time |just |only |mostly )?({_GERUND})\b"
@@ -64,6 +67,10 @@ _SPORT_STOP = re.compile(
     rf"|giving up) (?:the )?({_GERUND}|bike|pool)\b"
 )
 
+_MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
+)
 _GOAL_TRIGGER = re.compile(
     r"\btraining (?:\w+ ){0,4}?for|\btrain for|\bqualify|\bbq\b|\bbooked|\bprep(?:aring"
     r"|ping)? for|\bbuilding (?:up )?(?:to|for|towards)"
@@ -76,7 +83,15 @@ _GOAL_TRIGGER = re.compile(
     r"|\bin (?:january|february|march|april|may|june|july|august|september|october|november"
     r"|december)"
     r"|\bget faster at|\bpb at|\bpr at|\bsub[- ]?\d"
+    r"|\b\d+ (?:weeks?|days?|months?) (?:out|away|to go)\b|\bgoal pace\b"
+    rf"|\bon (?:the )?\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTHS}|\bon {_MONTHS} \d"
 )
+# "100 miles in March", "50k this week": a volume, not a race.
+_VOLUME_AFTER = re.compile(
+    rf"^(?: of \w+| \w+)? (?:in|this|per|a|last|every|that) (?:week|month|year|{_MONTHS})\b"
+    r"|^ (?:week|month|year|weeks|months)\b"
+)
+_WATCHING = re.compile(r"\b(?:watch\w*|binge\w*|tv|episodes?|series|movies?|films?)\b")
 _GOAL_PAST = re.compile(
     r"\b(?:ran|did|finished|completed|raced|was|were|had|since|after)\b|\blast (?:week|weekend"
     r"|month|sunday|saturday|time)\b"
@@ -92,7 +107,9 @@ _BEGINNER = re.compile(
 )
 _INTERMEDIATE = re.compile(r"\bintermediate\b")
 _ADVANCED = re.compile(
-    r"\b(?:advanced|experienced|seasoned|elite)\b|\bcompetitive (?:runner|cyclist|swimmer"
+    r"\b(?:advanced|experienced|seasoned|elite)\b|(?<!retired )(?<!former )\bolympian\b"
+    r"|(?<!retired )(?<!former )\b(?:olympic|professional|pro) (?:athlete|runner|cyclist"
+    r"|swimmer|triathlete)\b|\bcompetitive (?:runner|cyclist|swimmer"
     r"|triathlete|athlete|rower)"
 )
 
@@ -131,6 +148,8 @@ def sport(clause: Clause, memo: Memo) -> list[Finding]:
             continue
         if pattern is _SPORT_HABIT and re.search(r"\balso\b", text[: match.end()]):
             return found
+        if pattern is _SPORT_HABIT and _LIKES_TO.search(text[: match.start()]):
+            return found  # "I like to lift weights and run" is a taste (exercise rules)
         word = next(g for g in match.groups() if g)
         value = first_match(_VERB_T, word) if re.fullmatch(_VERB, word) else _agent_or_gerund(word)
         if value is None:
@@ -158,8 +177,20 @@ def goal(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     if _SPORT_SWITCH.search(text):
         return []  # "switching to triathlon this year" changes the sport, it is not a race
+    if _WATCHING.search(text):
+        return []  # "I'm going to watch the Office marathon"
     trigger = _GOAL_TRIGGER.search(text)
-    race = next(iter(all_matches(_GOAL_T, text)), None)
+    race = next(
+        (
+            (match, value)
+            for match, value in all_matches(_GOAL_T, text)
+            if not (
+                match.group(0)[:1].isdigit()
+                and _VOLUME_AFTER.match(text[match.end() : match.end() + 30])
+            )
+        ),
+        None,
+    )
     if trigger is None or race is None:
         return []
     return [

@@ -22,7 +22,14 @@ from datetime import datetime
 
 from vault.domain.models import Candidate
 from vault.domain.vocabulary import Source
-from vault.extraction import body_rules, life_rules, profile_rules, schedule_rules
+from vault.extraction import (
+    body_rules,
+    exercise_rules,
+    health_rules,
+    life_rules,
+    profile_rules,
+    schedule_rules,
+)
 from vault.extraction.clauses import Clause, split_clauses
 from vault.extraction.findings import Finding, Memo, reconcile, to_candidates
 from vault.extraction.privacy import scrub
@@ -34,6 +41,8 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     *schedule_rules.RULES,
     *body_rules.RULES,
     *life_rules.RULES,
+    *exercise_rules.RULES,
+    *health_rules.RULES,
 )
 # Characters read per call; longer input is cut. The rules are linear, this bounds the time.
 MAX_TEXT = 20_000

@@ -22,6 +22,7 @@ from vault.prompt.context import (
     fit_context,
 )
 from vault.prompt.contract import to_contract, validate_contract
+from vault.prompt.episodes import EPISODE_BUDGET, EpisodeSections, render_episode_sections
 from vault.prompt.items import inline
 from vault.prompt.markdown import render_markdown
 from vault.prompt.memory_block import (
@@ -40,6 +41,8 @@ from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_ENCODING",
+    "EPISODE_BUDGET",
+    "EpisodeSections",
     "DROP_ORDER",
     "PROFILE_CONFIDENCE",
     "RESERVED_OUTPUT",
@@ -58,6 +61,7 @@ __all__ = [
     "facts_from_profile",
     "fit_context",
     "inline",
+    "render_episode_sections",
     "render_markdown",
     "render_memory_block",
     "render_rows",

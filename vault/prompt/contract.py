@@ -1,10 +1,12 @@
 """Export an athlete's memory as seed 001's `athlete_memory` JSON object, and check it.
 
     {"key_facts": [{"fact": "primary sport: running", "source": "profile_change",
-                    "confidence": 0.9, "learned_at": "2026-02-16T08:00:00Z"}, ...],
+                    "confidence": 0.9}, ...],
      "patterns": ["tends to skip after rest days"],
-     "coaching_notes": ["responds well to encouragement after hard sessions"],
-     "updated_at": "2026-02-16T08:00:00Z"}
+     "coaching_notes": ["responds well to encouragement after hard sessions"]}
+
+Exactly the seed's contract: the shipped schema is seed 001's `athlete_memory` property verbatim
+(top level `additionalProperties: false`), and the default document holds only its keys.
 
 Facts: the top 15 by priority (confidence, then most recently reinforced, then oldest id); the
 Rust reader applies the 0.5 prompt floor itself. Patterns and notes: the top 5 each, as strings.
@@ -15,9 +17,11 @@ contract's three words by `vault.domain.vocabulary.CONTRACT_SOURCE`:
     behavior       <- behavior, activity_note, pattern_analysis
     profile_change <- profile_change
 
-Times are RFC 3339 in UTC with a "Z". `updated_at` is left out when unknown, and can be left out
-on request: the seed's own schema has no `updated_at` (its Rust struct does), so a consumer that
-validates against the seed verbatim needs `include_updated_at=False`.
+`with_times=True` LEAVES the seed's contract: it adds `key_facts[].learned_at` and a top-level
+`updated_at` (RFC 3339, UTC, "Z"), the two times of seed 000's Rust structs, which the seed's
+schema does not have (a consumer validating with it rejects the top-level `updated_at`).
+`validate_contract(document, with_times=True)` checks such a document: the seed's schema for
+everything else, and the two times' format.
 """
 
 from __future__ import annotations
@@ -41,35 +45,68 @@ if TYPE_CHECKING:  # jsonschema is imported on first validation, not at start-up
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
 
 
-def to_contract(memory: AthleteMemory, *, include_updated_at: bool = True) -> dict[str, Any]:
-    """`memory` as an `athlete_memory` document (plain JSON types, ready for `json.dumps`)."""
+TIMES = ("learned_at", "updated_at")  # what `with_times` adds (outside the seed's contract)
+
+
+def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str, Any]:
+    """`memory` as an `athlete_memory` document (plain JSON types, ready for `json.dumps`).
+
+    The default is seed 001's object exactly; `with_times=True` adds `learned_at` per fact and
+    `updated_at` (when known) and is then NOT valid against the seed's schema.
+    """
     document: dict[str, Any] = {
         "key_facts": [
             {
                 "fact": fact.text,
                 "source": CONTRACT_SOURCE[fact.source],
                 "confidence": fact.confidence,
-                "learned_at": utc_text(fact.learned_at),
+                **({"learned_at": utc_text(fact.learned_at)} if with_times else {}),
             }
             for fact in ranked(memory.facts)[:MAX_FACTS]
         ],
         "patterns": [item.text for item in ranked(memory.patterns)[:MAX_LIST_ITEMS]],
         "coaching_notes": [item.text for item in ranked(memory.notes)[:MAX_LIST_ITEMS]],
     }
-    if include_updated_at and memory.updated_at is not None:
+    if with_times and memory.updated_at is not None:
         document["updated_at"] = utc_text(memory.updated_at)
     return document
 
 
-def validate_contract(document: Mapping[str, Any]) -> None:
-    """Check `document` against the shipped `athlete_memory` schema, formats included.
+def validate_contract(document: Mapping[str, Any], *, with_times: bool = False) -> None:
+    """Check `document` against seed 001's `athlete_memory` schema, as the seed writes it.
+
+    `with_times=True` accepts the two times `to_contract(..., with_times=True)` adds (and
+    checks that they are RFC 3339); everything else must still satisfy the seed's schema.
 
     Raises:
         InvalidInput: one "path: message" per problem, joined with "; ".
     """
-    errors = sorted(_validator().iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        raise InvalidInput("; ".join(_describe(error) for error in errors))
+    problems: list[str] = []
+    checked: Any = document
+    if with_times and isinstance(document, Mapping):
+        checked = {k: v for k, v in document.items() if k != "updated_at"}
+        stamps = [("updated_at", document["updated_at"])] if "updated_at" in document else []
+        facts = document.get("key_facts")
+        if isinstance(facts, list):
+            stamps += [
+                (f"key_facts/{i}/learned_at", fact["learned_at"])
+                for i, fact in enumerate(facts)
+                if isinstance(fact, Mapping) and "learned_at" in fact
+            ]
+        for where, value in stamps:
+            if not _is_time(value):
+                problems.append(f"{where}: {value!r} is not an RFC 3339 date-time")
+    errors = sorted(_validator().iter_errors(checked), key=lambda e: list(e.absolute_path))
+    problems = [_describe(error) for error in errors] + problems
+    if problems:
+        raise InvalidInput("; ".join(problems))
+
+
+def _is_time(value: object) -> bool:
+    try:
+        return isinstance(value, str) and _is_rfc3339(value)
+    except (ValueError, OverflowError):
+        return False
 
 
 @functools.lru_cache(maxsize=1)

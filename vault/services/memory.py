@@ -22,6 +22,8 @@ from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 from vault.storage.repositories.memory import fact_state, facts_table, to_output
+from vault.storage.decay_sql import decay_all
+from vault.storage.dialect import runs_rule_in_sql
 from vault.storage.uow import UnitOfWork
 
 
@@ -51,20 +53,26 @@ DECAY_BATCH = 5000
 def decay(uow: UnitOfWork, now: datetime) -> DecayResult:
     """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3.
 
-    Set-wise and streaming: facts due (`decay_due_at <= now`, indexed) are read in batches, the
+    Set-wise and streaming: facts due (`decay_due_at <= now`) are read in id-ordered batches, the
     pure rule (`vault.domain.rules.decayed`) decides, and each batch is written with one
-    executemany UPDATE, one INSERT ... SELECT into the archive and one DELETE. A run with
+    executemany UPDATE, one INSERT ... SELECT into the archive and one DELETE. On SQLite the
+    same rule runs inside one UPDATE as SQL functions (`vault.storage.decay_sql`). A run with
     nothing due reads one empty index range and writes nothing.
     """
-    lowered = archived = 0
-    while batch := uow.memory.facts_due_for_decay(now, DECAY_BATCH):
+    if runs_rule_in_sql(uow.connection):
+        recomputed, archived = decay_all(uow.connection, now)
+        return DecayResult(lowered=recomputed - archived, archived=archived)
+    lowered = archived = last_id = 0
+    while batch := uow.memory.facts_due_for_decay(now, DECAY_BATCH, last_id):
+        last_id = batch[-1].id
         changes, gone = [], []
         for fact in batch:
             current = decayed(fact.base_confidence, fact.last_reinforced_at, now)
+            # below-floor facts too: the archive keeps the confidence they left with
+            changes.append((fact.id, current, decay_due(fact.last_reinforced_at, now)))
             if current < ACTIVE_FLOOR:
                 gone.append(fact.id)
             else:
-                changes.append((fact.id, current, decay_due(fact.last_reinforced_at, now)))
                 lowered += current != fact.confidence
         uow.memory.set_decayed(changes)
         uow.archive.archive_facts(gone, ArchiveReason.DECAYED, now)
@@ -97,7 +105,12 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     uow.archive.detach_dangling(athlete_id)
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
     uow.archive.log_forget(athlete_id, now, counts)
-    return ForgetResult(**counts)
+    return ForgetResult(
+        facts=counts["facts"],
+        patterns=counts["patterns"],
+        notes=counts["notes"],
+        archived=counts["archived"],
+    )
 
 
 def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:

@@ -11,6 +11,7 @@ from vault.domain.limits import MAX_FACTS
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
 from vault.domain.vocabulary import Category, Kind
 from vault.storage import views
+from vault.storage.driver_read import DriverRead
 from vault.storage.repositories._sql import table_of
 from vault.storage.tables import AthleteRow, FactTagRow, NoteRow, PatternRow
 
@@ -77,7 +78,7 @@ def _prompt_rows_statement() -> Any:
 
 _KINDS = {kind.value: kind for kind in Kind}
 # Times are only compared in SQL here, never parsed: the canonical UTC text sorts in time order.
-_PROMPT_ROWS = _prompt_rows_statement()
+_PROMPT_ROWS = DriverRead(_prompt_rows_statement())
 _UPDATED_AT = select(AthleteRow.updated_at).where(AthleteRow.id == bindparam("athlete"))
 
 
@@ -118,7 +119,7 @@ def memory(connection: Connection, athlete_id: str) -> AthleteMemory:
 
 def prompt_rows(connection: Connection, athlete_id: str) -> list[PromptRow]:
     """The athlete's facts (>= 0.3), patterns and notes for the prompt, in one statement."""
-    rows = connection.execute(_PROMPT_ROWS, {"athlete": athlete_id})
+    rows = _PROMPT_ROWS.rows(connection, {"athlete": athlete_id})
     return [PromptRow(_KINDS[kind], item_id, text, confidence) for kind, item_id, text, confidence in rows]
 
 

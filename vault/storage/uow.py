@@ -2,12 +2,91 @@
 
 from __future__ import annotations
 
+import os
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from types import TracebackType
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, exc
 
+from vault.domain.errors import BusyError, StorageError, VaultError
 from vault.storage.repositories import ArchiveRepository, AthleteRepository, MemoryRepository
+from vault.storage.repositories.episodes import EpisodeRepository
 from vault.storage.repositories.snapshot import SnapshotRepository
+
+SQLITE_BUSY = 5
+SQLITE_LOCKED = 6
+_BUSY_WORDS = ("database is locked", "database table is locked", "database is busy")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often a write retries BEGIN when SQLite reports the database busy.
+
+    On top of the connection's busy timeout (SQLite waits up to 5 s for the lock itself), a
+    BEGIN that still gets SQLITE_BUSY (a timeout, or the cases where SQLite does not wait at
+    all, e.g. while another connection recovers or checkpoints the WAL) is retried up to
+    `attempts` times in all, sleeping a random ("full jitter") time up to
+    `base_delay x 2^attempt`, at most `max_delay`, in between. Only BEGIN is retried: nothing
+    was read or written yet, so a retry can never re-run half a transaction.
+    `$VAULT_BUSY_RETRIES` sets `attempts` for the default policy.
+    """
+
+    attempts: int = 6
+    base_delay: float = 0.005
+    max_delay: float = 0.25
+
+    def __post_init__(self) -> None:
+        if isinstance(self.attempts, bool) or not isinstance(self.attempts, int) or self.attempts < 1:
+            raise ValueError(f"attempts must be a whole number >= 1, got {self.attempts!r}")
+        if not 0 <= self.base_delay <= self.max_delay:
+            raise ValueError("delays must satisfy 0 <= base_delay <= max_delay")
+
+    def delays(self, rng: random.Random | None = None) -> Iterator[float]:
+        """The sleeps between attempts (attempts - 1 of them), jittered."""
+        draw = (rng or random).uniform
+        for attempt in range(self.attempts - 1):
+            yield draw(0, min(self.max_delay, self.base_delay * 2**attempt))
+
+    @classmethod
+    def from_env(cls) -> "RetryPolicy":
+        raw = os.environ.get("VAULT_BUSY_RETRIES", "").strip()
+        return cls(attempts=int(raw)) if raw.isdigit() and int(raw) >= 1 else cls()
+
+
+DEFAULT_RETRY = RetryPolicy.from_env()
+
+
+def is_busy(error: BaseException) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED (any extended code), as the driver reports it."""
+    orig = getattr(error, "orig", error)
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (SQLITE_BUSY, SQLITE_LOCKED)
+    return any(word in str(orig).lower() for word in _BUSY_WORDS)
+
+
+def storage_failure(error: exc.DBAPIError, doing: str = "the write") -> VaultError:
+    """The vault's own error for a database failure: busy, read-only, full disk, I/O, other."""
+    message = str(error.orig)
+    lowered = message.lower()
+    if is_busy(error):
+        return BusyError(
+            f"the database is busy: another process held its write lock past every retry; "
+            f"{doing} did not happen, nothing was written ({message})"
+        )
+    if "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
+        return StorageError(
+            f"the vault file cannot be written (read-only file, directory or mount); "
+            f"nothing was written ({message})"
+        )
+    if "disk is full" in lowered or "disk full" in lowered:
+        return StorageError(f"the disk is full; nothing was written ({message})")
+    if "unable to open" in lowered or "disk i/o" in lowered or "cannot open" in lowered:
+        return StorageError(f"the vault file cannot be opened or read: {message}")
+    return VaultError(f"database error: {message}")
 
 
 class UnitOfWork:
@@ -16,17 +95,28 @@ class UnitOfWork:
     Repositories receive the connection and never commit. They use SQLAlchemy Core on the
     Connection (no ORM Session): statements are built once, their compiled form is cached, and
     no per-row objects are made. A write unit of work comes from the writer engine, so its
-    transaction begins with BEGIN IMMEDIATE on SQLite.
+    transaction begins with BEGIN IMMEDIATE on SQLite; when the lock stays busy past the busy
+    timeout, BEGIN is retried as `retry` says (see RetryPolicy), then BusyError.
     """
 
     athletes: AthleteRepository
     memory: MemoryRepository
     archive: ArchiveRepository
     snapshots: SnapshotRepository  # one athlete's whole rows: export, restore, yaml import
+    episodes: EpisodeRepository  # episodes: recall candidates, caps, forget (revision 0005)
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self._engine = engine
         self._connection: Connection | None = None
+        self._retry = retry or DEFAULT_RETRY
+        self._sleep = sleep
+        self.begin_attempts = 0  # how many BEGINs this unit of work needed (tests count them)
 
     @property
     def connection(self) -> Connection:
@@ -35,18 +125,36 @@ class UnitOfWork:
         return self._connection
 
     def __enter__(self) -> "UnitOfWork":
-        connection = self._engine.connect()
-        try:
-            connection.begin()
-        except BaseException:
-            connection.close()
-            raise
+        connection = self._begin()
         self._connection = connection
         self.athletes = AthleteRepository(connection)
         self.memory = MemoryRepository(connection)
         self.archive = ArchiveRepository(connection)
         self.snapshots = SnapshotRepository(connection)
+        self.episodes = EpisodeRepository(connection)
         return self
+
+    def _begin(self) -> Connection:
+        """Connect and BEGIN, retrying only while SQLite answers busy; nothing ran yet."""
+        delays = self._retry.delays()
+        while True:
+            self.begin_attempts += 1
+            connection: Connection | None = None
+            try:
+                connection = self._engine.connect()
+                connection.begin()
+                return connection
+            except exc.OperationalError as error:
+                if connection is not None:
+                    connection.close()
+                pause = next(delays, None) if is_busy(error) else None
+                if pause is None:
+                    raise
+                self._sleep(pause)
+            except BaseException:
+                if connection is not None:
+                    connection.close()
+                raise
 
     def __exit__(
         self,

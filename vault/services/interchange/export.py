@@ -54,7 +54,7 @@ def to_document(snapshot: Snapshot) -> ExportDocument:
         "athlete": {"id": snapshot.athlete_id, **snapshot.athlete},
     }
     for name, space in _LISTS:
-        extra = (TAGS,) if space == Kind.FACT.value else ()
+        extra = (TAGS,) if space in (Kind.FACT.value, ARCHIVE) else ()
         data[name] = [_pick(row, EXPORTED[space] + extra) for row in getattr(snapshot, name)]
     try:
         return ExportDocument.model_validate(data, context={STORED: True})

@@ -106,8 +106,8 @@ def shape(snapshot: Snapshot) -> dict[str, Any]:
                 for column, target in (("original_id", kind), ("superseded_by", Kind.FACT.value)):
                     if row[column] is not None:
                         values[COLUMNS[space].index(column)] = rank[target][row[column]]
-            if space == Kind.FACT.value:
-                values.append(tuple(sorted(row[TAGS])))
+            if space in (Kind.FACT.value, ARCHIVE):
+                values.append(tuple(sorted(row.get(TAGS) or ())))
             out.append(tuple(values))
         return sorted(out, key=lambda values: values[COLUMNS[space].index("id")])
 

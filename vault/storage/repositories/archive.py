@@ -11,9 +11,10 @@ from vault.domain.models import Archived
 from vault.domain.rules import FactState, Removal
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.repositories._sql import rowcount, table_of
-from vault.storage.tables import ArchiveRow, FactRow, ForgetLogRow
+from vault.storage.tables import ArchiveRow, ArchiveTagRow, FactRow, FactTagRow, ForgetLogRow
 
 archive_table = table_of(ArchiveRow)
+archive_tags_table = table_of(ArchiveTagRow)
 forget_log_table = table_of(ForgetLogRow)
 
 _INSERT = insert(archive_table).returning(archive_table.c.id, sort_by_parameter_order=True)
@@ -52,6 +53,23 @@ def _archive_facts_statement() -> Any:
 _ARCHIVE_FACTS = _archive_facts_statement()
 
 
+def _archive_fact_tags_statement() -> Any:
+    """Copy the tags of facts just archived by `_ARCHIVE_FACTS` (before the facts are deleted)."""
+    tags = table_of(FactTagRow)
+    copied = (
+        select(archive_table.c.id, tags.c.tag)
+        .join(tags, tags.c.fact_id == archive_table.c.original_id)
+        .where(archive_table.c.kind == Kind.FACT.value)
+        .where(archive_table.c.original_id.in_(bindparam("ids", expanding=True)))
+        .where(archive_table.c.reason == bindparam("reason"))
+        .where(archive_table.c.archived_at == bindparam("now", type_=archive_table.c.archived_at.type))
+    )
+    return insert(archive_tags_table).from_select(["archive_id", "tag"], copied)
+
+
+_ARCHIVE_FACT_TAGS = _archive_fact_tags_statement()
+
+
 def _detach_statement(one_athlete: bool) -> Any:
     facts = table_of(FactRow)
     archived = archive_table.alias("archived")
@@ -86,13 +104,24 @@ class ArchiveRepository:
             return []
         rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
         new_ids = self.connection.execute(_INSERT, rows).scalars().all()
+        tag_rows = [
+            {"archive_id": archive_id, "tag": tag}
+            for archive_id, (_athlete, removal) in zip(new_ids, removals)
+            if isinstance(removal.item, FactState)
+            for tag in sorted(removal.item.tags)
+        ]
+        if tag_rows:  # the tags the fact had when it left: history by body part survives
+            self.connection.execute(insert(archive_tags_table), tag_rows)
         return [Archived.model_construct(id=i, **row) for i, row in zip(new_ids, rows)]
 
     def archive_facts(self, ids: list[int], reason: ArchiveReason, now: datetime) -> int:
         """Copy facts into the archive set-wise (INSERT ... SELECT); the caller deletes them."""
         if not ids:
             return 0
-        return rowcount(self.connection.execute(_ARCHIVE_FACTS, {"ids": ids, "reason": reason.value, "now": now}))
+        params = {"ids": ids, "reason": reason.value, "now": now}
+        archived = rowcount(self.connection.execute(_ARCHIVE_FACTS, params))
+        self.connection.execute(_ARCHIVE_FACT_TAGS, params)  # tags go with them
+        return archived
 
     def for_athlete(self, athlete_id: str) -> list[Archived]:
         rows = self.connection.execute(_BY_ATHLETE, {"athlete": athlete_id})

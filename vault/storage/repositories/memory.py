@@ -24,10 +24,12 @@ from sqlalchemy import (
 from vault.domain.models import Fact, ListItem
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
 from vault.domain.vocabulary import Kind
+from vault.storage.dialect import locks_rows
 from vault.storage.repositories._sql import rowcount, table_of
-from vault.storage.tables import FactRow, FactTagRow, NoteRow, PatternRow
+from vault.storage.tables import AthleteRow, FactRow, FactTagRow, NoteRow, PatternRow
 
 facts_table = table_of(FactRow)
+athletes_table = table_of(AthleteRow)
 tags_table = table_of(FactTagRow)
 ITEM_TABLES: dict[Kind, Table] = {Kind.PATTERN: table_of(PatternRow), Kind.NOTE: table_of(NoteRow)}
 TABLES: dict[Kind, Table] = {Kind.FACT: facts_table, **ITEM_TABLES}
@@ -176,11 +178,34 @@ class MemoryRepository:
         columns = _FACT_STATE_COLUMNS if kind is Kind.FACT else _ITEM_STATE_COLUMNS
         self.connection.execute(_UPDATES[kind], [_update_params(s, columns) for s in states])
 
-    def facts_due_for_decay(self, now: datetime, batch: int) -> list[DecayRow]:
-        """Up to `batch` facts whose confidence drops by `now` (the caller writes each batch
-        before asking for the next: memory stays flat however large the vault is)."""
-        params = {"now": now, "batch": batch}
-        return [DecayRow(*row) for row in self.connection.execute(_DUE_FOR_DECAY, params)]
+    def facts_due_for_decay(self, now: datetime, batch: int, after: int = 0) -> list[DecayRow]:
+        """Up to `batch` facts whose confidence drops by `now`, with ids above `after` (memory
+        stays flat however large the vault is).
+
+        Where writers of different athletes run at once (PostgreSQL), the athletes owning the
+        next batch are locked first (SELECT ... FOR UPDATE in id order: the lock every merge,
+        forget and restore of that athlete takes), and only then are their due facts read. A
+        merge of one of them has either committed (decay reads its result) or waits until
+        decay commits (and then reads decay's): decay never writes over a newer merge.
+        SQLite's BEGIN IMMEDIATE already excludes every other writer.
+        """
+        params = {"now": now, "batch": batch, "after": after}
+        if not locks_rows(self.connection):
+            return [DecayRow(*row) for row in self.connection.execute(_DUE_FOR_DECAY, params)]
+        while True:
+            candidates = self.connection.execute(_DUE_OWNERS, params).all()
+            if not candidates:
+                return []
+            athletes = sorted({athlete for _, athlete in candidates})
+            self.connection.execute(_LOCK_ATHLETES, {"athletes": athletes})
+            upto = candidates[-1][0]  # every due fact up to here belongs to a locked athlete
+            found = self.connection.execute(
+                _DUE_FOR_DECAY_OF, {**params, "athletes": athletes, "upto": upto}
+            )
+            rows = [DecayRow(*row) for row in found]
+            if rows:  # facts past the last returned id are read again by the next call
+                return rows
+            params["after"] = upto  # all of them changed while we waited: nothing due here
 
     def set_decayed(self, changes: list[tuple[int, float, datetime]]) -> None:
         """One executemany UPDATE of (fact id, confidence, next due time)."""
@@ -196,8 +221,8 @@ class MemoryRepository:
         return rowcount(self.connection.execute(_DELETES[kind], {"ids": ids}))
 
 
-# Facts whose confidence drops by `now`, through ix_facts_decay_due_at. Each batch is written
-# (due moves past `now`) before the next is read, so the same query pages through them all.
+# Facts whose confidence drops by `now`, in id order after the last batch (keyset pagination
+# on the primary key: one pass over the table however many batches).
 _DUE_FOR_DECAY = (
     select(
         facts_table.c.id,
@@ -206,8 +231,22 @@ _DUE_FOR_DECAY = (
         facts_table.c.last_reinforced_at,
     )
     .where(facts_table.c.decay_due_at <= bindparam("now"))
-    .order_by(facts_table.c.decay_due_at, facts_table.c.id)
+    .where(facts_table.c.id > bindparam("after"))
+    .order_by(facts_table.c.id)
     .limit(bindparam("batch"))
+)
+# PostgreSQL: the owners of the next batch, their locks (id order: two decays never deadlock
+# on each other's athletes), then the due facts of those athletes up to the batch's last id.
+_DUE_OWNERS = _DUE_FOR_DECAY.with_only_columns(facts_table.c.id, facts_table.c.athlete_id)
+_LOCK_ATHLETES = (
+    select(athletes_table.c.id)
+    .where(athletes_table.c.id.in_(bindparam("athletes", expanding=True)))
+    .order_by(athletes_table.c.id)
+    .with_for_update()
+)
+_DUE_FOR_DECAY_OF = _DUE_FOR_DECAY.where(
+    facts_table.c.athlete_id.in_(bindparam("athletes", expanding=True)),
+    facts_table.c.id <= bindparam("upto"),
 )
 _SET_DECAYED = (
     update(facts_table)

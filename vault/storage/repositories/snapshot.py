@@ -13,6 +13,9 @@ in the same statement, in label order, and deleted right after. So ids keep the 
 (interleaved with the archived ones) and no later row ever reuses an id the archive refers to,
 without touching a sequence by hand. The cost does not depend on how many other athletes the
 vault holds: one DELETE per table, one executemany INSERT per table, one DELETE of placeholders.
+
+Archived facts carry `tags` too (the `archive_tags` table, revision 0006): the tags the fact had
+when it left, kept so that history by body part survives an export and an import.
 """
 
 from __future__ import annotations
@@ -26,7 +29,15 @@ from sqlalchemy import Connection, Table, bindparam, delete, insert, select
 
 from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage.repositories._sql import rowcount, table_of
-from vault.storage.tables import ArchiveRow, AthleteRow, FactRow, FactTagRow, NoteRow, PatternRow
+from vault.storage.tables import (
+    ArchiveRow,
+    ArchiveTagRow,
+    AthleteRow,
+    FactRow,
+    FactTagRow,
+    NoteRow,
+    PatternRow,
+)
 
 Row = dict[str, Any]
 IdMap = dict[int, int]
@@ -34,6 +45,7 @@ IdMap = dict[int, int]
 athletes_table = table_of(AthleteRow)
 fact_tags_table = table_of(FactTagRow)
 archive_table = table_of(ArchiveRow)
+archive_tags_table = table_of(ArchiveTagRow)
 KIND_TABLES: dict[Kind, Table] = {
     Kind.FACT: table_of(FactRow),
     Kind.PATTERN: table_of(PatternRow),
@@ -70,6 +82,19 @@ _SELECT_TAGS = (
     .join(_facts, _facts.c.id == fact_tags_table.c.fact_id)
     .where(_facts.c.athlete_id == bindparam("athlete"))
     .order_by(fact_tags_table.c.fact_id, fact_tags_table.c.tag)
+)
+_SELECT_ARCHIVE_TAGS = (
+    select(archive_tags_table.c.archive_id, archive_tags_table.c.tag)
+    .join(archive_table, archive_table.c.id == archive_tags_table.c.archive_id)
+    .where(archive_table.c.athlete_id == bindparam("athlete"))
+    .order_by(archive_tags_table.c.archive_id, archive_tags_table.c.tag)
+)
+_DELETE_ARCHIVE_TAGS = delete(archive_tags_table).where(
+    archive_tags_table.c.archive_id.in_(
+        select(archive_table.c.id)
+        .where(archive_table.c.athlete_id == bindparam("athlete"))
+        .scalar_subquery()
+    )
 )
 _ALL_TABLES: dict[str, Table] = {
     **{kind.value: table for kind, table in KIND_TABLES.items()},
@@ -157,6 +182,11 @@ class SnapshotRepository:
         }
         for row in rows[Kind.FACT.value]:
             row[TAGS] = tags.get(row["id"], [])
+        archived_tags: dict[int, list[str]] = defaultdict(list)
+        for archive_id, tag in self.connection.execute(_SELECT_ARCHIVE_TAGS, params):
+            archived_tags[archive_id].append(tag)
+        for row in rows[ARCHIVE]:
+            row[TAGS] = archived_tags.get(row["id"], [])
         return Snapshot(
             athlete_id=athlete_id,
             athlete={c: head._mapping[c] for c in ATHLETE_COLUMNS},
@@ -171,6 +201,7 @@ class SnapshotRepository:
         """Delete the athlete's tags, facts, patterns, notes and archive: one DELETE per table."""
         params = {"athlete": athlete_id}
         self.connection.execute(_DELETE_TAGS, params)
+        self.connection.execute(_DELETE_ARCHIVE_TAGS, params)
         for statement in _DELETE_ROWS.values():
             self.connection.execute(statement, params)
 
@@ -215,6 +246,13 @@ class SnapshotRepository:
         ]
         new_ids = self._insert(ARCHIVE, params)
         renumbered.ids[ARCHIVE] = {row["id"]: new for row, new in zip(archived, new_ids)}
+        archive_tag_rows = [
+            {"archive_id": new, "tag": tag}
+            for row, new in zip(archived, new_ids)
+            for tag in sorted(set(row.get(TAGS) or ()))
+        ]
+        if archive_tag_rows:
+            self.connection.execute(insert(archive_tags_table), archive_tag_rows)
         return renumbered
 
     def _insert_space(

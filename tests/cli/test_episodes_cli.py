@@ -1,0 +1,57 @@
+"""`vault episode add|import`, `vault recall`, `vault knowledge load` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from vault.cli import main
+
+
+def run(db: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--db", str(db), *args])
+    return result.exit_code, result.output
+
+
+def test_add_then_recall_as_json(tmp_path: Path) -> None:
+    db = tmp_path / "v.db"
+    code, out = run(db, "episode", "add", "ana", "Hill repeats, legs felt flat", "--ref", "a1",
+                    "--type", "session", "--at", "2026-05-01T07:00:00Z", "--meta", "location=Parliament Hill")  # fmt: skip
+    assert code == 0 and out == "added episode 1\n"
+    code, out = run(db, "episode", "add", "ana", "Hill repeats, legs felt heavy", "--ref", "a1",
+                    "--at", "2026-05-01T07:00:00Z")  # fmt: skip
+    assert code == 0 and out == "updated episode 1\n"
+    code, out = run(db, "recall", "ana", "hills", "--json", "--at", "2026-05-02T07:00:00Z")
+    found = json.loads(out)
+    assert code == 0 and [e["ref"] for e in found] == ["a1"]
+    assert set(found[0]["parts"]) == {"text", "entity", "time", "recency", "type", "vector"}
+
+
+def test_import_json_lines_is_all_or_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "v.db"
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(json.dumps({"text": f"run {i}", "ref": f"r{i}", "at": "2026-05-01T07:00:00Z"})
+                              for i in range(5)) + "\n")  # fmt: skip
+    code, out = run(db, "episode", "import", "ana", str(good))
+    assert code == 0 and out.startswith("imported 5 episodes: 5 added")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "fine"}\n{"text": ""}\n')
+    code, out = run(db, "episode", "import", "ana", str(bad))
+    assert code == 1 and "bad.jsonl:2" in out and "Traceback" not in out
+    code, out = run(db, "recall", "ana", "fine", "--json")
+    assert json.loads(out) == []
+
+
+def test_knowledge_load_and_errors_are_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "v.db"
+    source = tmp_path / "npcs.json"
+    source.write_text(json.dumps([{"kind": "npc", "name": "Shane", "loves": ["Beer"]}]))
+    assert run(db, "knowledge", "load", str(source)) == (0, "knowledge: 1 added, 0 updated\n")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{nope")
+    code, out = run(db, "knowledge", "load", str(broken))
+    assert code == 1 and len(out.strip().splitlines()) == 1 and "not JSON" in out
+    code, out = run(db, "recall", "ana", "x", "--k", "0")
+    assert code == 2

@@ -1,0 +1,311 @@
+"""What a recall query asks for: word groups (stems + domain synonyms), names, types, time.
+
+Pure: `analyze(query, now)` reads no database and no clock. A time expression that needs the
+episodes themselves ("before the race") comes back as an `Anchor` for the caller to resolve.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself no nor not of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
+    time times last ago week weeks month months year years day days yesterday today tonight
+    recently lately ever did thing things something anything tell remind remember recall know
+    said say told mention mentioned talk talked again also like get got""".split()
+)
+
+# irregular forms the suffix rules cannot reach
+IRREGULAR = {
+    "ran": "run", "rode": "ride", "ridden": "ride", "swam": "swim", "swum": "swim", "gave": "give",
+    "given": "give", "felt": "feel", "went": "go", "gone": "go", "ate": "eat", "eaten": "eat",
+    "saw": "see", "seen": "see", "met": "meet", "bought": "buy", "found": "find", "lost": "lose",
+    "won": "win", "slept": "sleep", "fell": "fall", "fallen": "fall", "broke": "break",
+    "broken": "break", "took": "take", "taken": "take", "made": "make", "wore": "wear",
+    "worn": "wear", "knees": "knee", "feet": "foot", "children": "child", "kids": "kid",
+    "drank": "drink", "drunk": "drink", "spoke": "speak", "spoken": "speak", "began": "begin",
+    "thought": "think", "brought": "bring", "caught": "catch", "taught": "teach", "held": "hold",
+    "kept": "keep", "left": "leave", "led": "lead", "paid": "pay", "sold": "sell", "sent": "send",
+    "spent": "spend", "told": "tell", "woke": "wake", "died": "die", "dying": "die", "dead": "die",
+    "injuries": "injury", "injured": "injury", "injure": "injury", "hurting": "hurt",
+}  # fmt: skip
+
+# Domain synonyms (coach and game agent), as words; related words count at RELATED_WEIGHT.
+SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("run", "jog", "sprint"),
+    ("knee", "leg"), ("calf", "leg"), ("shin", "leg"), ("hamstring", "leg"), ("quad", "leg"),
+    ("ankle", "foot"), ("heel", "foot"),
+    ("bike", "cycling", "ride", "spin"),
+    ("swim", "pool"),
+    ("hurt", "pain", "sore", "ache", "injury", "twinge", "tweak", "strain"),
+    ("tired", "exhausted", "fatigue", "flat", "drained", "sluggish", "heavy", "wiped"),
+    ("race", "marathon", "10k", "5k", "competition", "parkrun"),
+    ("hill", "climb", "incline"),
+    ("interval", "repeats", "reps", "speedwork", "track"),
+    ("easy", "recovery", "gentle", "relaxed"),
+    ("shoe", "trainers", "sneakers"),
+    ("eat", "food", "meal", "breakfast", "fuel", "gel", "snack", "dinner", "lunch"),
+    ("sleep", "nap", "rest"),
+    ("doctor", "physio", "physiotherapist", "therapist", "clinic"),
+    ("gift", "present", "give"),
+    ("die", "death", "killed"),
+    ("happy", "pleased", "great", "strong", "love"),
+    ("rain", "wet", "storm"), ("hot", "heat", "humid"),
+    ("weights", "gym", "strength", "lifting"),
+    ("stretch", "yoga", "mobility"),
+    ("walk", "hike"),
+    ("coffee", "caffeine", "espresso"),
+    ("cramp", "spasm"),
+)  # fmt: skip
+RELATED_WEIGHT = 0.6
+
+# words of a query that name an episode type
+TYPE_WORDS = {
+    "race": "race", "marathon": "race", "injury": "injury", "hurt": "injury", "die": "death",
+    "death": "death", "kill": "death", "gift": "npc_interaction", "give": "npc_interaction",
+    "session": "session", "workout": "session", "training": "session", "found": "discovery",
+    "discovered": "discovery", "upgrade": "tool_upgrade", "ill": "illness", "sick": "illness",
+}  # fmt: skip
+
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "a": 1, "an": 1, "couple": 2, "few": 3, "several": 3}  # fmt: skip
+_QUESTION_WORDS = frozenset({"what", "when", "where", "who", "which", "how", "why", "did", "do",
+                             "was", "were", "is", "the", "a", "i", "my", "in", "on", "last"})  # fmt: skip
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light suffix stemmer (deterministic, shared by documents and queries; cached: the
+    words of a language repeat, and ranking stems every candidate's text)."""
+    w = word.lower().replace("'", "")
+    w = IRREGULAR.get(w, w)
+    if w.endswith("s'") or w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 3:
+        return w
+    for suffix, keep in (("ational", "ate"), ("ization", "ize"), ("fulness", "ful"),
+                         ("iveness", "ive"), ("ically", "ic")):  # fmt: skip
+        if w.endswith(suffix):
+            return w[: -len(suffix)] + keep
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "i"
+    if w.endswith("sses"):
+        return w[:-2]
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            base = w[: -len(suffix)]
+            if len(base) >= 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]  # running -> run, jogged -> jog
+            elif base.endswith(("at", "bl", "iz", "ur", "ir", "is", "in", "ag")) or (
+                len(base) >= 3 and base[-1] in "vcgz"
+            ):
+                base += "e"  # skated -> skate, noticed -> notice
+            return _final(base)
+    if w.endswith("ly") and len(w) > 5:
+        w = w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    return _final(w)
+
+
+def _final(w: str) -> str:
+    if w.endswith("y") and len(w) > 3:
+        return w[:-1] + "i"
+    if w.endswith("e") and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def _normalize_synonyms() -> tuple[dict[str, frozenset[str]], dict[str, tuple[str, ...]]]:
+    related: dict[str, set[str]] = {}
+    surface: dict[str, list[str]] = {}
+    for group in SYNONYM_GROUPS:
+        for member in group:
+            root = stem(member)
+            related.setdefault(root, set()).update(stem(m) for m in group if stem(m) != root)
+            surface.setdefault(root, [])
+            surface[root].extend(m for m in group if stem(m) != root and m not in surface[root])
+    return (
+        {k: frozenset(v) for k, v in related.items()},
+        {k: tuple(v) for k, v in surface.items()},
+    )
+
+
+RELATED, RELATED_SURFACE = _normalize_synonyms()
+
+
+_TYPE_STEMS = {stem(word): kind for word, kind in TYPE_WORDS.items()}
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, lower-cased, in order."""
+    return [m.group(0).lower() for m in _WORD.finditer(text)]
+
+
+def stems(text: str) -> list[str]:
+    """The stems of every non-stopword of a text (documents and queries alike)."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+
+
+@dataclass(frozen=True)
+class WordGroup:
+    """One query word: its stem, related stems (synonyms), and surface words for the index."""
+
+    stem: str
+    related: frozenset[str]
+    surface: tuple[str, ...]  # words handed to the full-text index (it stems them itself)
+
+
+@dataclass(frozen=True)
+class Window:
+    """A time span [start, end) the query points at."""
+
+    start: datetime
+    end: datetime
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A span relative to an event found among the episodes ("before the race")."""
+
+    direction: str  # "before" | "after"
+    event: tuple[str, ...]  # surface words naming the event
+    span: timedelta = timedelta(days=14)
+
+
+@dataclass(frozen=True)
+class Query:
+    """A recall query, analyzed."""
+
+    text: str
+    groups: tuple[WordGroup, ...]
+    names: tuple[str, ...]  # capitalized names, lower-cased
+    types: frozenset[str]
+    window: Window | None
+    anchor: Anchor | None
+    wants_recent: bool
+
+
+def _surface_for(root: str, word: str) -> tuple[str, ...]:
+    # the index stems with porter itself: give it the query word, its base form, the synonyms
+    found = [word]
+    base = IRREGULAR.get(word)
+    if base:
+        found.append(base)
+    found.extend(RELATED_SURFACE.get(root, ()))
+    cleaned = (re.sub(r"[\W_]+", "", w) for w in found)
+    return tuple(dict.fromkeys(w for w in cleaned if w))
+
+
+def analyze(query: str, now: datetime) -> Query:
+    """Split `query` into word groups, names, type hints and a time span, relative to `now`."""
+    lowered = query.lower()
+    window = _window(lowered, now)
+    anchor = _anchor(lowered)
+    groups: dict[str, WordGroup] = {}
+    for word in words(query):
+        if word in STOPWORDS or word in MONTHS or word in WEEKDAYS or word in _NUMBERS:
+            continue
+        root = stem(word)
+        if root in groups or len(root) < 2:
+            continue
+        related = RELATED.get(root, frozenset())
+        groups[root] = WordGroup(root, related, _surface_for(root, word))
+    names = tuple(dict.fromkeys(_names(query)))
+    types = frozenset(_TYPE_STEMS[s] for s in groups if s in _TYPE_STEMS)
+    wants_recent = bool(re.search(r"\b(last time|latest|most recent|recently|lately)\b", lowered))
+    return Query(query, tuple(groups.values()), names, types, window, anchor, wants_recent)
+
+
+def _names(query: str) -> list[str]:
+    found = []
+    for index, match in enumerate(re.finditer(r"[^\W\d_][\w'-]*", query)):
+        token = match.group(0)
+        if not token[0].isupper() or token.lower() in STOPWORDS or token.lower() in _QUESTION_WORDS:
+            continue
+        if token.lower() in MONTHS or token.lower() in WEEKDAYS:
+            continue
+        if index == 0 and token.lower() in _QUESTION_WORDS:
+            continue
+        found.append(token.lower().removesuffix("'s"))
+    return found
+
+
+def _day_start(moment: datetime) -> datetime:
+    return moment.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _window(lowered: str, now: datetime) -> Window | None:
+    today = _day_start(now)
+    if re.search(r"\byesterday\b", lowered):
+        return Window(today - timedelta(days=1), today)
+    if re.search(r"\b(today|this morning|tonight|this evening)\b", lowered):
+        return Window(today, today + timedelta(days=1))
+    ago = re.search(r"\b(\d+|one|two|three|four|five|six|seven|a|an|a couple of|a few|several)"
+                    r"\s+(day|week|month)s?\s+ago\b", lowered)  # fmt: skip
+    if ago:
+        amount_text = ago.group(1).replace("a couple of", "couple").replace("a few", "few")
+        amount = int(amount_text) if amount_text.isdigit() else _NUMBERS.get(amount_text, 1)
+        unit = {"day": 1, "week": 7, "month": 30}[ago.group(2)]
+        center = today - timedelta(days=amount * unit)
+        half = timedelta(days=max(1, unit // 2 + (1 if unit > 1 else 0)))
+        return Window(center - half + timedelta(days=1), center + half)
+    if re.search(r"\blast weekend\b", lowered):
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
+        return Window(saturday, saturday + timedelta(days=2))
+    if re.search(r"\blast week\b", lowered):
+        monday = today - timedelta(days=today.weekday())
+        return Window(monday - timedelta(days=7), monday)
+    if re.search(r"\bthis week\b", lowered):
+        monday = today - timedelta(days=today.weekday())
+        return Window(monday, monday + timedelta(days=7))
+    if re.search(r"\blast month\b", lowered):
+        first = today.replace(day=1)
+        previous = (first - timedelta(days=1)).replace(day=1)
+        return Window(previous, first)
+    if re.search(r"\bthis month\b", lowered):
+        first = today.replace(day=1)
+        return Window(first, _next_month(first))
+    for index, month in enumerate(MONTHS, start=1):
+        if re.search(rf"\b(in|during|back in|early|late|last) {month}\b", lowered) or (
+            month != "may" and re.search(rf"\b{month}\b", lowered)
+        ):
+            year = now.year if index <= now.month else now.year - 1
+            first = today.replace(year=year, month=index, day=1)
+            return Window(first, _next_month(first))
+    for index, weekday in enumerate(WEEKDAYS):
+        if re.search(rf"\b(on|last|this past) {weekday}\b", lowered):
+            back = (today.weekday() - index) % 7 or 7
+            day = today - timedelta(days=back)
+            return Window(day, day + timedelta(days=1))
+    return None
+
+
+def _next_month(first: datetime) -> datetime:
+    return (first + timedelta(days=32)).replace(day=1)
+
+
+def _anchor(lowered: str) -> Anchor | None:
+    match = re.search(r"\b(before|after|leading up to|ahead of|since)\s+(?:the|my|our|that)\s+"
+                      r"([a-z0-9]+(?:\s+[a-z0-9]+)?)", lowered)  # fmt: skip
+    if not match:
+        return None
+    direction = "after" if match.group(1) in ("after", "since") else "before"
+    event = tuple(w for w in match.group(2).split() if w not in STOPWORDS)
+    return Anchor(direction, event) if event else None

@@ -1,0 +1,203 @@
+"""Rules for the activities a person likes or does beyond their primary sport (issue 12).
+
+Grammar before vocabulary: a fact needs the athlete as the subject and the activity as what
+they do. "I love running", "I like to go hiking, biking, and camping", "I enjoy running, yoga,
+and reading" give `likes running`, `likes hiking`, `likes cycling`, `likes yoga` (the list may
+run over several comma-separated clauses of one sentence); "I take dance lessons", "I go to the
+gym", "I'm an avid kayaker" give `also does dance`, `also does strength training`, `also does
+kayaking`. A verb with some other object is not the activity ("I run a dog obedience school",
+"I like to ride my motorbike", "I walk my dog"), and liking a thing is not doing it ("I love
+football", "I like to watch sports" give nothing: watching is not doing).
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.domain.vocabulary import Category
+from vault.extraction.clauses import Clause
+from vault.extraction.findings import Finding, Memo
+from vault.extraction.lexicon import (
+    ACTIVITIES,
+    ACTIVITY_AGENTS,
+    LIKE_OBJECTS,
+    all_matches,
+    alternation,
+    compile_table,
+)
+
+PREFERENCE, CONTEXT = 0.7, 0.7
+
+_ACTIVITY_T = compile_table(ACTIVITIES)
+_ACTIVITY_AT = tuple((re.compile(rf"(?:{rx})(?![\w-])"), value) for rx, value in ACTIVITIES)
+_AGENT_T = compile_table(ACTIVITY_AGENTS)
+_LIKE_OBJECT_T = compile_table(LIKE_OBJECTS)
+_ENDURANCE = frozenset({"running", "cycling", "swimming", "rowing"})
+
+_LIKE = re.compile(
+    r"\b(?:like|likes|love|loves|enjoy|enjoys|adore|adores|really into|big fan of|fond of)\b"
+    r"|\bfavou?rite (?:\w+ ){0,4}?(?:is|are) (?:probably |definitely |always )?"
+)
+_DISLIKE = re.compile(
+    r"\b(?:hate|hates|dislike|dislikes|loathe|detest|can't stand|cannot stand"
+    r"|(?:don't|do not|doesn't) (?:really )?(?:like|enjoy|love))\b"
+)
+_NOT_LIKE = re.compile(
+    r"\b(?:would|i'd|i would) (?:like|love)|\b(?:like|love) to (?:try|learn|get into|start)"
+    r"|\blooks? like|\bfeels? like|\bsounds? like|\blike (?:a|an|the|that|this|it|him|her)\b"
+    r"|\blike (?:watching|to watch)\b|\bwatch(?:ing)?\b"
+)
+_LEAD = re.compile(
+    r"^(?:(?:to|go|going|went|do|doing|play|playing|for|a|an|some|the|also|too|all|kinds|of"
+    r"|lots|lot|different|take|taking|long|into|just|really|especially|probably|definitely"
+    r"|other|outdoor|outdoors|and|or|but|so|then|plus|even|more|my|little|bit|regular)\s+)+"
+)
+_TIME_OF_DAY = re.compile(
+    r"\b(?:evenings?|at night|nights|night runs?|late|mornings?|early|after work|before work)\b"
+)
+_BARE_TAIL = re.compile(r"\s+(?:much|at all|any ?more|very much|so much|a lot|too|either)$")
+_ITEM_SPLIT = re.compile(r",|\s(?:and|or|&|plus|as well as)\s")
+_OWN_SUBJECT = re.compile(
+    r"^(?:and |or |but |so )?(?:i|i'm|i've|we|we're|my|he|she|they|it|it's|that|that's|this"
+    r"|there|you|he's|she's|they're)\b"
+)
+_PRACTICE = re.compile(
+    r"\b(?:i|we) (?:also |still |regularly |sometimes |often |usually |even )?(?:take|do|attend"
+    r"|go to) (?:\w+ ){0,2}?(?P<a>[\w-]+(?: [\w-]+)?) (?:lessons|classes|class)\b"
+    r"|\b(?:i|we) (?:also |still |regularly |sometimes |often |usually |really )?(?:go|head)"
+    r" to the gym\b"
+    r"|\b(?:i|we) (?:also |still |regularly |sometimes |often |usually )?(?:play|practi[cs]e"
+    r"|compete in) (?P<b>[\w -]{3,30})"
+    r"|\b(?:i|we) (?:also |still |regularly |sometimes |often |usually )?go on (?:a lot of |lots of"
+    r" |many |long )?(?P<c>hikes|walks|bike rides)\b"
+    r"|\bi(?:'m| am) on (?:the|a|my \w+) (?P<d>[\w ]{3,20}) team\b"
+)
+_DOES = re.compile(
+    r"\b(?:i|we) (?:also |still |regularly |sometimes |often |usually |even |really )?"
+    r"(?=(?:play|do|practi[cs]e|lift|take|attend|compete in|go to the gym|go (?:to )?\w+ing)\b)"
+)
+_AGENT = re.compile(
+    rf"\b(?:i'm|i am) (?:a |an )(?:(?:\w+|avid|keen|big|huge|professional|competitive) ){{0,2}}?"
+    rf"(?P<a>{alternation(ACTIVITY_AGENTS)})\b"
+)
+
+
+# Games people also watch: liking the noun is not doing it ("I love football"), so these
+# count only after a verb of doing ("I like to play football", "I love playing golf").
+_NEEDS_VERB = frozenset({
+    "football", "softball", "baseball", "basketball", "volleyball", "tennis", "table tennis",
+    "golf", "hockey", "rugby", "badminton", "gymnastics", "boxing", "wrestling",
+})  # fmt: skip
+_DOING = re.compile(r"\b(?:play|playing|do|doing|practi[cs]e|practi[cs]ing|go|going)\b")
+
+
+def _activity_at(text: str) -> str | None:
+    """The activity that `text` starts with, after leading filler ("to go", "playing")."""
+    stripped = text.strip(" .!?")
+    lead = _LEAD.match(stripped)
+    item = stripped[lead.end() :] if lead else stripped
+    for pattern, value in _ACTIVITY_AT:
+        if pattern.match(item):
+            if value in _NEEDS_VERB and not (lead and _DOING.search(lead.group(0))):
+                return None
+            if lead and re.search(r"\bthe\b", lead.group(0)) and value != "strength training":
+                return None  # "the Dance by Garth Brooks" is a thing, not the activity
+            return value
+    return None
+
+
+def _items(text: str, bare: bool = False, tastes: bool = True) -> list[tuple[int, str]]:
+    """(offset, activity) for each list item of `text` that names an activity; with `bare`,
+    only items that are the activity alone ("I can't stand running indoors" dislikes the
+    indoors, not running)."""
+    found, at = [], 0
+    for piece in _ITEM_SPLIT.split(text):
+        value = _activity_at(piece)
+        if value and bare and len(_BARE_TAIL.sub("", _LEAD.sub("", piece.strip(" .!?"))).split()) > 1:
+            value = None
+        # "running with a group" is the likes rule's "group runs"; "trail running" its own
+        if value and not (tastes and any(True for _ in all_matches(_LIKE_OBJECT_T, piece))):
+            found.append((at, value))
+        at += len(piece) + 1
+    return found
+
+
+def _finding(clause: Clause, at: int, text: str, category: Category, tag: str) -> Finding:
+    return Finding(
+        "activity",
+        (clause.index, at),
+        category,
+        text,
+        PREFERENCE if category is Category.PREFERENCE else CONTEXT,
+        tags=frozenset({tag}),
+    )
+
+
+def activity_likes(clause: Clause, memo: Memo) -> list[Finding]:
+    """Likes and dislikes of activities: "I love running" -> likes running."""
+    text = clause.text
+    if clause.sentence != memo.liking_sentence:
+        memo.liking_sentence, memo.liking = clause.sentence, None
+    if not clause.asserts or clause.remote_past or clause.one_off:
+        memo.liking = None
+        return []
+    dislike = _DISLIKE.search(text)
+    if dislike and _TIME_OF_DAY.search(text):
+        memo.liking = None
+        return []  # "I hate running at night" is a time preference (schedule rules)
+    like = None if dislike or _NOT_LIKE.search(text) or clause.negated else _LIKE.search(text)
+    verb = dislike or like
+    if verb is not None:
+        word = "dislikes" if dislike else "likes"
+        memo.liking = word
+        scope, offset = text[verb.end() :], verb.end()
+    elif memo.liking and not _OWN_SUBJECT.match(text) and not clause.negated:
+        word, scope, offset = memo.liking, text, 0
+    else:
+        memo.liking = None
+        return []
+    firsts: dict[str, int] = {}
+    for at, value in _items(scope, bare=word == "dislikes"):
+        firsts.setdefault(value, at)
+    return [
+        _finding(clause, offset + at, f"{word} {value}", Category.PREFERENCE, f"topic:{value}")
+        for value, at in firsts.items()
+    ]
+
+
+def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
+    """Activities done: "I take dance lessons", "I go to the gym" -> also does <activity>."""
+    if not clause.asserts or clause.negated or clause.remote_past or clause.one_off:
+        return []
+    text = clause.text
+    found: list[tuple[int, str, str]] = []
+    agent = _AGENT.search(text)
+    if agent and not re.search(r"\b(?:ex|former|retired)\b", text[: agent.start("a")]):
+        value = next(v for _, v in all_matches(_AGENT_T, agent.group("a")))
+        kind = "likes" if value == "working out" else "also does"
+        found.append((agent.start(), kind, value))
+    doing = _DOES.search(text)
+    if doing:
+        for at, value in _items(text[doing.end() :], tastes=False):
+            if value not in _ENDURANCE:
+                found.append((doing.end() + at, "also does", value))
+    practice = None if doing else _PRACTICE.search(text)
+    if practice:
+        named = practice.group("a") or practice.group("b") or practice.group("c")
+        named = named or practice.group("d")
+        done = _activity_at(named) if named else "strength training"
+        if done and done not in _ENDURANCE:
+            found.append((practice.start(), "also does", done))
+    return [
+        _finding(
+            clause,
+            at,
+            f"{kind} {value}",
+            Category.PREFERENCE if kind == "likes" else Category.CONTEXT,
+            f"topic:{value}" if kind == "likes" else f"context:{value}",
+        )
+        for at, kind, value in found
+    ]
+
+
+RULES = (activity_likes, activity_practice)

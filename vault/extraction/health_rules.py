@@ -1,0 +1,112 @@
+"""Rules for the athlete's health and diet (issue 12): the athlete's own, stored locally.
+
+Diet facts ("is vegan", "is vegetarian", "eats gluten-free", "eats a raw diet") share the
+`context:diet` tag, so a newer diet replaces an older one. Health facts ("had surgery",
+"is pregnant", "has a disability", "has sleep debt", "has <condition>", "had cancer") each carry
+`health:<topic>`. Other people's health ("my wife has cancer"), questions, hypotheticals and
+negations give nothing, like every other rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.domain.vocabulary import Category
+from vault.domain.text import HEALTH_CONDITIONS
+from vault.extraction.clauses import Clause
+from vault.extraction.findings import Finding, Memo
+
+HEALTH, DIET = 0.7, 0.7
+
+_DIET = (
+    (re.compile(r"\b(?:i'm|i am|i've been|i have been|i became|i went|i've gone|i'm now|we're)"
+                r" (?:a |an |now |fully |strictly |mostly |been )*(vegan|vegetarian|pescatarian)\b"
+                r"|\bi eat (?:a )?(vegan|vegetarian|plant[- ]based)\b"),
+     None),
+    (re.compile(r"\b(?:i'm|i am|i eat|i've been|i have been|i go|i'm on a) (?:\w+ )?gluten[- ]free"
+                r"|\b(?:i'm|i am|i have|i've got) (?:a )?(?:coeliac|celiac)\b"), "eats gluten-free"),
+    (re.compile(r"\bi (?:eat|follow|am on|'m on) (?:a )?raw(?: food)? diet\b"), "eats a raw diet"),
+)  # fmt: skip
+_CONDITIONS = HEALTH_CONDITIONS
+_CONDITION = re.compile(
+    r"\b(?:i have|i've got|i've had|i suffer from|i live with|i was diagnosed with|diagnosed with)"
+    rf" (?:type [12] |chronic |bad |severe )?(?P<c>{'|'.join(re.escape(c) for c in _CONDITIONS)})"
+    r"\b|\bi'm (?:a |an )?(?P<d>diabetic|asthmatic|epileptic)\b"
+)
+_CANCER = re.compile(
+    r"\b(?:cancer survivor|survived cancer|beat cancer|(?:had|diagnosed with|have|fighting)"
+    r" (?:\w+ )?cancer)\b"
+)
+_SURGERY = re.compile(
+    r"\b(?:i (?:just |recently )?had|i've (?:just |recently )?had|i'm (?:recovering|recovering)"
+    r" from|since|after) (?:a |an |my |the )?(?:\w+ )?(?:surgery|operation|op)\b"
+)
+_PREGNANT = re.compile(
+    r"\b(?:i'm|i am|we're) (?:\d+ (?:weeks|months) )?(?:pregnant|expecting (?:a baby|twins"
+    r"|triplets|our|my)|expecting)\b|\bi'm expecting\b"
+)
+_DISABILITY = re.compile(
+    r"\b(?:i'm|i am) (?:partly |partially |legally |completely |hard of hearing|profoundly )?"
+    r"(?:deaf|blind|disabled|paraplegic|an amputee|hard of hearing)\b"
+    r"|\bi (?:have|live with) (?:a )?(?:disability|physical disability)\b"
+    r"|\bi (?:use|am in|'m in) a wheelchair\b"
+)
+_SLEEP = re.compile(
+    r"\bsleep debt|\bsleep[- ]deprived|\b(?:on|with) (?:too )?little sleep|\bnot (?:getting|had)"
+    r" enough sleep|\bslept (?:only |just |barely )?(?:\d|four|five|three) hours"
+    r"|\bshort on sleep|\bpoor sleep|\binsomnia|\bcan't sleep"
+)
+
+
+_YEAR = re.compile(r"\bin (?:19|20)\d\d\b")
+
+
+def _finding(clause: Clause, at: int, text: str, tag: str, confidence: float) -> Finding:
+    return Finding("health", (clause.index, at), Category.CONTEXT, text, confidence,
+                   tags=frozenset({tag}))  # fmt: skip
+
+
+def diet(clause: Clause, memo: Memo) -> list[Finding]:
+    """Diet: "I'm a vegetarian", "I'm vegan", "gluten-free", "I eat a raw diet"."""
+    if not clause.asserts or clause.negated or clause.remote_past:
+        return []
+    for pattern, fixed in _DIET:
+        match = pattern.search(clause.text)
+        if match:
+            word = fixed or next(g for g in match.groups() if g).replace("plant based", "vegan")
+            text = fixed or f"is {'vegan' if word.startswith('plant') else word}"
+            return [_finding(clause, match.start(), text, "context:diet", DIET)]
+    return []
+
+
+def health(clause: Clause, memo: Memo) -> list[Finding]:
+    """Health: surgery, pregnancy, disability, sleep debt, a named condition, cancer."""
+    if not clause.asserts or clause.negated:
+        return []
+    text, found = clause.text, []
+    condition = _CONDITION.search(text)
+    if condition and not clause.remote_past:
+        name = condition.group("c") or {"diabetic": "diabetes", "asthmatic": "asthma",
+                                        "epileptic": "epilepsy"}[condition.group("d")]  # fmt: skip
+        found.append(_finding(clause, condition.start(), f"has {name}", f"health:{name}", HEALTH))
+    cancer = _CANCER.search(text)
+    if cancer:
+        found.append(_finding(clause, cancer.start(), "had cancer", "health:cancer", HEALTH))
+    surgery = _SURGERY.search(text)
+    if surgery and not clause.remote_past and not _YEAR.search(text):
+        found.append(_finding(clause, surgery.start(), "had surgery", "health:surgery", HEALTH))
+    pregnant = _PREGNANT.search(text)
+    if pregnant:
+        found.append(_finding(clause, pregnant.start(), "is pregnant", "health:pregnancy", HEALTH))
+    disability = _DISABILITY.search(text)
+    if disability:
+        found.append(
+            _finding(clause, disability.start(), "has a disability", "health:disability", HEALTH)
+        )
+    sleep = _SLEEP.search(text)
+    if sleep and not clause.remote_past:
+        found.append(_finding(clause, sleep.start(), "has sleep debt", "health:sleep", HEALTH))
+    return found
+
+
+RULES = (diet, health)

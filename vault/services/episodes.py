@@ -1,0 +1,416 @@
+"""Episodes and knowledge: record (triggers, caps), recall (rank), forget, retention, load.
+
+Each write function runs inside the caller's unit of work (vault.api.Vault opens it); `recall`
+and `lookup_knowledge` only read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from array import array
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from vault.domain.episode_query import RELATED_SURFACE, Query, Window, analyze, stem
+from vault.domain.episode_rank import DEFAULT_WEIGHTS, Candidate, Weights, cosine, rank
+from vault.domain.episodes import (
+    EPISODE_CAP,
+    AddEpisodesResult,
+    Episode,
+    EpisodeIn,
+    Knowledge,
+    KnowledgeIn,
+    StorePolicy,
+    meta_json,
+    name_key,
+)
+from vault.domain.errors import InvalidInput
+from vault.domain.models import validated
+from vault.domain.text import query_terms
+from vault.extraction import ActivityIn
+from vault.storage.repositories.episodes import (
+    EpisodeRepository,
+    KnowledgeRepository,
+    fts_any,
+    fts_match,
+    owner_key,
+)
+from vault.storage.uow import UnitOfWork
+
+Embed = Callable[[str], Sequence[float]]
+"""An app's embedding function: text -> vector (any fixed length)."""
+
+GROUP_CAP = 64  # candidates per query word (newest first) and for all words together
+WINDOW_CAP = 64  # candidates from the query's time span
+FILTER_KEYS = frozenset({"type", "outcome", "since", "until", "location", "person", "item"})
+
+
+def add_episodes(
+    uow: UnitOfWork,
+    owner_id: str,
+    items: Sequence[EpisodeIn],
+    now: datetime,
+    *,
+    policy: StorePolicy | None = None,
+    cap: int = EPISODE_CAP,
+    embed: Embed | None = None,
+    model: str = "app",
+) -> AddEpisodesResult:
+    """Record episodes set-wise; an existing `ref` of the owner is rewritten, not duplicated.
+
+    With a `policy`, events it does not keep are skipped (reported with their input index).
+    Past `cap` episodes the owner's oldest are archived as `capped`.
+    """
+    skipped: list[tuple[int, str]] = []
+    kept: list[tuple[int, EpisodeIn]] = []
+    for index, item in enumerate(items):
+        if policy is not None and policy.decide(item) is None:
+            skipped.append((index, "not_notable"))
+        else:
+            kept.append((index, item))
+    if not kept:
+        return AddEpisodesResult(skipped=tuple(skipped))
+    uow.athletes.ensure(owner_id, now)
+    last_by_ref: dict[str, int] = {}
+    for position, (_index, item) in enumerate(kept):
+        if item.ref is not None:
+            last_by_ref[item.ref] = position  # the last copy of a ref in one batch wins
+    existing = uow.episodes.existing_refs(owner_id, sorted(last_by_ref))
+    key = owner_key(owner_id)
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    for position, (index, item) in enumerate(kept):
+        if item.ref is not None and last_by_ref[item.ref] != position:
+            skipped.append((index, "duplicate_ref"))
+            continue
+        row = {
+            "type": item.type,
+            "outcome": item.outcome_value(),
+            "text": item.text,
+            "occurred_at": item.occurred_at or now,
+            "meta": meta_json(item.meta),
+        }
+        if item.ref is not None and item.ref in existing:
+            updates.append({**row, "target": existing[item.ref]})
+        else:
+            inserts.append({**row, "metadata": row.pop("meta"), "owner_id": owner_id,
+                            "owner_key": key, "ref": item.ref, "created_at": now})  # fmt: skip
+    new_ids = uow.episodes.insert(inserts)
+    uow.episodes.update(updates)
+    if embed is not None:
+        texts = [r["text"] for r in inserts] + [r["text"] for r in updates]
+        targets = list(new_ids) + [r["target"] for r in updates]
+        uow.episodes.put_vectors(
+            [_vector_row(i, model, embed(t)) for i, t in zip(targets, texts)]
+        )
+    archived = uow.episodes.enforce_cap(owner_id, cap, now) if cap > 0 else 0
+    return AddEpisodesResult(
+        added=tuple(new_ids),
+        updated=tuple(r["target"] for r in updates),
+        skipped=tuple(sorted(skipped)),
+        archived=archived,
+    )
+
+
+def _vector_row(episode_id: int, model: str, vector: Sequence[float]) -> dict[str, Any]:
+    values = array("f", (float(v) for v in vector))
+    if array("I", [1]).tobytes()[0] != 1:  # store little-endian whatever the machine
+        values.byteswap()
+    return {"episode_id": episode_id, "model": model, "dim": len(values), "vector": values.tobytes()}
+
+
+def _vector(blob: bytes) -> array[float]:
+    values = array("f")
+    values.frombytes(blob)
+    if array("I", [1]).tobytes()[0] != 1:
+        values.byteswap()
+    return values
+
+
+def recall(
+    episodes: EpisodeRepository,
+    owner_id: str,
+    query: str,
+    now: datetime,
+    *,
+    k: int = 3,
+    filters: Mapping[str, Any] | None = None,
+    embed: Embed | None = None,
+    model: str = "app",
+    weights: Weights = DEFAULT_WEIGHTS,
+    total: int | None = None,
+) -> list[Episode]:
+    """The owner's `k` episodes most relevant to `query` as of `now` (see episode_rank)."""
+    checked = _filters(filters)
+    analyzed = analyze(query, now)
+    window, analyzed = _resolve_time(episodes, owner_id, analyzed, now)
+    ids = _text_candidate_ids(episodes, owner_id, analyzed)
+    rows = {row.id: row for row in episodes.rows(owner_id, ids)}
+    if window is not None:
+        rows.update({row.id: row for row in episodes.window(owner_id, window.start, window.end, WINDOW_CAP)})
+    if not analyzed.groups or embed is not None:
+        rows.update({row.id: row for row in episodes.recent(owner_id, WINDOW_CAP)})
+    pool = [
+        Candidate(row.id, row.text, row.type, row.occurred_at, json.loads(row.meta), row=row)
+        for row in rows.values()
+    ]
+    pool = [c for c in pool if _passes(c, checked)]
+    if embed is not None and pool:
+        wanted = list(embed(query))
+        stored = episodes.vectors([c.id for c in pool], model)
+        for candidate in pool:
+            blob = stored.get(candidate.id)
+            if blob is not None:
+                candidate.vector = cosine(wanted, _vector(blob))
+    estimate = total if total is not None else max(len(pool), GROUP_CAP) * 4
+    ranked = rank(analyzed, pool, now, window=window, k=k, total=estimate, weights=weights)
+    return [
+        Episode(
+            id=r.candidate.id, owner_id=owner_id, ref=r.candidate.row.ref, type=r.candidate.type,
+            outcome=r.candidate.row.outcome, text=r.candidate.text,
+            occurred_at=r.candidate.occurred_at, meta=r.candidate.meta, score=r.score,
+            parts=r.parts,
+        )  # fmt: skip
+        for r in ranked
+    ]
+
+
+def _text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query) -> set[int]:
+    groups = [g.surface for g in query.groups if g.surface]
+    if not groups:
+        return set()
+    if episodes.dialect != "sqlite":
+        words = [w for g in groups for w in g]
+        return set(episodes.pg_candidates(owner_id, words, GROUP_CAP * len(groups)))
+    key = owner_key(owner_id)
+    ids: set[int] = set()
+    for group in groups:
+        ids.update(episodes.text_candidates(owner_id, fts_any(key, group), GROUP_CAP))
+    if len(groups) > 1:
+        ids.update(episodes.text_candidates(owner_id, fts_match(key, groups), GROUP_CAP))
+    return ids
+
+
+def _resolve_time(
+    episodes: EpisodeRepository, owner_id: str, query: Query, now: datetime
+) -> tuple[Window | None, Query]:
+    """The query's time span; "before / after the race" is found among the episodes."""
+    anchor = query.anchor
+    if anchor is None:
+        return query.window, query
+    surface: list[str] = []
+    for word in anchor.event:
+        surface.extend([word, *RELATED_SURFACE.get(stem(word), ())])
+    if episodes.dialect == "sqlite":
+        ids = episodes.text_candidates(owner_id, fts_any(owner_key(owner_id), surface), GROUP_CAP)
+    else:
+        ids = episodes.pg_candidates(owner_id, surface, GROUP_CAP)
+    limit = query.window.end if query.window is not None else now
+    times = [row.occurred_at for row in episodes.rows(owner_id, ids) if row.occurred_at <= limit]
+    if not times:
+        return query.window, query
+    moment = max(times)
+    window = (
+        Window(moment - anchor.span, moment)
+        if anchor.direction == "before"
+        else Window(moment + timedelta(seconds=1), moment + anchor.span)
+    )
+    event_stems = {stem(w) for w in anchor.event}
+    remaining = tuple(g for g in query.groups if g.stem not in event_stems)
+    types = query.types - {"race"} if "race" in {stem(w) for w in anchor.event} else query.types
+    trimmed = Query(query.text, remaining, query.names, types, window, None, query.wants_recent)
+    return window, trimmed
+
+
+def _filters(filters: Mapping[str, Any] | None) -> dict[str, Any]:
+    if not filters:
+        return {}
+    unknown = set(filters) - FILTER_KEYS
+    if unknown:
+        raise InvalidInput(f"unknown recall filter(s) {sorted(unknown)}; use {sorted(FILTER_KEYS)}")
+    checked: dict[str, Any] = {}
+    for key, value in filters.items():
+        if key in ("since", "until"):
+            if not isinstance(value, datetime) or value.tzinfo is None:
+                raise InvalidInput(f"filter {key} must be a timezone-aware datetime")
+            checked[key] = value
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            checked[key] = {str(v).lower() for v in value}
+        else:
+            checked[key] = {str(value).lower()}
+    return checked
+
+
+def _passes(candidate: Candidate, filters: dict[str, Any]) -> bool:
+    for key, wanted in filters.items():
+        if key == "since" and candidate.occurred_at < wanted:
+            return False
+        if key == "until" and candidate.occurred_at >= wanted:
+            return False
+        if key == "type" and candidate.type not in wanted:
+            return False
+        if key == "outcome" and (candidate.row.outcome or "") not in wanted:
+            return False
+        if key in ("location", "item"):
+            if str(candidate.meta.get(key, "")).lower() not in wanted:
+                return False
+        if key == "person":
+            people = {str(candidate.meta.get(k, "")).lower() for k in ("person", "npc")}
+            if not people & wanted:
+                return False
+    return True
+
+
+def forget_episodes(uow: UnitOfWork, owner_id: str, query: str) -> dict[str, int]:
+    """Erase the owner's episodes (and archived ones) matching every word of `query`."""
+    terms = query_terms(query)
+    if not terms:
+        raise InvalidInput(f"nothing to forget: {query!r} has no words to match")
+    return uow.episodes.forget_matching(owner_id, terms)
+
+
+def expire_episodes(uow: UnitOfWork, now: datetime, max_age_days: int) -> int:
+    """Archive (`expired`) episodes that occurred more than `max_age_days` before `now`."""
+    if isinstance(max_age_days, bool) or not isinstance(max_age_days, int) or max_age_days < 0:
+        raise InvalidInput(f"max_age_days must be a whole number >= 0, got {max_age_days!r}")
+    return uow.episodes.expire_before(now - timedelta(days=max_age_days), now)
+
+
+def cleanup_episode_archive(uow: UnitOfWork, now: datetime, retention_days: int) -> int:
+    """Delete archived episodes older than the retention period."""
+    if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
+        raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
+    return uow.episodes.cleanup_archive(now - timedelta(days=retention_days))
+
+
+# -- ingest: activities become episodes --------------------------------------------------------
+
+_INJURY = re.compile(
+    r"\b(injur\w*|pain\w*|sore|hurt\w*|strain\w*|tweak\w*|pulled|twinge|sprain\w*|niggle)\b", re.I
+)
+_RACE = re.compile(r"\b(race|marathon|half|10k|5k|parkrun|ultra|triathlon|competition)\b", re.I)
+
+
+def episodes_from_activity(
+    activity: ActivityIn | Mapping[str, Any], *, policy: StorePolicy | None = None
+) -> list[EpisodeIn]:
+    """The episodes an activity is worth: a race, an injury, a session with its outcome.
+
+    Types: `race` when the name says so, `injury` when a note mentions pain or an injury (its
+    own episode, so it can be recalled alone), `session` otherwise; outcome `completed`,
+    `missed`, or `hard` for RPE 8+. `ref` is `activity:<id>` (`:injury` for the injury), so
+    re-ingesting the same activity rewrites its episodes. With a `policy` (default seed 003's
+    triggers plus the coach's types), episodes it would not keep are left out.
+    """
+    checked = validated(ActivityIn, activity)
+    when = checked.observed_at
+    name = checked.name or (checked.sport or "session")
+    notes = " ".join(p for p in (checked.description, checked.private_note) if p)
+    outcome = "missed" if not checked.completed else ("hard" if (checked.rpe or 0) >= 8 else "completed")
+    meta: dict[str, Any] = {"day": checked.local_date.isoformat(), "outcome": outcome}
+    if checked.sport:
+        meta["sport"] = checked.sport
+    if checked.rpe is not None:
+        meta["rpe"] = checked.rpe
+    if checked.duration_min is not None:
+        meta["minutes"] = checked.duration_min
+    kind = "race" if _RACE.search(name) else "session"
+    summary = f"{name}: {notes}" if notes else name
+    if not checked.completed:
+        summary = f"missed {summary}"
+    found = [EpisodeIn(text=summary[:2000], type=kind, outcome=outcome, at=when,
+                       ref=f"activity:{checked.id}", meta=meta)]  # fmt: skip
+    injury = _INJURY.search(notes)
+    if injury:
+        found.append(EpisodeIn(text=f"{notes}"[:2000], type="injury", outcome="negative", at=when,
+                               ref=f"activity:{checked.id}:injury", meta=meta))  # fmt: skip
+    chosen = policy or StorePolicy(extra=frozenset({"session"}))
+    return [e for e in found if chosen.decide(e) is not None]
+
+
+# -- knowledge ---------------------------------------------------------------------------------
+
+
+def parse_knowledge(document: Any, where: str = "input") -> list[KnowledgeIn]:
+    """Knowledge rows from a JSON document.
+
+    Accepted shapes: a list of `{"kind", "name", "attributes"?, "aliases"?}` objects (other keys
+    become attributes), or an object mapping a kind to a list of such objects (without `kind`)
+    or to an object mapping names to attributes.
+    """
+    items: list[KnowledgeIn] = []
+    if isinstance(document, list):
+        entries = [(None, entry) for entry in document]
+    elif isinstance(document, dict):
+        entries = []
+        for kind, value in document.items():
+            if isinstance(value, list):
+                entries.extend((kind, entry) for entry in value)
+            elif isinstance(value, dict):
+                entries.extend((kind, {"name": n, "attributes": a}) for n, a in value.items())
+            else:
+                raise InvalidInput(f"{where}: {kind!r} must hold a list or an object")
+    else:
+        raise InvalidInput(f"{where}: expected a JSON list or object")
+    for number, (kind, entry) in enumerate(entries, start=1):
+        if not isinstance(entry, dict):
+            raise InvalidInput(f"{where}: entry {number} is not an object")
+        data = dict(entry)
+        data.setdefault("kind", kind)
+        attributes = data.pop("attributes", None)
+        extra = {k: data.pop(k) for k in list(data) if k not in ("kind", "name", "aliases")}
+        if attributes is None:
+            attributes = extra
+        elif not isinstance(attributes, dict):
+            raise InvalidInput(f"{where}: entry {number}: attributes must be an object")
+        else:
+            attributes = {**extra, **attributes}
+        data["attributes"] = attributes
+        data["aliases"] = tuple(data.get("aliases") or ())
+        try:
+            items.append(validated(KnowledgeIn, data))
+        except InvalidInput as error:
+            raise InvalidInput(f"{where}: entry {number}: {error}") from None
+    return items
+
+
+def load_knowledge_files(paths: Sequence[Path]) -> list[KnowledgeIn]:
+    """Parse JSON knowledge files (a directory means every *.json in it, sorted)."""
+    files: list[Path] = []
+    for path in paths:
+        files.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
+    items: list[KnowledgeIn] = []
+    for file in files:
+        try:
+            document = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise InvalidInput(f"cannot read {file}: {error}") from None
+        except json.JSONDecodeError as error:
+            raise InvalidInput(f"{file}: not JSON ({error.msg}, line {error.lineno})") from None
+        items.extend(parse_knowledge(document, str(file)))
+    return items
+
+
+def store_knowledge(uow: UnitOfWork, items: Sequence[KnowledgeIn], now: datetime) -> tuple[int, int]:
+    """Insert or replace knowledge rows; (added, updated)."""
+    return KnowledgeRepository(uow.connection).upsert(items, now)
+
+
+def context_keys(context: str, longest: int = 4) -> list[str]:
+    """Every run of 1..`longest` words of `context`, lower-cased: the names it may hold."""
+    tokens = re.findall(r"[^\W_][\w'&.-]*", context.lower())
+    tokens = [t.rstrip(".").removesuffix("'s") for t in tokens]
+    keys = {
+        name_key(" ".join(tokens[i : i + n]))
+        for n in range(1, longest + 1)
+        for i in range(len(tokens) - n + 1)
+    }
+    return sorted(k for k in keys if k)
+
+
+def lookup_knowledge(repository: KnowledgeRepository, context: str) -> list[Knowledge]:
+    """Knowledge rows named (by name or alias) in `context`."""
+    return repository.lookup(context_keys(context))

@@ -1,0 +1,371 @@
+"""Episodes: set-wise writes, full-text candidates per owner, caps, retention, forget, delete.
+
+Full text is dialect-specific and kept here. SQLite: FTS5 (`episodes_fts`, external content
+kept by triggers, revision 0005); every MATCH is ANDed with the owner's one-token `owner_key`
+so FTS5 walks that owner's postings only, and candidates come newest-first (`ORDER BY rowid
+DESC LIMIT n`) so no query scores every matching row of a large file (FTS5's `bm25()` would:
+it counts each phrase's documents over the whole table on every call). PostgreSQL: the
+generated `search` tsvector (GIN index) with `ts_rank`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Row,
+    bindparam,
+    delete,
+    func,
+    insert,
+
+    select,
+    text,
+    update,
+)
+
+from vault.domain.episodes import Knowledge, KnowledgeIn
+from vault.domain.text import matches_query
+from vault.storage.episode_tables import (
+    EpisodeArchiveRow,
+    EpisodeRow,
+    EpisodeVectorRow,
+    KnowledgeNameRow,
+    KnowledgeRow,
+)
+from vault.storage.repositories._sql import rowcount, table_of
+
+episodes_table = table_of(EpisodeRow)
+vectors_table = table_of(EpisodeVectorRow)
+episode_archive_table = table_of(EpisodeArchiveRow)
+knowledge_table = table_of(KnowledgeRow)
+knowledge_names_table = table_of(KnowledgeNameRow)
+
+_E = episodes_table.c
+_META = _E["metadata"]
+COLUMNS = (_E.id, _E.owner_id, _E.ref, _E.type, _E.outcome, _E.text, _E.occurred_at, _META.label("meta"))
+
+_INSERT = insert(episodes_table).returning(_E.id, sort_by_parameter_order=True)
+_UPDATE = (
+    update(episodes_table)
+    .where(_E.id == bindparam("target"))
+    .values(
+        type=bindparam("type"),
+        outcome=bindparam("outcome"),
+        text=bindparam("text"),
+        occurred_at=bindparam("occurred_at"),
+        **{"metadata": bindparam("meta")},
+    )
+)
+_BY_REFS = select(_E.id, _E.ref).where(
+    _E.owner_id == bindparam("owner"), _E.ref.in_(bindparam("refs", expanding=True))
+)
+# By primary key only: with `owner_id = ?` in the WHERE clause SQLite would walk the owner's
+# (owner_id, occurred_at) index instead, 100k entries for a large owner. The owner is checked
+# on the rows instead (the ids come from an owner-scoped index query anyway).
+_BY_IDS = select(*COLUMNS).where(_E.id.in_(bindparam("ids", expanding=True)))
+_WINDOW = (
+    select(*COLUMNS)
+    .where(
+        _E.owner_id == bindparam("owner"),
+        _E.occurred_at >= bindparam("start", type_=_E.occurred_at.type),
+        _E.occurred_at < bindparam("end", type_=_E.occurred_at.type),
+    )
+    .order_by(_E.occurred_at.desc(), _E.id.desc())
+    .limit(bindparam("cap"))
+)
+_RECENT = (
+    select(*COLUMNS)
+    .where(_E.owner_id == bindparam("owner"))
+    .order_by(_E.occurred_at.desc(), _E.id.desc())
+    .limit(bindparam("cap"))
+)
+_COUNT = select(func.count()).select_from(episodes_table).where(_E.owner_id == bindparam("owner"))
+_FTS_IDS = text(
+    "SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH :match ORDER BY rowid DESC LIMIT :cap"
+)
+_PG_CANDIDATES = text(
+    "SELECT e.id FROM episodes AS e WHERE e.owner_id = :owner "
+    "AND e.search @@ to_tsquery('english', :query) "
+    "ORDER BY ts_rank(e.search, to_tsquery('english', :query)) DESC, e.id DESC LIMIT :cap"
+)
+_BEYOND_CAP = (
+    select(_E.id)
+    .where(_E.owner_id == bindparam("owner"))
+    .order_by(_E.occurred_at.desc(), _E.id.desc())
+    .offset(bindparam("cap"))
+)
+
+
+def _archive_statement() -> Any:
+    copied = select(
+        _E.owner_id, _E.id, _E.ref, _E.type, _E.outcome, _E.text, _E.occurred_at, _META,
+        _E.created_at, bindparam("reason"),
+        bindparam("now", type_=episode_archive_table.c.archived_at.type),
+    ).where(_E.id.in_(bindparam("ids", expanding=True)))  # fmt: skip
+    columns = [
+        "owner_id", "original_id", "ref", "type", "outcome", "text", "occurred_at", "metadata",
+        "created_at", "reason", "archived_at",
+    ]  # fmt: skip
+    return insert(episode_archive_table).from_select(columns, copied)
+
+
+_ARCHIVE = _archive_statement()
+_DELETE_IDS = delete(episodes_table).where(_E.id.in_(bindparam("ids", expanding=True)))
+_EXPIRED = select(_E.id).where(_E.occurred_at < bindparam("cutoff", type_=_E.occurred_at.type))
+_A = episode_archive_table.c
+_ARCHIVE_ROWS = select(_A.id, _A.text).where(_A.owner_id == bindparam("owner"))
+
+
+def owner_key(owner_id: str) -> str:
+    """The owner's one-token name in the full-text index (`k` + 15 hex digits of SHA-1)."""
+    return "k" + hashlib.sha1(owner_id.encode("utf-8")).hexdigest()[:15]
+
+
+def fts_phrase(word: str) -> str:
+    """A word as an FTS5 string (double quotes doubled)."""
+    return '"' + word.replace('"', '""') + '"'
+
+
+def fts_match(key: str, groups: Sequence[Sequence[str]]) -> str:
+    """`owner_key:"k…" AND text:(a OR b) [AND text:(c OR d) …]` (groups are ANDed)."""
+    parts = [f"owner_key:{fts_phrase(key)}"]
+    for words in groups:
+        parts.append("text:(" + " OR ".join(fts_phrase(w) for w in words) + ")")
+    return " AND ".join(parts)
+
+
+def fts_any(key: str, words: Sequence[str]) -> str:
+    """`owner_key:"k…" AND text:(a OR b OR …)`: any of the words."""
+    return fts_match(key, [words])
+
+
+class EpisodeRepository:
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    @property
+    def dialect(self) -> str:
+        return self.connection.dialect.name
+
+    # -- writes
+    def existing_refs(self, owner_id: str, refs: Sequence[str]) -> dict[str, int]:
+        """ids of the owner's episodes holding these refs."""
+        if not refs:
+            return {}
+        found = self.connection.execute(_BY_REFS, {"owner": owner_id, "refs": list(refs)})
+        return {row.ref: row.id for row in found}
+
+    def insert(self, rows: list[dict[str, Any]]) -> list[int]:
+        """Insert episodes set-wise (one executemany); ids in input order."""
+        if not rows:
+            return []
+        return list(self.connection.execute(_INSERT, rows).scalars().all())
+
+    def update(self, rows: list[dict[str, Any]]) -> int:
+        """Rewrite episodes by id (`target`): text, type, outcome, occurred_at, metadata."""
+        if not rows:
+            return 0
+        return rowcount(self.connection.execute(_UPDATE, rows))
+
+    def put_vectors(self, rows: list[dict[str, Any]]) -> None:
+        """Store embeddings (episode_id, model, dim, vector blob), replacing earlier ones."""
+        if not rows:
+            return
+        ids = [r["episode_id"] for r in rows]
+        self.connection.execute(
+            delete(vectors_table).where(vectors_table.c.episode_id.in_(ids))
+        )
+        self.connection.execute(insert(vectors_table), rows)
+
+    def vectors(self, ids: Sequence[int], model: str) -> dict[int, bytes]:
+        if not ids:
+            return {}
+        found = self.connection.execute(
+            select(vectors_table.c.episode_id, vectors_table.c.vector).where(
+                vectors_table.c.episode_id.in_(list(ids)), vectors_table.c.model == model
+            )
+        )
+        return {row.episode_id: row.vector for row in found}
+
+    # -- reads
+    def count(self, owner_id: str) -> int:
+        return int(self.connection.execute(_COUNT, {"owner": owner_id}).scalar_one())
+
+    def text_candidates(self, owner_id: str, match: str, cap: int) -> list[int]:
+        """SQLite: ids matching an FTS5 expression (newest first, at most `cap`)."""
+        found = self.connection.execute(_FTS_IDS, {"match": match, "cap": cap})
+        return [int(r[0]) for r in found]
+
+    def pg_candidates(self, owner_id: str, words: Sequence[str], cap: int) -> list[int]:
+        """PostgreSQL: ids matching any word, best `ts_rank` first."""
+        query = " | ".join(w for w in words if w.isalnum())
+        if not query:
+            return []
+        found = self.connection.execute(
+            _PG_CANDIDATES, {"owner": owner_id, "query": query, "cap": cap}
+        )
+        return [int(r[0]) for r in found]
+
+    def rows(self, owner_id: str, ids: Iterable[int]) -> list[Row[Any]]:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return []
+        found: list[Row[Any]] = list(self.connection.execute(_BY_IDS, {"ids": wanted}))
+        return [row for row in found if row.owner_id == owner_id]
+
+    def window(self, owner_id: str, start: datetime, end: datetime, cap: int) -> list[Row[Any]]:
+        params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
+        return list(self.connection.execute(_WINDOW, params))
+
+    def recent(self, owner_id: str, cap: int) -> list[Row[Any]]:
+        return list(self.connection.execute(_RECENT, {"owner": owner_id, "cap": cap}))
+
+    # -- caps, retention, forget, delete
+    def enforce_cap(self, owner_id: str, cap: int, now: datetime) -> int:
+        """Archive (`capped`) the owner's episodes beyond the newest `cap`; return how many."""
+        ids = list(self.connection.execute(_BEYOND_CAP, {"owner": owner_id, "cap": cap}).scalars())
+        return self._archive_and_delete(ids, "capped", now)
+
+    def expire_before(self, cutoff: datetime, now: datetime) -> int:
+        """Archive (`expired`) every owner's episodes that occurred before `cutoff`."""
+        ids = list(self.connection.execute(_EXPIRED, {"cutoff": cutoff}).scalars())
+        return self._archive_and_delete(ids, "expired", now)
+
+    def cleanup_archive(self, cutoff: datetime) -> int:
+        """Delete archived episodes archived before `cutoff`."""
+        statement = delete(episode_archive_table).where(_A.archived_at < cutoff)
+        return rowcount(self.connection.execute(statement))
+
+    def _archive_and_delete(self, ids: list[int], reason: str, now: datetime) -> int:
+        for start in range(0, len(ids), 5000):
+            chunk = ids[start : start + 5000]
+            self.connection.execute(_ARCHIVE, {"ids": chunk, "reason": reason, "now": now})
+            self.connection.execute(_DELETE_IDS, {"ids": chunk})
+        return len(ids)
+
+    def forget_matching(self, owner_id: str, terms: list[str]) -> dict[str, int]:
+        """Erase the owner's episodes and archived episodes whose text matches every term.
+
+        Terms follow `vault.domain.text.matches_query` (a term starts a word of the text), the
+        rule `forget` applies to facts. The index narrows the episodes first (any word starting
+        with the first term, on SQLite), then each text is checked.
+        """
+        if not terms:
+            return {"episodes": 0, "episode_archive": 0}
+        doomed = [row.id for row in self._texts_with(owner_id, terms) if matches_query(terms, row.text)]
+        for start in range(0, len(doomed), 5000):
+            self.connection.execute(_DELETE_IDS, {"ids": doomed[start : start + 5000]})
+        archived = [
+            row.id
+            for row in self.connection.execute(_ARCHIVE_ROWS, {"owner": owner_id})
+            if matches_query(terms, row.text)
+        ]
+        if archived:
+            self.connection.execute(delete(episode_archive_table).where(_A.id.in_(archived)))
+        return {"episodes": len(doomed), "episode_archive": len(archived)}
+
+    def _texts_with(self, owner_id: str, terms: list[str]) -> list[Row[Any]]:
+        if self.dialect == "sqlite":
+            prefix = fts_phrase(terms[0]) + "*"
+            match = f"owner_key:{fts_phrase(owner_key(owner_id))} AND text:{prefix}"
+            ids = [int(r[0]) for r in self.connection.execute(
+                text("SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH :m"), {"m": match}
+            )]  # fmt: skip
+            return self.rows(owner_id, ids) if ids else []
+        statement = select(_E.id, _E.text).where(_E.owner_id == owner_id)
+        return list(self.connection.execute(statement))
+
+    def delete_owner(self, owner_id: str) -> dict[str, int]:
+        """Erase every episode, vector and archived episode of the owner; counts per table."""
+        vectors = rowcount(self.connection.execute(
+            delete(vectors_table).where(
+                vectors_table.c.episode_id.in_(select(_E.id).where(_E.owner_id == owner_id))
+            )
+        ))  # fmt: skip
+        episodes = rowcount(self.connection.execute(delete(episodes_table).where(_E.owner_id == owner_id)))
+        archived = rowcount(self.connection.execute(
+            delete(episode_archive_table).where(_A.owner_id == owner_id)
+        ))  # fmt: skip
+        return {"episodes": episodes, "episode_vectors": vectors, "episode_archive": archived}
+
+    def archived(self, owner_id: str) -> list[Row[Any]]:
+        statement = (
+            select(episode_archive_table)
+            .where(_A.owner_id == owner_id)
+            .order_by(_A.archived_at, _A.id)
+        )
+        return list(self.connection.execute(statement))
+
+
+_K = knowledge_table.c
+_N = knowledge_names_table.c
+_KNOWLEDGE_BY_KEY = select(_K.kind, _K.name, _K.id).where(
+    _K.kind == bindparam("kind"), _K.name == bindparam("name")
+)
+_LOOKUP = (
+    select(_K.id, _K.kind, _K.name, _K.attributes, _N.name_key)
+    .join(knowledge_names_table, _N.knowledge_id == _K.id)
+    .where(_N.name_key.in_(bindparam("keys", expanding=True)))
+    .order_by(_K.kind, _K.name, _K.id)
+)
+
+
+class KnowledgeRepository:
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def upsert(self, items: Sequence[KnowledgeIn], now: datetime) -> tuple[int, int]:
+        """Insert new (kind, name) rows, replace the attributes and names of known ones."""
+        added = updated = 0
+        for item in items:
+            attributes = json.dumps(item.attributes, sort_keys=True, ensure_ascii=False)
+            found = self.connection.execute(
+                _KNOWLEDGE_BY_KEY, {"kind": item.kind, "name": item.name}
+            ).first()
+            if found is None:
+                knowledge_id = int(self.connection.execute(
+                    insert(knowledge_table).returning(_K.id),
+                    {"kind": item.kind, "name": item.name, "attributes": attributes, "updated_at": now},
+                ).scalar_one())  # fmt: skip
+                added += 1
+            else:
+                knowledge_id = int(found.id)
+                self.connection.execute(
+                    update(knowledge_table)
+                    .where(_K.id == knowledge_id)
+                    .values(attributes=attributes, updated_at=now)
+                )
+                self.connection.execute(delete(knowledge_names_table).where(_N.knowledge_id == knowledge_id))
+                updated += 1
+            self.connection.execute(
+                insert(knowledge_names_table),
+                [{"name_key": key, "knowledge_id": knowledge_id} for key in item.name_keys()],
+            )
+        return added, updated
+
+    def lookup(self, keys: Sequence[str]) -> list[Knowledge]:
+        """Knowledge rows one of whose names is in `keys` (kind, name order; each once)."""
+        if not keys:
+            return []
+        seen: set[int] = set()
+        found: list[Knowledge] = []
+        for row in self.connection.execute(_LOOKUP, {"keys": sorted(set(keys))}):
+            if row.id in seen:
+                continue
+            seen.add(row.id)
+            found.append(
+                Knowledge(id=row.id, kind=row.kind, name=row.name, attributes=json.loads(row.attributes))
+            )
+        return found
+
+    def count(self) -> int:
+        return int(self.connection.execute(select(func.count()).select_from(knowledge_table)).scalar_one())
+
+
+__all__ = ["EpisodeRepository", "KnowledgeRepository", "owner_key"]
