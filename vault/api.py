@@ -12,13 +12,29 @@ from pathlib import Path
 from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import Connection, Engine, bindparam, exc, func, select
+from sqlalchemy import Engine, exc
 from sqlalchemy.engine import make_url
 
-from vault.domain.errors import AthleteNotFound, ConflictError, InvalidInput, NotAVaultFile, VaultError
-from vault.domain.errors import BusyError, StorageError
+from vault.domain.episodes import (
+    EPISODE_ARCHIVE_RETENTION_DAYS,
+    EPISODE_CAP,
+    AddEpisodesResult,
+    Episode,
+    EpisodeIn,
+    Knowledge,
+    KnowledgeIn,
+    StorePolicy,
+)
+from vault.domain.errors import (
+    AthleteNotFound,
+    BusyError,
+    ConflictError,
+    InvalidInput,
+    NotAVaultFile,
+    StorageError,
+    VaultError,
+)
 from vault.domain.limits import ITEMS_PER_CALL
-from vault.domain.models import aware_in_range
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -33,14 +49,14 @@ from vault.domain.models import (
     NoteIn,
     PatternIn,
     Retraction,
+    aware_in_range,
     describe_validation_error,
     validated,
     validated_athlete,
 )
-from vault.domain.times import require_aware, utc_now
+from vault.domain.times import utc_now
 from vault.domain.vocabulary import Category, Kind, parse_category
-from vault.extraction import ActivityIn, Extractor, Turn, rank_relevant
-from vault.extraction import check_candidate
+from vault.extraction import ActivityIn, Extractor, Turn, check_candidate, rank_relevant
 from vault.prompt import (
     DEFAULT_BUDGET,
     DEFAULT_ENCODING,
@@ -52,28 +68,14 @@ from vault.prompt import (
     to_contract,
     validate_contract,
 )
-from vault.services import health, interchange, learning
-from vault.services import memory as services
-from vault.domain.episodes import (
-    EPISODE_ARCHIVE_RETENTION_DAYS,
-    EPISODE_CAP,
-    AddEpisodesResult,
-    Episode,
-    EpisodeIn,
-    Knowledge,
-    KnowledgeIn,
-    StorePolicy,
-)
 from vault.prompt.episodes import EPISODE_BUDGET, EpisodeSections, render_episode_sections
 from vault.services import episodes as episode_services
-from vault.storage.repositories.episodes import EpisodeRepository, KnowledgeRepository
+from vault.services import health, interchange, learning
+from vault.services import memory as services
 from vault.storage import migrations as migrate
 from vault.storage import queries
 from vault.storage.engine import as_url, create_vault_engine, default_url, single_reader, writer
-from vault.storage.repositories import MemoryRepository
-from vault.storage.repositories._sql import table_of
-from vault.storage.repositories.memory import DecayRow
-from vault.storage.tables import AthleteRow, FactRow
+from vault.storage.repositories.episodes import EpisodeRepository, KnowledgeRepository
 from vault.storage.uow import RetryPolicy, UnitOfWork, is_busy, storage_failure
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
@@ -190,11 +192,16 @@ class Vault:
         fact = validated(FactIn, {"text": text, **fields})
         return self.merge(athlete_id, [fact], now, trusted=trusted)
 
-    def decay(self, now: datetime | None = None) -> DecayResult:
-        """Apply time decay to every athlete's facts; archive those below 0.3."""
+    def decay(
+        self, now: datetime | None = None, progress: Callable[[int], None] | None = None
+    ) -> DecayResult:
+        """Apply time decay to every athlete's facts; archive those below 0.3 (one transaction).
+
+        `progress(n)` is called as facts are recomputed; `facts_due_count(now)` is the total.
+        """
         moment = _now(now)
         with self._write() as uow:
-            return services.decay(uow, moment)
+            return services.decay(uow, moment, progress)
 
     def forget(self, athlete_id: str, query: str, now: datetime | None = None) -> ForgetResult:
         """Erase every fact, pattern, note and archive row that matches `query`.
@@ -439,24 +446,14 @@ class Vault:
 
     # -- bulk: whole-vault work with progress reports, backup, streams of documents
     def facts_due_count(self, now: datetime | None = None) -> int:
-        """How many facts a `decay(now)` would look at (the length of its progress bar)."""
+        """How many facts a `decay(now)` would recompute (the length of its progress bar)."""
         moment = _now(now)
         with self._read() as connection:
-            return int(connection.execute(_DUE_COUNT, {"now": moment}).scalar_one())
-
-    def decay_with_progress(
-        self, now: datetime | None = None, progress: Callable[[int], None] | None = None
-    ) -> DecayResult:
-        """`decay(now)`, one transaction, calling `progress(n)` after each batch of n facts."""
-        moment = _now(now)
-        with self._write() as uow:
-            if progress is not None:
-                uow.memory = _ReportingMemory(uow.connection, progress)
-            return services.decay(uow, moment)
+            return queries.facts_due_count(connection, moment)
 
     def athlete_count(self) -> int:
         with self._read() as connection:
-            return int(connection.execute(select(func.count()).select_from(_athletes)).scalar_one())
+            return queries.athlete_count(connection)
 
     def export_all(self, page: int = 500) -> Iterator[dict[str, Any]]:
         """Every athlete's `vault-export` document, by athlete id, from ONE read transaction.
@@ -465,14 +462,8 @@ class Vault:
         memory stays flat however large the vault is; the documents form one consistent snapshot.
         """
         with UnitOfWork(self.engine) as uow:
-            last: str | None = None
-            while True:
-                statement = select(_athletes.c.id).order_by(_athletes.c.id).limit(page)
-                if last is not None:
-                    statement = statement.where(_athletes.c.id > last)
-                ids = list(uow.connection.execute(statement).scalars())
-                if not ids:
-                    return
+            last = ""
+            while ids := queries.athlete_ids_after(uow.connection, last, page):
                 for athlete in ids:
                     yield interchange.export_athlete(uow, athlete)
                 last = ids[-1]
@@ -667,29 +658,6 @@ def _now(now: datetime | None) -> datetime:
         return aware_in_range(now, "now")  # naive, or outside 1900..2500 UTC: InvalidInput
     except (ValueError, AttributeError) as error:
         raise InvalidInput(str(error)) from None
-
-
-_athletes = table_of(AthleteRow)
-_facts_table = table_of(FactRow)
-_DUE_COUNT = (
-    select(func.count())
-    .select_from(_facts_table)
-    .where(_facts_table.c.decay_due_at <= bindparam("now", type_=_facts_table.c.decay_due_at.type))
-)
-
-
-class _ReportingMemory(MemoryRepository):
-    """The memory repository, telling `progress` how many facts each decay batch read."""
-
-    def __init__(self, connection: Connection, progress: Callable[[int], None]) -> None:
-        super().__init__(connection)
-        self._progress = progress
-
-    def facts_due_for_decay(self, *args: Any, **kwargs: Any) -> list[DecayRow]:
-        rows = super().facts_due_for_decay(*args, **kwargs)
-        if rows:
-            self._progress(len(rows))
-        return rows
 
 
 # -- erasure and health: helpers

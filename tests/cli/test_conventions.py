@@ -139,7 +139,7 @@ def test_interrupt_is_one_truthful_line_with_exit_130(tmp_path: Path, monkeypatc
     def interrupted(*_: Any, **__: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("vault.api.Vault.decay_with_progress", interrupted)
+    monkeypatch.setattr("vault.api.Vault.decay", interrupted)
     result = invoke("--db", db, "decay")
     assert "rolled back" in one_line_error(result, 130)
 

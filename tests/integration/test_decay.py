@@ -130,3 +130,16 @@ def test_the_sql_path_and_the_row_batch_path_store_the_same_rows(tmp_path: Path,
         ))
     assert states[0] == states[1]
     assert states[0][2] and states[0][3]
+
+
+def test_decay_reports_progress_up_to_the_number_of_facts_due(vault: Vault, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from vault.storage import decay_sql
+
+    monkeypatch.setattr(decay_sql, "PROGRESS_EVERY", 7)
+    monkeypatch.setattr(memory_service, "DECAY_BATCH", 7)
+    fill(vault, 6)
+    later = T0 + timedelta(weeks=9)
+    due = vault.facts_due_count(now=later)
+    reported: list[int] = []
+    vault.decay(now=later, progress=reported.append)
+    assert due > 7 and sum(reported) == due and len(reported) >= 2

@@ -153,7 +153,7 @@ def decay(ctx: click.Context, at: datetime | None, as_json: bool) -> None:
     vault = open_from_cli(ctx)
     with progress(vault.facts_due_count(now=at), "decaying") as advance:
         with committing(ctx, "the decay (one transaction)"):
-            result = vault.decay_with_progress(now=at, progress=advance)
+            result = vault.decay(now=at, progress=advance)
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return

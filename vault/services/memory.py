@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Sequence
 
@@ -20,10 +21,10 @@ from vault.domain.models import (
 from vault.domain.rules import FactState, decay_due, decayed, plan_merge
 from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
-from vault.storage.repositories.legacy_copy import purge_legacy_copy
-from vault.storage.repositories.memory import fact_state, facts_table, to_output
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import runs_rule_in_sql
+from vault.storage.repositories.legacy_copy import purge_legacy_copy
+from vault.storage.repositories.memory import facts_table, to_output
 from vault.storage.uow import UnitOfWork
 
 
@@ -50,21 +51,26 @@ def merge(
 DECAY_BATCH = 5000
 
 
-def decay(uow: UnitOfWork, now: datetime) -> DecayResult:
+def decay(
+    uow: UnitOfWork, now: datetime, progress: Callable[[int], None] | None = None
+) -> DecayResult:
     """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3.
 
     Set-wise and streaming: facts due (`decay_due_at <= now`) are read in id-ordered batches, the
     pure rule (`vault.domain.rules.decayed`) decides, and each batch is written with one
     executemany UPDATE, one INSERT ... SELECT into the archive and one DELETE. On SQLite the
     same rule runs inside one UPDATE as SQL functions (`vault.storage.decay_sql`). A run with
-    nothing due reads one empty index range and writes nothing.
+    nothing due reads nothing but the due times and writes nothing. `progress(n)` is told as
+    facts are recomputed (a bar's length: `vault.storage.queries.facts_due_count`).
     """
     if runs_rule_in_sql(uow.connection):
-        recomputed, archived = decay_all(uow.connection, now)
+        recomputed, archived = decay_all(uow.connection, now, progress)
         return DecayResult(lowered=recomputed - archived, archived=archived)
     lowered = archived = last_id = 0
     while batch := uow.memory.facts_due_for_decay(now, DECAY_BATCH, last_id):
         last_id = batch[-1].id
+        if progress is not None:
+            progress(len(batch))
         changes, gone = [], []
         for fact in batch:
             current = decayed(fact.base_confidence, fact.last_reinforced_at, now)

@@ -9,7 +9,7 @@ inside SQLite: no row crosses into Python but the two values a function returns.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -44,13 +44,24 @@ _DELETE = text(
 )
 
 
-class _Rule:
-    """The decay rule for one `now`; the two functions share one parse per row."""
+PROGRESS_EVERY = 5000  # rows between two progress reports
 
-    def __init__(self, now: datetime) -> None:
+
+class _Rule:
+    """The decay rule for one `now`; the two functions share one parse per row. Counting the
+    rows it is called for is the only way to report progress from inside one UPDATE."""
+
+    def __init__(self, now: datetime, progress: Callable[[int], None] | None) -> None:
         self.now = now
         self._text: str | None = None
         self._parsed = now
+        self._progress = progress
+        self._unreported = 0
+
+    def flush(self) -> None:
+        if self._progress is not None and self._unreported:
+            self._progress(self._unreported)
+        self._unreported = 0
 
     def _last(self, last_text: str) -> datetime:
         if last_text != self._text:
@@ -58,6 +69,9 @@ class _Rule:
         return self._parsed
 
     def confidence(self, base: float, last_text: str) -> float:
+        self._unreported += 1
+        if self._unreported >= PROGRESS_EVERY:
+            self.flush()
         return decayed(base, self._last(last_text), self.now)
 
     def due(self, last_text: str) -> str:
@@ -65,29 +79,35 @@ class _Rule:
 
 
 @contextmanager
-def _rule_functions(connection: Connection, now: datetime) -> Iterator[None]:
+def _rule_functions(
+    connection: Connection, now: datetime, progress: Callable[[int], None] | None
+) -> Iterator[None]:
     driver = connection.connection.driver_connection
     assert driver is not None
-    rule = _Rule(now)
+    rule = _Rule(now, progress)
     driver.create_function("vault_decayed", 2, rule.confidence, deterministic=True)
     driver.create_function("vault_decay_due", 1, rule.due, deterministic=True)
     (cache,) = driver.execute("PRAGMA cache_size").fetchone()
     driver.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
     try:
         yield
+        rule.flush()
     finally:
         driver.execute(f"PRAGMA cache_size = {int(cache)}")
         driver.create_function("vault_decayed", 2, None)
         driver.create_function("vault_decay_due", 1, None)
 
 
-def decay_all(connection: Connection, now: datetime) -> tuple[int, int]:
+def decay_all(
+    connection: Connection, now: datetime, progress: Callable[[int], None] | None = None
+) -> tuple[int, int]:
     """Decay every due fact and archive those below the floor; (rows recomputed, archived).
 
     Runs in the caller's transaction (the unit of work's), which holds the write lock.
+    `progress(n)` is told every few thousand rows recomputed.
     """
     params = {"now": format_utc(now), "floor": ACTIVE_FLOOR}
-    with _rule_functions(connection, now):
+    with _rule_functions(connection, now, progress):
         recomputed = rowcount(connection.execute(_UPDATE, params))
     if not recomputed:
         return 0, 0

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, Table, bindparam, literal_column, select, union_all
+from sqlalchemy import Connection, Select, Table, bindparam, func, literal_column, select, union_all
 
 from vault.domain.limits import MAX_FACTS
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
@@ -13,7 +14,7 @@ from vault.domain.vocabulary import Category, Kind
 from vault.storage import views
 from vault.storage.driver_read import DriverRead
 from vault.storage.repositories._sql import table_of
-from vault.storage.tables import AthleteRow, FactTagRow, NoteRow, PatternRow
+from vault.storage.tables import AthleteRow, FactRow, FactTagRow, NoteRow, PatternRow
 
 _tags = FactTagRow.__table__
 _patterns = table_of(PatternRow)
@@ -146,3 +147,33 @@ def _facts(connection: Connection, statement: Select[Any], params: dict[str, Any
         Fact.model_validate({**row._mapping, "tags": tuple(sorted(tags.get(row.id, ())))})
         for row in rows
     ]
+
+
+_athletes = table_of(AthleteRow)
+_facts_table = table_of(FactRow)
+_ATHLETE_COUNT = select(func.count()).select_from(_athletes)
+_ATHLETE_PAGE = (
+    select(_athletes.c.id)
+    .where(_athletes.c.id > bindparam("after"))
+    .order_by(_athletes.c.id)
+    .limit(bindparam("page"))
+)
+_DUE_COUNT = (
+    select(func.count())
+    .select_from(_facts_table)
+    .where(_facts_table.c.decay_due_at <= bindparam("now"))
+)
+
+
+def athlete_count(connection: Connection) -> int:
+    return int(connection.execute(_ATHLETE_COUNT).scalar_one())
+
+
+def athlete_ids_after(connection: Connection, after: str, page: int) -> list[str]:
+    """The next `page` athlete ids above `after`, in order (keyset pagination)."""
+    return list(connection.execute(_ATHLETE_PAGE, {"after": after, "page": page}).scalars())
+
+
+def facts_due_count(connection: Connection, now: datetime) -> int:
+    """How many facts a decay at `now` recomputes (a progress bar's length)."""
+    return int(connection.execute(_DUE_COUNT, {"now": now}).scalar_one())
