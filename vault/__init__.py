@@ -7,9 +7,11 @@
 """
 
 from vault.api import Vault, open_vault
+from vault.domain.episodes import Episode, EpisodeIn, Knowledge, KnowledgeIn
 from vault.domain.errors import (
     AthleteNotFound,
     BudgetExceeded,
+    BusyError,
     ConflictError,
     ExtractionError,
     FactNotFound,
@@ -18,6 +20,7 @@ from vault.domain.errors import (
     NotAVaultFile,
     SchemaOutOfDate,
     SchemaTooNew,
+    StorageError,
     VaultError,
 )
 from vault.domain.models import (
@@ -44,9 +47,12 @@ __all__ = [
     "AthleteNotFound",
     "AthleteSummary",
     "BudgetExceeded",
+    "BusyError",
     "Category",
     "ConflictError",
     "DecayResult",
+    "Episode",
+    "EpisodeIn",
     "ExtractionError",
     "Fact",
     "FactIn",
@@ -55,6 +61,8 @@ __all__ = [
     "Ignored",
     "InvalidInput",
     "Kind",
+    "Knowledge",
+    "KnowledgeIn",
     "LegacyImportError",
     "Level",
     "ListItem",
@@ -66,6 +74,7 @@ __all__ = [
     "SchemaOutOfDate",
     "SchemaTooNew",
     "Source",
+    "StorageError",
     "Vault",
     "VaultError",
     "open_vault",

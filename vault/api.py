@@ -74,7 +74,14 @@ from vault.services import health, interchange, learning
 from vault.services import memory as services
 from vault.storage import migrations as migrate
 from vault.storage import queries
-from vault.storage.engine import as_url, create_vault_engine, default_url, single_reader, writer
+from vault.storage.engine import (
+    as_url,
+    create_vault_engine,
+    default_url,
+    display_url,
+    single_reader,
+    writer,
+)
 from vault.storage.repositories.episodes import EpisodeRepository, KnowledgeRepository
 from vault.storage.uow import RetryPolicy, UnitOfWork, is_busy, storage_failure
 
@@ -300,9 +307,19 @@ class Vault:
     def ingest_activity(self, athlete_id: str, activity: ActivityIn | dict[str, Any], *,
                         now: datetime | None = None,
                         extractor: Extractor | None = None) -> MergeResult:
-        """Extract facts from an activity's notes and merge them (as of `now`, else its time)."""
+        """Extract facts from an activity's notes and merge them (as of `now`, else its time),
+        and record the episodes it is worth (the session and its outcome, an injury, a race:
+        seed 003) in the same transaction, so PAST EXPERIENCE fills itself."""
+        athlete = validated_athlete(athlete_id)
         found, happened = learning.from_activity(activity, extractor=extractor)
-        return self.merge(athlete_id, found, _now(now) if now is not None else happened)
+        checked = _checked_candidates(found, trusted=False)
+        episodes = episode_services.episodes_from_activity(activity)
+        moment = _now(now) if now is not None else happened
+        with self._write() as uow:
+            result = services.merge(uow, athlete, checked, moment) if checked else MergeResult()
+            if episodes:
+                episode_services.add_episodes(uow, athlete, episodes, moment)
+            return result
 
     def ingest_conversation(self, athlete_id: str, turns: Sequence[Turn | dict[str, Any]], *,
                             now: datetime | None = None,
@@ -420,10 +437,15 @@ class Vault:
             return interchange.export_athlete(uow, athlete)
 
     def import_document(
-        self, document: dict[str, Any] | interchange.ExportDocument
+        self, document: dict[str, Any] | interchange.ExportDocument, *, trusted: bool = False
     ) -> interchange.ImportReport:
-        """Restore the document's athlete exactly (ids renumbered); nothing written if invalid."""
+        """Restore the document's athlete exactly (ids renumbered); nothing written if invalid.
+
+        Texts pass the privacy filter unless `trusted` (a document this vault exported).
+        """
         doc = interchange.validate_document(document)
+        if not trusted:
+            interchange.check_privacy(doc)
         with self._write() as uow:
             return interchange.restore(uow, doc)
 
@@ -469,11 +491,17 @@ class Vault:
                 last = ids[-1]
 
     def import_documents(
-        self, documents: Iterable[dict[str, Any] | interchange.ExportDocument]
+        self,
+        documents: Iterable[dict[str, Any] | interchange.ExportDocument],
+        *,
+        trusted: bool = False,
     ) -> list[interchange.ImportReport]:
         """Restore several documents in ONE transaction (all or nothing); idempotent like
         `import_document`. Every document is validated before anything is written."""
         docs = [interchange.validate_document(d) for d in documents]
+        if not trusted:
+            for doc in docs:
+                interchange.check_privacy(doc)
         if not docs:
             return []
         with self._write() as uow:
@@ -723,10 +751,10 @@ def _open_failure(url: str, error: exc.DBAPIError) -> VaultError:
     lock or a read-only directory)."""
     if is_busy(error):
         return BusyError(
-            f"cannot open {url}: another process holds the database's write lock (an upgrade "
+            f"cannot open {display_url(url)}: another process holds the database's write lock (an upgrade "
             f"waited for it and gave up); try again when it is done ({error.orig})"
         )
     failure = storage_failure(error, "opening")
     if isinstance(failure, StorageError):
         return failure
-    return NotAVaultFile(f"cannot open {url}: {error.orig}")
+    return NotAVaultFile(f"cannot open {display_url(url)}: {error.orig}")

@@ -55,3 +55,18 @@ def test_knowledge_load_and_errors_are_one_line(tmp_path: Path) -> None:
     assert code == 1 and len(out.strip().splitlines()) == 1 and "not JSON" in out
     code, out = run(db, "recall", "ana", "x", "--k", "0")
     assert code == 2
+
+
+def test_prompt_context_prints_seed_003_sections_from_knowledge_and_episodes(tmp_path: Path) -> None:
+    db = tmp_path / "v.db"
+    source = tmp_path / "places.json"
+    source.write_text(json.dumps([{"kind": "place", "name": "Parliament Hill", "surface": "grass"}]))
+    assert run(db, "knowledge", "load", str(source))[0] == 0
+    assert run(db, "remember", "ana", "primary sport: running")[0] == 0
+    assert run(db, "episode", "add", "ana", "Hill repeats on Parliament Hill two days before "
+               "the 10k, legs felt flat in the race", "--type", "session",
+               "--at", "2026-05-01T07:00:00Z")[0] == 0
+    code, out = run(db, "prompt", "ana", "--context", "hill repeats at Parliament Hill")
+    assert code == 0, out
+    assert out.startswith("KNOWLEDGE:\n") and "Parliament Hill" in out.split("PAST EXPERIENCE:")[0]
+    assert "legs felt flat" in out.split("PAST EXPERIENCE:")[1]

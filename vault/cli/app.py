@@ -236,10 +236,12 @@ def write_guard(ctx: click.Context) -> WriteGuard:
 
 
 def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool = False) -> Vault:
-    """Open the vault named by --db. A missing file is created only by commands that write."""
+    """Open the vault named by --db. A missing file is created only by commands that write;
+    commands that only read open it `read_only` (nothing on disk changes, not even the WAL)."""
     url = database_url(ctx)
     path = sqlite_path(url)
-    if path is not None and not path.exists():
+    # a 0-byte file is what a create killed before its first page leaves behind: still missing
+    if path is not None and (not path.exists() or path.stat().st_size == 0):
         if not create:
             raise CliError(f"no vault at {path}; `vault upgrade` creates one")
         vault = open_vault(url, upgrade=True)

@@ -9,7 +9,15 @@ from typing import Any
 
 import click
 
-from vault.cli.app import at_option, committing, db_option, echo_json, json_option, main, open_from_cli
+from vault.cli.app import (
+    at_option,
+    committing,
+    db_option,
+    echo_json,
+    json_option,
+    main,
+    open_from_cli,
+)
 from vault.cli.output import progress
 from vault.domain.episodes import EpisodeIn
 from vault.domain.errors import InvalidInput

@@ -166,11 +166,14 @@ class Counts:
 @click.argument("path", type=_FILE)
 @click.option("--skip-bad", is_flag=True,
               help="In a JSON Lines stream, skip (and warn about) documents that do not validate.")
+@click.option("--trusted", is_flag=True,
+              help="Your own export: skip the privacy filter every other write passes.")
 @verbose_option
 @json_option("Print the import report (or the stream's counts) as JSON.")
 @db_option
 @click.pass_context
-def import_(ctx: click.Context, path: str, skip_bad: bool, verbose: bool, as_json: bool) -> None:
+def import_(ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbose: bool,
+            as_json: bool) -> None:
     """Restore the athlete(s) in PATH (`-` for stdin), exactly: a vault-export document (JSON
     or YAML), or the JSON Lines stream of `vault export --all`.
 
@@ -181,7 +184,7 @@ def import_(ctx: click.Context, path: str, skip_bad: bool, verbose: bool, as_jso
     with _open_binary(path) as stream:
         first = _read_line(stream, path, 1)
         if _is_stream_line(first):
-            _import_stream(ctx, stream, path, first, skip_bad, verbose, as_json)
+            _import_stream(ctx, stream, path, first, skip_bad, trusted, verbose, as_json)
             return
         rest = stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
         raw = first + rest
@@ -191,12 +194,12 @@ def import_(ctx: click.Context, path: str, skip_bad: bool, verbose: bool, as_jso
     document = parse_text(_decode(raw, path), path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {document.athlete.id}"):
-        report = vault.import_document(document)
+        report = vault.import_document(document, trusted=trusted)
     _print(report, as_json, "restored" if report.changed else "unchanged")
 
 
 def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: bytes,
-                   skip_bad: bool, verbose: bool, as_json: bool) -> None:
+                   skip_bad: bool, trusted: bool, verbose: bool, as_json: bool) -> None:
     vault = open_from_cli(ctx, create=True)
     totals = Counts()
     size = _size(stream)
@@ -209,7 +212,7 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
             first_line = last_line + 1
             return
         with committing(ctx, f"lines {first_line}-{last_line} of {path}"):
-            reports = vault.import_documents(batch)
+            reports = vault.import_documents(batch, trusted=trusted)
         for report in reports:
             totals.add_report(report)
             if verbose:

@@ -20,8 +20,8 @@ from vault.cli.app import (
 )
 from vault.cli.output import dump, echo_merge_result, progress, table
 from vault.domain.models import Candidate, MergeResult
-from vault.services import learning
 from vault.domain.times import utc_now
+from vault.services import learning
 
 KINDS = ("message", "activity", "conversation")
 
@@ -125,7 +125,7 @@ def _extract_message(raw: str, moment: datetime) -> list[Candidate]:
 def relevant(ctx: click.Context, athlete: str, context: str, limit: int, at: datetime | None,
              as_json: bool) -> None:
     """List ATHLETE's memories most relevant to CONTEXT (seed 002 scoring)."""
-    items = open_from_cli(ctx).relevant(athlete, context, limit=limit, now=at)
+    items = open_from_cli(ctx, read_only=True).relevant(athlete, context, limit=limit, now=at)
     if as_json:
         echo_json(dump(items))
         return

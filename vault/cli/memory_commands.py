@@ -9,6 +9,7 @@ import click
 from pydantic import BaseModel
 
 from vault.cli.app import (
+    CliError,
     at_option,
     committing,
     db_option,
@@ -33,6 +34,9 @@ KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note
 @click.option("--category", help="Fact category (derived from the text when omitted).")
 @click.option("--source", type=click.Choice([s.value for s in Source]), help="Where it came from.")
 @click.option("--confidence", type=float, help="0..1 (default 0.8 for facts, 0.7 otherwise).")
+@click.option("--trusted", is_flag=True,
+              help="A manual entry you vouch for: skip the privacy filter (contact data, card "
+              "numbers, ...) that every other write passes.")
 @at_option("When it was observed (default: now).")
 @json_option("Print the merge result as JSON.")
 @db_option
@@ -45,6 +49,7 @@ def remember(
     category: str | None,
     source: str | None,
     confidence: float | None,
+    trusted: bool,
     at: datetime | None,
     as_json: bool,
 ) -> None:
@@ -62,7 +67,7 @@ def remember(
     candidate = cast(Candidate, validated(KINDS[kind], fields))
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, "the merge"):
-        result = vault.merge(athlete, [candidate], now=when)
+        result = vault.merge(athlete, [candidate], now=when, trusted=trusted)
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return
@@ -77,7 +82,7 @@ def remember(
 @click.pass_context
 def facts(ctx: click.Context, athlete: str, show_all: bool, as_json: bool) -> None:
     """List ATHLETE's active facts, patterns and notes."""
-    vault = open_from_cli(ctx)
+    vault = open_from_cli(ctx, read_only=True)
     memory = vault.memory(athlete)
     archive = vault.archive(athlete) if show_all else []
     if vault.summary(athlete) is None:
@@ -133,11 +138,12 @@ def forget(ctx: click.Context, athlete: str, query: str, as_json: bool) -> None:
         result = vault.forget(athlete, query)
     if as_json:
         echo_json(result.model_dump(mode="json"))
-        return
-    click.echo(
-        f"forgot {result.facts} facts, {result.patterns} patterns, {result.notes} notes "
-        f"and {result.archived} archived items"
-    )
+    else:
+        click.echo(
+            f"forgot {result.facts} facts, {result.patterns} patterns, {result.notes} notes, "
+            f"{result.archived} archived items and {result.episodes} episodes"
+        )
+    _require_erased(result.erased_from_disk)
 
 
 @main.command()
@@ -172,8 +178,9 @@ def delete(ctx: click.Context, athlete: str, as_json: bool) -> None:
         counts = vault.delete_athlete(athlete)
     if as_json:
         echo_json(counts)
-        return
-    click.echo(", ".join(f"{table}: {count}" for table, count in counts.items()))
+    else:
+        click.echo(", ".join(f"{table}: {count}" for table, count in counts.items()))
+    _require_erased(not vault.erasure_pending())
 
 
 @main.command()
@@ -183,7 +190,7 @@ def delete(ctx: click.Context, athlete: str, as_json: bool) -> None:
 @click.pass_context
 def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
     """Show what FACT_ID replaced, and which fact holds its place today."""
-    chain, current = open_from_cli(ctx).history(fact_id)
+    chain, current = open_from_cli(ctx, read_only=True).history(fact_id)
     if as_json:
         echo_json({"history": dump(chain), "current": current})
         return
@@ -213,3 +220,11 @@ def cleanup(ctx: click.Context, days: int, at: datetime | None, as_json: bool) -
         return
     click.echo(f"deleted {removed} archived items older than {days} days")
 
+
+def _require_erased(erased: bool) -> None:
+    """Exit 1, truthfully, when the rows are gone but old copies may remain in the WAL."""
+    if not erased:
+        raise CliError(
+            "the rows are deleted, but a reader still holds an old snapshot, so copies may "
+            "remain in the write-ahead log; run `vault erase --wait` to finish the erasure"
+        )

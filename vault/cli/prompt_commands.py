@@ -15,7 +15,7 @@ from vault.cli.app import (
     main,
     open_from_cli,
 )
-from vault.prompt import DEFAULT_BUDGET, render_markdown, render_sections
+from vault.prompt import DEFAULT_BUDGET, render_markdown
 
 FORMATS = ("memory", "markdown", "json")
 
@@ -27,7 +27,8 @@ FORMATS = ("memory", "markdown", "json")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="memory", show_default=True,
               help="memory: seed 000 block; markdown: seed 004 section; json: athlete_memory contract.")
 @click.option("--context", "context", metavar="TEXT",
-              help="Print seed 003's KNOWLEDGE / PAST EXPERIENCE sections relevant to TEXT instead.")
+              help="Print seed 003's KNOWLEDGE (reference knowledge named in TEXT) and PAST "
+                   "EXPERIENCE (the episodes recalled for TEXT) sections instead.")
 @click.option("--with-times", is_flag=True,
               help="With --format json: add learned_at and updated_at. This LEAVES seed 001's "
                    "contract (its schema allows no updated_at).")
@@ -39,13 +40,13 @@ def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str
     """Print exactly what the coach model would receive about ATHLETE."""
     if with_times and fmt != "json":
         raise click.UsageError("--with-times applies to --format json only")
-    vault = open_from_cli(ctx)
+    vault = open_from_cli(ctx, read_only=True)
     if vault.summary(athlete) is None:
         raise click.ClickException(f"no memory stored for athlete {athlete!r}")
     if as_json:
         click.echo(vault.memory_block(athlete, budget=budget).model_dump_json(indent=2))
     elif context is not None:
-        click.echo(render_sections(vault.memory(athlete), context, rank=vault.relevance_ranker()), nl=False)
+        click.echo(vault.experience_sections(athlete, context).text, nl=False)
     elif fmt == "markdown":
         click.echo(render_markdown(vault.memory(athlete)), nl=False)
     elif fmt == "json":

@@ -434,6 +434,7 @@ class ForgetResult(_Output):
     patterns: int
     notes: int
     archived: int
+    episodes: int = 0  # episodes and archived episodes (seed 003) that matched
     erased_from_disk: bool = True
 
 

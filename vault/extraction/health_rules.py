@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from vault.domain.vocabulary import Category
 from vault.domain.text import HEALTH_CONDITIONS
+from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
 

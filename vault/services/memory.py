@@ -22,7 +22,7 @@ from vault.domain.rules import FactState, decay_due, decayed, plan_merge
 from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.decay_sql import decay_all
-from vault.storage.dialect import runs_rule_in_sql
+from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 from vault.storage.repositories.memory import facts_table, to_output
 from vault.storage.uow import UnitOfWork
@@ -109,6 +109,7 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     ]
     counts["archived"] = uow.archive.delete_ids(archived_ids)
     uow.archive.detach_dangling(athlete_id)
+    episodes = uow.episodes.forget_matching(athlete_id, terms)  # what happened, too (seed 003)
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
     uow.archive.log_forget(athlete_id, now, counts)
     return ForgetResult(
@@ -116,13 +117,15 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
         patterns=counts["patterns"],
         notes=counts["notes"],
         archived=counts["archived"],
+        episodes=episodes["episodes"] + episodes["episode_archive"],
     )
 
 
 def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     """Erase the athlete from every table, archive included; counts per table."""
     _require_athlete(uow, athlete_id)
-    counts = uow.athletes.erase(athlete_id)
+    counts = uow.episodes.delete_owner(athlete_id)
+    counts.update(uow.athletes.erase(athlete_id))
     legacy = purge_legacy_copy(uow.connection, athlete_id)
     if legacy:
         counts["legacy_athlete_memory"] = legacy
@@ -173,5 +176,6 @@ def _active_fact_exists(uow: UnitOfWork, fact_id: int) -> bool:
 
 
 def _require_athlete(uow: UnitOfWork, athlete_id: str) -> None:
-    if not uow.athletes.exists(athlete_id):
+    """The athlete must exist; take its lock (PostgreSQL) before reading its rows."""
+    if not lock_athlete(uow.connection, athlete_id):
         raise AthleteNotFound(athlete_id)

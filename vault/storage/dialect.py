@@ -6,7 +6,7 @@
 | write lock | `BEGIN IMMEDIATE`: one writer per file (engine.py) | the athlete's row lock (`ensure_athlete`, `lock_athlete`, `lock_due_athletes`) |
 | timestamps | canonical UTC text (`vault.storage.types`) | `timestamptz` |
 | sequence bumps | `sqlite_sequence` (`last_ids`, `bump_sequences`) | `setval` on the serial sequence (same functions) |
-| secure deletion | `secure_delete` pragma (engine.py) + WAL checkpoint (`checkpoint`) | nothing to do here: dead tuples go with (auto)vacuum |
+| secure deletion | `secure_delete` pragma (engine.py) + WAL checkpoint with busy retries (`vault.services.health.truncate_wal`) | nothing to do here: dead tuples go with (auto)vacuum |
 | read-only sessions | `mode=ro` + `query_only` (engine.py), authorizer, progress-handler deadline | `default_transaction_read_only`, `SET TRANSACTION READ ONLY`, `statement_timeout` |
 
 The SQLite connection pragmas themselves stay in `vault.storage.engine` (every SQLite connection
@@ -141,23 +141,6 @@ def _sequence_of(connection: Connection, table: Table) -> str:
 
 
 # -- secure deletion
-def checkpoint(engine: Engine) -> None:
-    """Make erased text leave the disk now, where the backend needs telling.
-
-    SQLite: move WAL pages into the main file and truncate the WAL (secure_delete already
-    overwrites freed pages). PostgreSQL: nothing; deleted tuples are reclaimed by (auto)vacuum,
-    which an operator schedules (`VACUUM` cannot run inside the caller's transaction anyway).
-    """
-    if engine.dialect.name != SQLITE:
-        return
-    raw = engine.raw_connection()  # outside any transaction, or the checkpoint waits
-    try:
-        raw.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        raw.close()
-
-
-# -- engines
 def engine_options(backend: str, *, read_only: bool) -> dict[str, Any]:
     """create_engine() keyword arguments of a non-SQLite backend."""
     if backend == POSTGRESQL and read_only:

@@ -27,7 +27,7 @@ from vault.services.interchange.export import (
 )
 from vault.services.interchange.memories_yaml import import_memories_yaml, read_source
 from vault.services.interchange.restore import ImportReport, import_document, restore
-from vault.services.interchange.validate import MAX_ID, validate_document
+from vault.services.interchange.validate import MAX_ID, check_privacy, validate_document
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 
 parse_document = validate_document  # the strict parse: the version must be the integer 1
@@ -51,4 +51,5 @@ __all__ = [
     "render",
     "restore",
     "validate_document",
+    "check_privacy",
 ]

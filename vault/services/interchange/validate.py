@@ -14,6 +14,7 @@ from typing import Any
 from vault.domain.document import FORMAT, VERSION, ExportDocument, parse_document
 from vault.domain.errors import InvalidInput
 from vault.domain.vocabulary import Kind
+from vault.extraction.privacy import text_problem
 
 MAX_ID = 2**63 - 1  # the largest INTEGER of SQLite and BIGINT of PostgreSQL
 
@@ -30,6 +31,22 @@ def validate_document(data: Any) -> ExportDocument:
     _check_ids(doc)
     _check_successors(doc)
     return doc
+
+
+def check_privacy(doc: ExportDocument) -> None:
+    """Every text passes the privacy filter every other write passes (`check_candidate`'s
+    `text_problem`), or InvalidInput names the row. Skipped only for trusted imports."""
+    rows: list[tuple[str, int, str]] = [
+        *(("facts", r.id, r.text) for r in doc.facts),
+        *(("patterns", r.id, r.text) for r in doc.patterns),
+        *(("notes", r.id, r.text) for r in doc.notes),
+        *(("archive", r.id, r.original_text) for r in doc.archive),
+    ]
+    for name, row_id, text in rows:
+        problem = text_problem(text)
+        if problem is not None:
+            raise InvalidInput(f"{name} id {row_id}: {problem} (import with trusted=True / "
+                               "--trusted if this document is your own)")
 
 
 def _check_ids(doc: ExportDocument) -> None:

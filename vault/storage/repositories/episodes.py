@@ -23,7 +23,6 @@ from sqlalchemy import (
     delete,
     func,
     insert,
-
     select,
     text,
     update,
