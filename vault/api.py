@@ -54,6 +54,7 @@ from vault.domain.models import (
     validated,
     validated_athlete,
 )
+from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.domain.vocabulary import Category, Kind, parse_category
 from vault.extraction import ActivityIn, Extractor, Turn, check_candidate, rank_relevant
@@ -95,13 +96,15 @@ def open_vault(
     read_only: bool = False,
     synchronous: str | None = None,
     busy_retry: RetryPolicy | None = None,
+    decay_policy: DecayPolicy | None = None,
 ) -> "Vault":
     """Open a vault file (path or database URL; default `$VAULT_DB_URL`, `$VAULT_DB`, ./vault.db).
 
     A file behind the newest schema is upgraded when `upgrade=True`; otherwise opening it
     raises SchemaOutOfDate naming the command to run. A file from a newer vault is refused.
     `synchronous` is "NORMAL" (default, or `$VAULT_SYNCHRONOUS`) or "FULL" (README,
-    "Reliability and privacy"); `busy_retry` says how writes retry a busy lock (RetryPolicy).
+    "Reliability and privacy"); `busy_retry` says how writes retry a busy lock (RetryPolicy);
+    `decay_policy` sets the weekly decay factor per category (default DEFAULT_DECAY_POLICY).
     A file this call created is removed again if opening it fails.
     """
     url = default_url() if target is None else as_url(target)
@@ -120,7 +123,7 @@ def open_vault(
         engine.dispose()
         _remove_unwritten(created)
         raise
-    vault = Vault(engine)
+    vault = Vault(engine, decay_policy=decay_policy)
     vault.busy_retry = busy_retry
     return vault
 
@@ -128,8 +131,9 @@ def open_vault(
 class Vault:
     """The library's front door. Every write method is one transaction (BEGIN IMMEDIATE)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, decay_policy: DecayPolicy | None = None) -> None:
         self.engine = engine
+        self.decay_policy = DEFAULT_DECAY_POLICY if decay_policy is None else decay_policy
         self._writer = writer(engine)
         self._single_reader = single_reader(engine)
 
@@ -189,7 +193,7 @@ class Vault:
         if not checked:
             return MergeResult()
         with self._write() as uow:
-            return services.merge(uow, athlete, checked, moment)
+            return services.merge(uow, athlete, checked, moment, self.decay_policy)
 
     def remember(
         self, athlete_id: str, text: str, now: datetime | None = None, *, trusted: bool = False,
@@ -208,7 +212,7 @@ class Vault:
         """
         moment = _now(now)
         with self._write() as uow:
-            return services.decay(uow, moment, progress)
+            return services.decay(uow, moment, progress, self.decay_policy)
 
     def forget(self, athlete_id: str, query: str, now: datetime | None = None) -> ForgetResult:
         """Erase every fact, pattern, note and archive row that matches `query`.
@@ -244,33 +248,45 @@ class Vault:
         with self._write() as uow:
             return services.cleanup_archive(uow, moment, retention_days)
 
-    # -- reads (straight from the SQL views)
-    def memory(self, athlete_id: str) -> AthleteMemory:
+    # -- reads: facts as of `now` (default: the clock), patterns, notes and summaries from the views
+    def memory(self, athlete_id: str, now: datetime | None = None) -> AthleteMemory:
         athlete = validated_athlete(athlete_id)
         with self._read() as connection:
-            return queries.memory(connection, athlete)
+            return queries.memory(connection, athlete, _now(now), self.decay_policy)
 
-    def active_facts(self, athlete_id: str) -> list[Fact]:
+    def active_facts(self, athlete_id: str, now: datetime | None = None) -> list[Fact]:
+        """Facts with confidence >= 0.3 as of `now`, best first."""
+        athlete = validated_athlete(athlete_id)
         with self._read() as connection:
-            return queries.active_facts(connection, validated_athlete(athlete_id))
+            return queries.active_facts(connection, athlete, _now(now), self.decay_policy)
 
-    def prompt_facts(self, athlete_id: str) -> list[Fact]:
+    def prompt_facts(self, athlete_id: str, now: datetime | None = None) -> list[Fact]:
+        """Facts with confidence >= 0.5 as of `now`, best first."""
+        athlete = validated_athlete(athlete_id)
         with self._read() as connection:
-            return queries.prompt_facts(connection, validated_athlete(athlete_id))
+            return queries.prompt_facts(connection, athlete, _now(now), self.decay_policy)
 
-    def top_facts(self, athlete_id: str, limit: int = 15) -> list[Fact]:
+    def top_facts(
+        self, athlete_id: str, limit: int = 15, now: datetime | None = None
+    ) -> list[Fact]:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 15:
             raise InvalidInput(f"limit must be a whole number from 1 to 15, got {limit!r}")
+        athlete = validated_athlete(athlete_id)
         with self._read() as connection:
-            return queries.top_facts(connection, validated_athlete(athlete_id), limit)
+            return queries.top_facts(connection, athlete, _now(now), self.decay_policy, limit)
 
-    def facts_by_category(self, athlete_id: str, category: Category | str) -> list[Fact]:
+    def facts_by_category(
+        self, athlete_id: str, category: Category | str, now: datetime | None = None
+    ) -> list[Fact]:
         try:
             chosen = category if isinstance(category, Category) else parse_category(category)
         except (ValueError, AttributeError) as error:
             raise InvalidInput(str(error)) from None
+        athlete = validated_athlete(athlete_id)
         with self._read() as connection:
-            return queries.facts_by_category(connection, validated_athlete(athlete_id), chosen)
+            return queries.facts_by_category(
+                connection, athlete, chosen, _now(now), self.decay_policy
+            )
 
     def patterns(self, athlete_id: str) -> list[ListItem]:
         with self._read() as connection:
@@ -316,7 +332,11 @@ class Vault:
         episodes = episode_services.episodes_from_activity(activity)
         moment = _now(now) if now is not None else happened
         with self._write() as uow:
-            result = services.merge(uow, athlete, checked, moment) if checked else MergeResult()
+            result = (
+                services.merge(uow, athlete, checked, moment, self.decay_policy)
+                if checked
+                else MergeResult()
+            )
             if episodes:
                 episode_services.add_episodes(uow, athlete, episodes, moment)
             return result
@@ -336,15 +356,24 @@ class Vault:
 
     # -- what the coach sees
     def memory_block(
-        self, athlete_id: str, *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
+        self,
+        athlete_id: str,
+        *,
+        budget: int = DEFAULT_BUDGET,
+        encoding: str = DEFAULT_ENCODING,
+        now: datetime | None = None,
     ) -> MemoryBlock:
-        """Seed 000's MEMORY block for the athlete, within `budget` tokens, with a drop report."""
+        """Seed 000's MEMORY block for the athlete as of `now`, within `budget` tokens, with a
+        drop report."""
         athlete = validated_athlete(athlete_id)
+        moment = _now(now)
         with self._single_reader.connect() as connection:
-            rows = queries.prompt_rows(connection, athlete)
+            rows = queries.prompt_rows(connection, athlete, moment, self.decay_policy)
         return render_rows(rows, budget=budget, encoding=encoding)
 
-    def contract(self, athlete_id: str, *, with_times: bool = False) -> dict[str, Any]:
+    def contract(
+        self, athlete_id: str, *, with_times: bool = False, now: datetime | None = None
+    ) -> dict[str, Any]:
         """The athlete's memory as seed 001's `athlete_memory` JSON object, checked against the
         seed's own schema. `with_times=True` adds `learned_at` / `updated_at`, which LEAVES the
         seed's contract (its schema has no top-level `updated_at`).
@@ -355,7 +384,7 @@ class Vault:
         athlete = validated_athlete(athlete_id)
         if self.summary(athlete) is None:
             raise AthleteNotFound(athlete)
-        document = to_contract(self.memory(athlete), with_times=with_times)
+        document = to_contract(self.memory(athlete, now), with_times=with_times)
         validate_contract(document, with_times=with_times)
         return document
 
@@ -383,7 +412,7 @@ class Vault:
             raise InvalidInput(f"the context must be text, got {type(context).__name__}")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
-        memory = self.memory(athlete_id)
+        memory = self.memory(athlete_id, now)
         items: list[Fact | ListItem] = [*memory.facts, *memory.patterns, *memory.notes]
         return list(self.relevance_ranker(now)(items, context, limit))
 

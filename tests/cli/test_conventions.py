@@ -209,7 +209,9 @@ def test_a_bad_line_stops_the_stream_and_says_what_was_committed(tmp_path: Path)
 def test_export_contract_is_the_seed_object(tmp_path: Path) -> None:
     db = str(tmp_path / "v.db")
     invoke("--db", db, "remember", "ana", "primary sport: running", "--at", "2026-01-01T00:00:00Z")
-    contract = json.loads(invoke("--db", db, "export", "ana", "--contract").stdout)
+    contract = json.loads(
+        invoke("--db", db, "export", "ana", "--contract", "--at", "2026-01-01T00:00:00Z").stdout
+    )
     assert contract == {
         "key_facts": [{"fact": "primary sport: running", "source": "conversation",
                        "confidence": 0.8}],

@@ -198,7 +198,7 @@ def test_a_legacy_device_file_upgraded_then_prompted_prints_that_athletes_memory
     })  # fmt: skip
     _legacy(db_path, [("ana", document), ("bob", GOOD)])
     assert run("upgrade").exit_code == 0
-    assert run("prompt", "ana").output == (
+    assert run("prompt", "ana", "--at", "2026-02-16T09:00:00Z").output == (
         "MEMORY:\n"
         "- Facts: has recurring knee issue / left | primary sport: running\n"
         "- Patterns: tends to skip after rest days\n"

@@ -16,16 +16,20 @@ def invoke(db_path: Path, *args: str):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(main, ["--db", str(db_path), *args])
 
 
+DEMO_END = "2026-06-30T07:30:00Z"  # the demo's last day
+
+
 def test_prompt_prints_the_seed_layout_for_the_demo_athlete(db_path: Path) -> None:
     assert invoke(db_path, "demo").exit_code == 0
-    block = invoke(db_path, "prompt", "demo-athlete").output
+    block = invoke(db_path, "prompt", "demo-athlete", "--at", DEMO_END).output
     lines = block.split("\n")
     assert lines[0] == "MEMORY:" and block.endswith("\n")
-    assert lines[1] == "- Facts: primary sport: cycling"  # the others decayed below 0.5
+    # after ten weeks away the durable facts stay (DecayPolicy); transient ones fell below 0.5
+    assert lines[1] == "- Facts: primary sport: cycling | has kids | works night shifts | goal: marathon"
     assert lines[2] == "- Patterns: skips Mondays frequently | ramps training load too fast"
     assert lines[3].startswith("- Notes: responds well to encouragement after hard sessions | ")
     assert lines[3].count(" | ") == 4 and lines[4:] == [""]
-    assert invoke(db_path, "prompt", "demo-athlete").output == block  # byte-stable
+    assert invoke(db_path, "prompt", "demo-athlete", "--at", DEMO_END).output == block  # stable
 
 
 def test_prompt_budget_drops_whole_items_and_reports_them(db_path: Path) -> None:

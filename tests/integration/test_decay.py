@@ -94,7 +94,7 @@ def test_decay_reads_only_facts_whose_week_has_ended(vault: Vault, db_path: Path
     assert writes_during(vault, lambda: vault.decay(now=just_before)) == []
     assert vault.decay(now=T0 + timedelta(days=7)).lowered == 1
     assert rows(db_path, "SELECT confidence, decay_due_at FROM facts") == [
-        (0.855, "2026-03-16T08:00:00.000000Z")
+        (0.882, "2026-03-16T08:00:00.000000Z")  # goals decay x0.98 a week (DecayPolicy)
     ]
 
 
@@ -108,7 +108,7 @@ def test_a_fact_written_without_a_due_time_is_recomputed_by_the_next_decay(
         raw.execute("UPDATE facts SET decay_due_at = '1970-01-01T00:00:00.000000Z'")
     assert vault.decay(now=T0 + timedelta(days=15)).lowered == 1
     assert rows(db_path, "SELECT confidence, decay_due_at FROM facts") == [
-        (0.81225, "2026-03-23T08:00:00.000000Z")
+        (0.86436, "2026-03-23T08:00:00.000000Z")  # 0.9 x 0.98^2
     ]
 
 

@@ -11,9 +11,13 @@ from freezegun import freeze_time
 from tests.conftest import T0
 from tests.integration.test_merge import rows
 from vault import AthleteNotFound, FactIn, InvalidInput, NoteIn, PatternIn, Vault
+from vault.domain.rules import DecayPolicy
+
+SEED_RATE = DecayPolicy()  # seed 004's x0.95 for every category
 
 
 def test_decay_is_a_function_of_elapsed_time(vault: Vault, db_path: Path) -> None:
+    vault.decay_policy = SEED_RATE
     with freeze_time(T0, tick=False) as clock:
         vault.merge("ana", [FactIn(text="primary sport: running", confidence=0.8)])
         clock.tick(timedelta(days=6, hours=23))
@@ -30,11 +34,11 @@ def test_decay_run_once_equals_decay_run_weekly(tmp_path: Path) -> None:
 
     results = []
     for name, steps in (("once", [21]), ("weekly", [7, 14, 21]), ("twice", [21, 21])):
-        with open_vault(tmp_path / f"{name}.db", upgrade=True) as v:
+        with open_vault(tmp_path / f"{name}.db", upgrade=True, decay_policy=SEED_RATE) as v:
             v.merge("ana", [FactIn(text="goal: marathon", confidence=0.9)], now=T0)
             for day in steps:
                 v.decay(now=T0 + timedelta(days=day))
-            results.append(v.active_facts("ana")[0].confidence)
+            results.append(v.active_facts("ana", now=T0 + timedelta(days=21))[0].confidence)
     assert results[0] == results[1] == results[2] == pytest.approx(0.9 * 0.95**3)
 
 
@@ -47,13 +51,16 @@ def test_decay_archives_facts_that_fall_below_the_floor(vault: Vault, db_path: P
 
 
 def test_reinforcement_resets_the_decay_clock(vault: Vault) -> None:
+    vault.decay_policy = SEED_RATE
     vault.merge("ana", [FactIn(text="goal: marathon", confidence=0.8)], now=T0)
     vault.merge("ana", [FactIn(text="goal: marathon")], now=T0 + timedelta(weeks=2))
     # decayed to 0.8 * 0.95^2 = 0.722 before the boost, then +0.1
-    [fact] = vault.active_facts("ana")
+    [fact] = vault.active_facts("ana", now=T0 + timedelta(weeks=2))
     assert fact.confidence == pytest.approx(0.722 + 0.1)
     vault.decay(now=T0 + timedelta(weeks=2, days=6))
-    assert vault.active_facts("ana")[0].confidence == pytest.approx(0.822)
+    assert vault.active_facts("ana", now=T0 + timedelta(weeks=2, days=6))[0].confidence == (
+        pytest.approx(0.822)
+    )
 
 
 def test_forget_erases_matching_items_everywhere_and_keeps_only_counts(

@@ -23,7 +23,7 @@ def test_round_trip_preserves_every_field(vault: Vault, db_path: Path) -> None:
         source_ref="act_42", extractor="rules:lifestyle", confidence=0.7, observed_at=T0,
     )
     vault.merge("ana", [fact], now=T0)
-    [stored] = vault.active_facts("ana")
+    [stored] = vault.active_facts("ana", now=T0)
     assert (stored.text, stored.category.value, stored.source.value) == (
         "works night shifts | weekends off", "context", "behavior"
     )
@@ -94,7 +94,7 @@ def test_caps_keep_the_fifteen_most_confident_facts(vault: Vault, db_path: Path)
     facts = [FactIn(text=f"fact number {i}", confidence=0.31 + i * 0.03) for i in range(20)]
     result = vault.merge("ana", facts, now=T0)
     assert len([a for a in result.archived if a.reason.value == "capped"]) == 5
-    kept = [f.confidence for f in vault.top_facts("ana")]
+    kept = [f.confidence for f in vault.top_facts("ana", now=T0)]
     assert len(kept) == 15 and kept == sorted(kept, reverse=True)
     assert min(kept) == pytest.approx(0.31 + 5 * 0.03)
     assert rows(db_path, "SELECT COUNT(*) FROM facts") == [(15,)]

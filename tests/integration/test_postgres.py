@@ -40,7 +40,7 @@ def test_views_exist_and_merge_replaces_and_caps_on_postgresql(pg_vault: Vault) 
     assert [a.original_text for a in result.archived if a.reason.value == "superseded"] == [
         "primary sport: running"
     ]
-    top = pg_vault.top_facts("ana")
+    top = pg_vault.top_facts("ana", now=T0 + timedelta(days=1))
     assert len(top) == 15 and top[0].text == "primary sport: cycling"
     summary = pg_vault.summary("ana")
     assert summary is not None and (summary.fact_count, summary.pattern_count) == (15, 1)

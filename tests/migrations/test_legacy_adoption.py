@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from contextlib import closing
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +228,7 @@ def test_every_legacy_field_shape_is_adopted_exactly(db_path: Path) -> None:
 def test_adopted_memory_reads_back_through_the_library(db_path: Path) -> None:
     legacy_file(db_path, SHAPES)
     with open_vault(db_path, upgrade=True) as vault:  # no alembic_version: runs 0001 then 0002
-        memory = vault.memory("ana")
+        memory = vault.memory("ana", now=datetime(2026, 2, 18, 10, tzinfo=timezone.utc))
     assert rows(db_path, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
     assert [f.text for f in memory.facts][:2] == ["goal: half marathon", "has recurring knee issue"]
     assert [p.text for p in memory.patterns] == [

@@ -13,9 +13,9 @@ import random
 import shutil
 import signal
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 import pytest

@@ -18,7 +18,16 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from tests.conftest import T0
 from tests.reliability.conftest import fingerprint
-from vault import AthleteNotFound, FactIn, InvalidInput, NoteIn, PatternIn, Retraction, Vault, open_vault
+from vault import (
+    AthleteNotFound,
+    FactIn,
+    InvalidInput,
+    NoteIn,
+    PatternIn,
+    Retraction,
+    Vault,
+    open_vault,
+)
 from vault.domain.limits import ITEMS_PER_CALL, MAX_FACTS, MAX_NOTES, MAX_PATTERNS
 from vault.services.health import invariant_problems
 

@@ -293,8 +293,8 @@ def test_an_upgrade_at_head_under_a_lock_opens_without_taking_the_lock(vault_fil
 def test_an_upgrade_that_cannot_get_the_lock_says_so_not_not_a_vault(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vault.storage.migrations import downgrade
     from vault.storage.engine import create_vault_engine, sqlite_url
+    from vault.storage.migrations import downgrade
 
     path = tmp_path / "vault.db"
     open_vault(path, upgrade=True).close()

@@ -3,7 +3,6 @@ day-one facts from a profile."""
 
 from __future__ import annotations
 
-import copy
 import json
 from datetime import datetime, timedelta, timezone
 

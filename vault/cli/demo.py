@@ -25,7 +25,8 @@ def demo(ctx: click.Context) -> None:
     click.echo("before: no MEMORY block, so the coach has to ask which sport you do.\n")
     for session in STORY:
         _replay(vault, session)
-    facts = {f.conflict_key: f.text for f in vault.prompt_facts(ATHLETE) if f.conflict_key}
+    last = STORY[-1].at
+    facts = {f.conflict_key: f.text for f in vault.prompt_facts(ATHLETE, now=last) if f.conflict_key}
     click.echo(f'athlete: "{QUESTION}"')
     click.echo(f"after: MEMORY says {facts.get('primary sport', 'nothing about sport')!r}, "
                "so the coach plans it without asking.")
@@ -57,7 +58,11 @@ def _replay(vault: Vault, session: Session) -> None:
         results.append(vault.learn_patterns(ATHLETE, history, now=now))
     for result in results:
         _describe(result)
-    block = vault.memory_block(ATHLETE)
+    if session.recall:
+        sections = vault.experience_sections(ATHLETE, session.recall, now=now)
+        click.echo(f'  coach, before planning "{session.recall}":')
+        click.echo("".join(f"    {line}\n" for line in sections.text.splitlines()))
+    block = vault.memory_block(ATHLETE, now=now)
     click.echo(f"  what the coach model now sees ({block.tokens} of {block.budget} tokens):")
     click.echo("".join(f"    {line}\n" for line in block.text.splitlines()) or "    (nothing)\n")
 

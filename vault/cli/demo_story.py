@@ -23,6 +23,7 @@ class Session:
     activities: tuple[dict[str, Any], ...] = ()
     coach_notes: tuple[tuple[str, float], ...] = ()
     analyse_patterns: bool = False
+    recall: str | None = None  # the coach prepares a session: what past experience says
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -60,11 +61,18 @@ STORY: tuple[Session, ...] = (
         "Should I try an ultra next year?",
         "My wife has a bad knee too, haha.",
     ), coach_notes=(("prefers data-driven explanations", 0.7),)),
+    Session(12, "hill repeats two days before a 10k", activities=({
+        "id": "act-0314", "started_at": "2026-03-14T07:00:00+00:00", "name": "Hill repeats",
+        "private_note": "Hill repeats on Parliament Hill two days before the 10k, legs felt flat "
+                        "in the race.", "rpe": 8, "duration_min": 50, "planned": True,
+        "completed": True,
+    },)),  # fmt: skip
     Session(16, "a new routine", messages=(
         "Honestly I prefer evening sessions now, mornings are too hard with the kids.",
         "My sessions are usually an hour these days.",
     ), coach_notes=(("needs reassurance before long runs", 0.6),
                     ("reacts badly to being told to rest", 0.55))),
+    Session(33, "planning hills again before the half", recall="hill repeats before the race"),
     Session(40, "the coach looks back at six weeks", analyse_patterns=True,
             coach_notes=(("likes to know the why of a session", 0.65),
                          ("motivated by race goals", 0.75))),

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,6 +22,7 @@ import click
 from vault.api import Vault
 from vault.cli.app import (
     CliError,
+    at_option,
     committing,
     db_option,
     echo_json,
@@ -53,11 +55,13 @@ _LISTS = ("facts", "patterns", "notes", "archive")
                    "contract (its schema allows no updated_at).")
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --output file.")
+@at_option("With --contract: confidences as of this time (default: now).")
 @json_option("Print the counts as JSON (with --output, or on stderr with --all to stdout).")
 @db_option
 @click.pass_context
 def export(ctx: click.Context, athlete: str | None, everyone: bool, fmt: str, contract: bool,
-           with_times: bool, output: str | None, force: bool, as_json: bool) -> None:
+           with_times: bool, output: str | None, force: bool, at: datetime | None,
+           as_json: bool) -> None:
     """Print ATHLETE's whole memory as a versioned vault-export document (JSON or YAML).
 
     With --all, every athlete as JSON Lines; `vault import` reads that stream back.
@@ -76,7 +80,7 @@ def export(ctx: click.Context, athlete: str | None, everyone: bool, fmt: str, co
         return
     assert athlete is not None
     if contract:
-        text = json.dumps(vault.contract(athlete, with_times=with_times), indent=2,
+        text = json.dumps(vault.contract(athlete, with_times=with_times, now=at), indent=2,
                           ensure_ascii=False) + "\n"
         counts: dict[str, int] = {}
     else:

@@ -77,13 +77,15 @@ def remember(
 @main.command()
 @click.argument("athlete")
 @click.option("--all", "show_all", is_flag=True, help="Also list the archive.")
+@at_option("As of this time: confidences decay with time (default: now).")
 @json_option("Print JSON instead of tables.")
 @db_option
 @click.pass_context
-def facts(ctx: click.Context, athlete: str, show_all: bool, as_json: bool) -> None:
-    """List ATHLETE's active facts, patterns and notes."""
+def facts(ctx: click.Context, athlete: str, show_all: bool, at: datetime | None,
+          as_json: bool) -> None:
+    """List ATHLETE's active facts, patterns and notes (confidence as of --at)."""
     vault = open_from_cli(ctx, read_only=True)
-    memory = vault.memory(athlete)
+    memory = vault.memory(athlete, at)
     archive = vault.archive(athlete) if show_all else []
     if vault.summary(athlete) is None:
         raise click.ClickException(f"no memory stored for athlete {athlete!r}")

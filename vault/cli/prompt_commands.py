@@ -32,11 +32,12 @@ FORMATS = ("memory", "markdown", "json")
 @click.option("--with-times", is_flag=True,
               help="With --format json: add learned_at and updated_at. This LEAVES seed 001's "
                    "contract (its schema allows no updated_at).")
+@at_option("As of this time: confidences decay with time (default: now).")
 @json_option("Print the MEMORY block with its drop report.")
 @db_option
 @click.pass_context
 def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str | None,
-           with_times: bool, as_json: bool) -> None:
+           with_times: bool, at: datetime | None, as_json: bool) -> None:
     """Print exactly what the coach model would receive about ATHLETE."""
     if with_times and fmt != "json":
         raise click.UsageError("--with-times applies to --format json only")
@@ -44,15 +45,15 @@ def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str
     if vault.summary(athlete) is None:
         raise click.ClickException(f"no memory stored for athlete {athlete!r}")
     if as_json:
-        click.echo(vault.memory_block(athlete, budget=budget).model_dump_json(indent=2))
+        click.echo(vault.memory_block(athlete, budget=budget, now=at).model_dump_json(indent=2))
     elif context is not None:
-        click.echo(vault.experience_sections(athlete, context).text, nl=False)
+        click.echo(vault.experience_sections(athlete, context, now=at).text, nl=False)
     elif fmt == "markdown":
-        click.echo(render_markdown(vault.memory(athlete)), nl=False)
+        click.echo(render_markdown(vault.memory(athlete, at)), nl=False)
     elif fmt == "json":
-        echo_json(vault.contract(athlete, with_times=with_times))
+        echo_json(vault.contract(athlete, with_times=with_times, now=at))
     else:
-        click.echo(vault.memory_block(athlete, budget=budget).text, nl=False)
+        click.echo(vault.memory_block(athlete, budget=budget, now=at).text, nl=False)
 
 
 @main.command()

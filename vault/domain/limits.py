@@ -19,9 +19,13 @@ BOOST = 0.1  # a repeated fact gains this much (seed 004 upsert)
 HIGH_OCCURRENCES = 3  # seed 002: 3+ occurrences make a memory high-confidence
 CONFIDENCE_DIGITS = 6  # confidences are rounded half-even to this many decimals
 
-# -- decay (seed 004)
+# -- decay (seed 004): x0.95 per full week unreinforced, after the first 7 days
 DECAY_FACTOR = 0.95
 DECAY_PERIOD = timedelta(days=7)
+# Durable facts decay slower (issue 12): who the athlete is (kids, job, sport, level) and what
+# they train for outlive a ten-week break; transient ones keep the seed's rate.
+DURABLE_DECAY_FACTOR = 0.99  # half-life about 69 weeks
+GOAL_DECAY_FACTOR = 0.98  # half-life about 34 weeks
 
 # -- caps (seed 000 hard caps)
 MAX_FACTS = 15

@@ -7,15 +7,19 @@ repository writes the outcome set-wise in the same transaction.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Union
 
+from vault.domain.errors import InvalidInput
 from vault.domain.limits import (
     ACTIVE_FLOOR,
     BOOST,
     DECAY_FACTOR,
     DECAY_PERIOD,
+    DURABLE_DECAY_FACTOR,
+    GOAL_DECAY_FACTOR,
     HIGH,
     HIGH_OCCURRENCES,
     MAX_FACTS,
@@ -37,16 +41,52 @@ def stored_key(kind: Kind, item_id: int) -> Key:
     return (kind.value, item_id)
 
 
-def decayed(base: float, last_reinforced_at: datetime, now: datetime) -> float:
-    """Seed 004's decay as a function of elapsed time: base x 0.95^(full weeks unreinforced).
+def decayed(
+    base: float, last_reinforced_at: datetime, now: datetime, factor: float = DECAY_FACTOR
+) -> float:
+    """Seed 004's decay as a function of elapsed time: base x factor^(full weeks unreinforced).
 
     Depends only on `now - last_reinforced_at`, so running decay daily, weekly or twice gives
-    the same number.
+    the same number, and a read can compute today's value without anyone running decay.
     """
     if now <= last_reinforced_at:
         return base
     weeks = (now - last_reinforced_at) // DECAY_PERIOD
-    return round(base * DECAY_FACTOR**weeks, 6)
+    return round(base * factor**weeks, 6)
+
+
+@dataclass(frozen=True)
+class DecayPolicy:
+    """The weekly decay factor per category (issue 12); seed 004's x0.95 by default.
+
+    Durable categories (context such as kids or a job, sport, level) decay at x0.99 and goals at
+    x0.98, so a ten-week break does not erase who the athlete is; time preferences, durations,
+    training responses, preferences and injuries keep the seed's rate (an injury also ends by
+    resolution). Every factor is in (0, 1]; 1.0 means "never decays".
+    """
+
+    default: float = DECAY_FACTOR
+    by_category: Mapping[Category, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for factor in (self.default, *self.by_category.values()):
+            if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 1:
+                raise InvalidInput(f"a weekly decay factor must be in (0, 1], got {factor!r}")
+
+    def factor(self, category: Category | str | None) -> float:
+        if category is None:
+            return self.default
+        return self.by_category.get(Category(category), self.default)
+
+
+DEFAULT_DECAY_POLICY = DecayPolicy(
+    by_category={
+        Category.CONTEXT: DURABLE_DECAY_FACTOR,
+        Category.SPORT: DURABLE_DECAY_FACTOR,
+        Category.LEVEL: DURABLE_DECAY_FACTOR,
+        Category.GOAL: GOAL_DECAY_FACTOR,
+    }
+)
 
 
 def decay_due(last_reinforced_at: datetime, now: datetime) -> datetime:
@@ -135,8 +175,9 @@ class MergePlan:
 
 
 class _Planner:
-    def __init__(self, active: list[State], now: datetime) -> None:
+    def __init__(self, active: list[State], now: datetime, policy: DecayPolicy) -> None:
         self.now = now
+        self.policy = policy
         self.plan = MergePlan(active={item.key: item for item in active})
         self._new_keys = (("new", n) for n in itertools.count(1))
 
@@ -168,7 +209,8 @@ class _Planner:
     # -- decay as of now, so boosts and floors work on today's confidence
     def apply_decay(self) -> None:
         for fact in self._facts():
-            current = decayed(fact.base_confidence, fact.last_reinforced_at, self.now)
+            factor = self.policy.factor(fact.category)
+            current = decayed(fact.base_confidence, fact.last_reinforced_at, self.now, factor)
             if current != fact.confidence:
                 fact.confidence = current
                 fact.decay_due_at = decay_due(fact.last_reinforced_at, self.now)
@@ -325,13 +367,18 @@ def priority(item: State) -> tuple[float, float, int, int]:
     )
 
 
-def plan_merge(active: list[State], candidates: list[Candidate], now: datetime) -> MergePlan:
+def plan_merge(
+    active: list[State],
+    candidates: list[Candidate],
+    now: datetime,
+    policy: DecayPolicy = DEFAULT_DECAY_POLICY,
+) -> MergePlan:
     """Decide how `candidates` change one athlete's active set (merge, replace, prune, cap).
 
     Candidates apply in order of observation time, so "newer wins" means observed later,
-    whatever order they arrive in.
+    whatever order they arrive in. Stored confidences are first brought to `now` under `policy`.
     """
-    planner = _Planner(active, now)
+    planner = _Planner(active, now, policy)
     planner.apply_decay()
     ordered = sorted(candidates, key=lambda c: c.observed_at or now)
     for candidate in ordered:

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 from typing import TypeAlias, TypeVar
 
-from vault.domain.limits import ACTIVE_FLOOR, MAX_FACTS, MAX_LIST_ITEMS, PROMPT_FLOOR
 from vault.domain.models import Fact, ListItem
 
 Item: TypeAlias = Fact | ListItem

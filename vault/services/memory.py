@@ -18,7 +18,14 @@ from vault.domain.models import (
     Ignored,
     MergeResult,
 )
-from vault.domain.rules import FactState, decay_due, decayed, plan_merge
+from vault.domain.rules import (
+    DEFAULT_DECAY_POLICY,
+    DecayPolicy,
+    FactState,
+    decay_due,
+    decayed,
+    plan_merge,
+)
 from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.decay_sql import decay_all
@@ -29,11 +36,15 @@ from vault.storage.uow import UnitOfWork
 
 
 def merge(
-    uow: UnitOfWork, athlete_id: str, candidates: Sequence[Candidate], now: datetime
+    uow: UnitOfWork,
+    athlete_id: str,
+    candidates: Sequence[Candidate],
+    now: datetime,
+    policy: DecayPolicy = DEFAULT_DECAY_POLICY,
 ) -> MergeResult:
     """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap."""
     uow.athletes.ensure(athlete_id, now)
-    plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now)
+    plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now, policy)
     written = uow.memory.write(athlete_id, plan)
     archived = uow.archive.add([(athlete_id, r) for r in plan.removals], written.ids, now)
     added_keys = set(plan.added_keys)
@@ -52,7 +63,10 @@ DECAY_BATCH = 5000
 
 
 def decay(
-    uow: UnitOfWork, now: datetime, progress: Callable[[int], None] | None = None
+    uow: UnitOfWork,
+    now: datetime,
+    progress: Callable[[int], None] | None = None,
+    policy: DecayPolicy = DEFAULT_DECAY_POLICY,
 ) -> DecayResult:
     """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3.
 
@@ -64,7 +78,7 @@ def decay(
     facts are recomputed (a bar's length: `vault.storage.queries.facts_due_count`).
     """
     if runs_rule_in_sql(uow.connection):
-        recomputed, archived = decay_all(uow.connection, now, progress)
+        recomputed, archived = decay_all(uow.connection, now, policy, progress)
         return DecayResult(lowered=recomputed - archived, archived=archived)
     lowered = archived = last_id = 0
     while batch := uow.memory.facts_due_for_decay(now, DECAY_BATCH, last_id):
@@ -73,7 +87,8 @@ def decay(
             progress(len(batch))
         changes, gone = [], []
         for fact in batch:
-            current = decayed(fact.base_confidence, fact.last_reinforced_at, now)
+            factor = policy.factor(fact.category)
+            current = decayed(fact.base_confidence, fact.last_reinforced_at, now, factor)
             # below-floor facts too: the archive keeps the confidence they left with
             changes.append((fact.id, current, decay_due(fact.last_reinforced_at, now)))
             if current < ACTIVE_FLOOR:

@@ -16,7 +16,7 @@ from datetime import datetime
 from sqlalchemy import Connection, text
 
 from vault.domain.limits import ACTIVE_FLOOR
-from vault.domain.rules import decay_due, decayed
+from vault.domain.rules import DecayPolicy, decay_due, decayed
 from vault.domain.times import format_utc, parse_utc
 from vault.storage.repositories._sql import rowcount
 
@@ -24,7 +24,7 @@ from vault.storage.repositories._sql import rowcount
 BULK_CACHE_KIB = 65536
 
 _UPDATE = text(
-    "UPDATE facts SET confidence = vault_decayed(base_confidence, last_reinforced_at), "
+    "UPDATE facts SET confidence = vault_decayed(base_confidence, last_reinforced_at, category), "
     "decay_due_at = vault_decay_due(last_reinforced_at) WHERE decay_due_at <= :now"
 )
 _ARCHIVE = text(
@@ -51,8 +51,11 @@ class _Rule:
     """The decay rule for one `now`; the two functions share one parse per row. Counting the
     rows it is called for is the only way to report progress from inside one UPDATE."""
 
-    def __init__(self, now: datetime, progress: Callable[[int], None] | None) -> None:
+    def __init__(
+        self, now: datetime, policy: DecayPolicy, progress: Callable[[int], None] | None
+    ) -> None:
         self.now = now
+        self.policy = policy
         self._text: str | None = None
         self._parsed = now
         self._progress = progress
@@ -68,11 +71,11 @@ class _Rule:
             self._parsed, self._text = parse_utc(last_text), last_text
         return self._parsed
 
-    def confidence(self, base: float, last_text: str) -> float:
+    def confidence(self, base: float, last_text: str, category: str) -> float:
         self._unreported += 1
         if self._unreported >= PROGRESS_EVERY:
             self.flush()
-        return decayed(base, self._last(last_text), self.now)
+        return decayed(base, self._last(last_text), self.now, self.policy.factor(category))
 
     def due(self, last_text: str) -> str:
         return format_utc(decay_due(self._last(last_text), self.now))
@@ -80,12 +83,15 @@ class _Rule:
 
 @contextmanager
 def _rule_functions(
-    connection: Connection, now: datetime, progress: Callable[[int], None] | None
+    connection: Connection,
+    now: datetime,
+    policy: DecayPolicy,
+    progress: Callable[[int], None] | None,
 ) -> Iterator[None]:
     driver = connection.connection.driver_connection
     assert driver is not None
-    rule = _Rule(now, progress)
-    driver.create_function("vault_decayed", 2, rule.confidence, deterministic=True)
+    rule = _Rule(now, policy, progress)
+    driver.create_function("vault_decayed", 3, rule.confidence, deterministic=True)
     driver.create_function("vault_decay_due", 1, rule.due, deterministic=True)
     (cache,) = driver.execute("PRAGMA cache_size").fetchone()
     driver.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
@@ -94,12 +100,15 @@ def _rule_functions(
         rule.flush()
     finally:
         driver.execute(f"PRAGMA cache_size = {int(cache)}")
-        driver.create_function("vault_decayed", 2, None)
+        driver.create_function("vault_decayed", 3, None)
         driver.create_function("vault_decay_due", 1, None)
 
 
 def decay_all(
-    connection: Connection, now: datetime, progress: Callable[[int], None] | None = None
+    connection: Connection,
+    now: datetime,
+    policy: DecayPolicy,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[int, int]:
     """Decay every due fact and archive those below the floor; (rows recomputed, archived).
 
@@ -107,7 +116,7 @@ def decay_all(
     `progress(n)` is told every few thousand rows recomputed.
     """
     params = {"now": format_utc(now), "floor": ACTIVE_FLOOR}
-    with _rule_functions(connection, now, progress):
+    with _rule_functions(connection, now, policy, progress):
         recomputed = rowcount(connection.execute(_UPDATE, params))
     if not recomputed:
         return 0, 0

@@ -86,3 +86,9 @@ class UTCDateTime(TypeDecorator[datetime]):
         if moment.tzinfo is None:
             return moment.replace(tzinfo=timezone.utc)
         return moment.astimezone(timezone.utc)
+
+
+def utc_from_driver(value: datetime | str) -> datetime:
+    """A time as a driver returns it outside SQLAlchemy's types: canonical text (SQLite) or an
+    aware datetime (PostgreSQL)."""
+    return parse_utc(value) if isinstance(value, str) else value.astimezone(timezone.utc)

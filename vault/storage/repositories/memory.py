@@ -23,7 +23,7 @@ from sqlalchemy import (
 
 from vault.domain.models import Fact, ListItem
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
-from vault.domain.vocabulary import Kind
+from vault.domain.vocabulary import Category, Kind
 from vault.storage.dialect import locks_rows
 from vault.storage.repositories._sql import rowcount, table_of
 from vault.storage.tables import AthleteRow, FactRow, FactTagRow, NoteRow, PatternRow
@@ -229,6 +229,7 @@ _DUE_FOR_DECAY = (
         facts_table.c.confidence,
         facts_table.c.base_confidence,
         facts_table.c.last_reinforced_at,
+        facts_table.c.category,
     )
     .where(facts_table.c.decay_due_at <= bindparam("now"))
     .where(facts_table.c.id > bindparam("after"))
@@ -263,6 +264,7 @@ class DecayRow:
     confidence: float
     base_confidence: float
     last_reinforced_at: datetime
+    category: Category
 
 
 def fact_state(row: Row[Any], tags: frozenset[str]) -> FactState:
