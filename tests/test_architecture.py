@@ -32,6 +32,9 @@ def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:
         (package / layer).mkdir(parents=True)
         (package / layer / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")
+    (package / "storage" / "tables.py").write_text("")  # named by the CLI's contract
+    (package / "storage" / "repositories").mkdir()
+    (package / "storage" / "repositories" / "__init__.py").write_text("")
     (package / "domain" / "rules.py").write_text("import vault.storage\n")
     contract = (ROOT / "pyproject.toml").read_text().split("[tool.importlinter]", 1)[1]
     config = tmp_path / "pyproject.toml"

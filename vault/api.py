@@ -9,11 +9,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import Engine, exc
-from sqlalchemy.engine import make_url
 
 from vault.domain.episodes import (
     EPISODE_ARCHIVE_RETENTION_DAYS,
@@ -34,7 +33,7 @@ from vault.domain.errors import (
     StorageError,
     VaultError,
 )
-from vault.domain.limits import ITEMS_PER_CALL
+from vault.domain.limits import ARCHIVE_RETENTION_DAYS, ITEMS_PER_CALL, MAX_FACTS
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -57,7 +56,7 @@ from vault.domain.models import (
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.domain.vocabulary import Category, Kind, parse_category
-from vault.extraction import ActivityIn, Extractor, Turn, check_candidate, rank_relevant
+from vault.lazy import LazyModule
 from vault.prompt import (
     DEFAULT_BUDGET,
     DEFAULT_ENCODING,
@@ -70,21 +69,37 @@ from vault.prompt import (
     validate_contract,
 )
 from vault.prompt.episodes import EPISODE_BUDGET, EpisodeSections, render_episode_sections
-from vault.services import episodes as episode_services
-from vault.services import health, interchange, learning
 from vault.services import memory as services
+from vault.storage import dialect
 from vault.storage import migrations as migrate
 from vault.storage import queries
 from vault.storage.engine import (
     as_url,
+    backup_sqlite,
     create_vault_engine,
     default_url,
     display_url,
     single_reader,
+    sqlite_file,
     writer,
 )
-from vault.storage.repositories.episodes import EpisodeRepository, KnowledgeRepository
 from vault.storage.uow import RetryPolicy, UnitOfWork, is_busy, storage_failure
+
+if TYPE_CHECKING:
+    from vault import extraction
+    from vault.extraction import ActivityIn, Extractor, Turn
+    from vault.services import episodes as episode_services
+    from vault.services import copy as copying
+    from vault.services import health, interchange, learning
+    from vault.storage.repositories import episodes as episode_repositories
+else:  # imported on first use: `vault prompt` never pays for the extractor or YAML (start-up)
+    extraction = LazyModule("vault.extraction")
+    copying = LazyModule("vault.services.copy")
+    episode_services = LazyModule("vault.services.episodes")
+    health = LazyModule("vault.services.health")
+    interchange = LazyModule("vault.services.interchange")
+    learning = LazyModule("vault.services.learning")
+    episode_repositories = LazyModule("vault.storage.repositories.episodes")
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
 
@@ -242,7 +257,7 @@ class Vault:
         self._checkpoint()
         return counts
 
-    def cleanup_archive(self, now: datetime | None = None, retention_days: int = 90) -> int:
+    def cleanup_archive(self, now: datetime | None = None, retention_days: int = ARCHIVE_RETENTION_DAYS) -> int:
         """Delete archive rows older than `retention_days`; return how many."""
         moment = _now(now)
         with self._write() as uow:
@@ -267,10 +282,10 @@ class Vault:
             return queries.prompt_facts(connection, athlete, _now(now), self.decay_policy)
 
     def top_facts(
-        self, athlete_id: str, limit: int = 15, now: datetime | None = None
+        self, athlete_id: str, limit: int = MAX_FACTS, now: datetime | None = None
     ) -> list[Fact]:
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 15:
-            raise InvalidInput(f"limit must be a whole number from 1 to 15, got {limit!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_FACTS:
+            raise InvalidInput(f"limit must be a whole number from 1 to {MAX_FACTS}, got {limit!r}")
         athlete = validated_athlete(athlete_id)
         with self._read() as connection:
             return queries.top_facts(connection, athlete, _now(now), self.decay_policy, limit)
@@ -402,7 +417,7 @@ class Vault:
     def relevance_ranker(self, now: datetime | None = None) -> Ranker:
         """Seed 002's relevance scoring as the ranker `render_sections` takes."""
         moment = _now(now)
-        return lambda items, context, limit: rank_relevant(items, context, moment, limit)
+        return lambda items, context, limit: extraction.rank_relevant(items, context, moment, limit)
 
     def relevant(
         self, athlete_id: str, context: str, limit: int = 5, now: datetime | None = None
@@ -506,6 +521,38 @@ class Vault:
         with self._read() as connection:
             return queries.athlete_count(connection)
 
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Rows per vault table (`tables`) and stored facts per category (`facts_by_category`),
+        from one read transaction."""
+        with self._read() as connection:
+            return {
+                "tables": queries.table_counts(connection),
+                "facts_by_category": queries.facts_per_category(connection),
+            }
+
+    @contextmanager
+    def run_query(
+        self, query: str, *, timeout: float = 5.0, limit: int | None = None
+    ) -> Iterator[tuple[list[str], Iterator[tuple[Any, ...]]]]:
+        """`with vault.run_query(sql) as (headers, rows):` one analyst query that only reads.
+
+        The query is checked by a SQL parser first (`vault.storage.dialect.check_query`), then
+        run in a read-only transaction cancelled after `timeout` seconds; `rows` streams the
+        result (at most `limit` rows). A refused, failing or row-less statement is a VaultError.
+        """
+        explain = dialect.check_query(query, self.engine.dialect.name)
+        errors = self.engine.dialect.loaded_dbapi.Error
+        with self.engine.connect() as connection:
+            try:
+                with dialect.read_only_query(connection, timeout, stream=not explain) as cursor:
+                    cursor.execute(query)
+                    if cursor.description is None:
+                        raise InvalidInput("the statement returns no rows; `vault sql` only reads")
+                    yield [column[0] for column in cursor.description], _fetched(cursor, limit)
+            except errors as error:
+                first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+                raise InvalidInput(f"query failed: {first}") from None
+
     def export_all(self, page: int = 500) -> Iterator[dict[str, Any]]:
         """Every athlete's `vault-export` document, by athlete id, from ONE read transaction.
 
@@ -536,13 +583,25 @@ class Vault:
         with self._write() as uow:
             return [interchange.restore(uow, doc) for doc in docs]
 
+    def copy_to(
+        self, destination: "Vault", *, on_batch: Callable[[int], None] | None = None
+    ) -> copying.CopyReport:
+        """Copy every athlete of this vault into `destination` (SQLite or PostgreSQL, either
+        way), in one transaction there, verified by rows per athlete and a checksum; CopyError
+        (a VaultError) when it cannot start or the verification fails. `on_batch(n)` reports
+        athletes copied (`athlete_count()` is the total)."""
+        return copying.copy_vault(
+            self.engine, destination.engine, on_batch=on_batch or (lambda _n: None)
+        )
+
     def backup(self, destination: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
         """A consistent copy of the whole SQLite file at `destination`, taken while it is live.
 
         SQLite's online backup API copies every page in one read snapshot (writers elsewhere
         are not blocked); the copy is written beside the destination and renamed into place,
-        so a crash never leaves half a backup. An existing destination is refused unless
-        `overwrite=True`. The copy is readable by its owner only.
+        so a crash never leaves half a backup (`vault.storage.engine.backup_sqlite`). An
+        existing destination is refused unless `overwrite=True`; a missing directory is
+        InvalidInput, a failing copy StorageError. The copy is readable by its owner only.
         """
         if self.engine.dialect.name != "sqlite":
             raise InvalidInput("backup copies SQLite files; back up PostgreSQL with pg_dump")
@@ -551,27 +610,13 @@ class Vault:
             raise InvalidInput(f"{target} exists; choose another name or overwrite it (--force)")
         if target.is_dir():
             raise InvalidInput(f"{target} is a directory; give a file name")
+        directory = target.parent
+        if not directory.is_dir():
+            raise InvalidInput(f"cannot back up to {target}: the directory {directory} does not exist")
         source = self.engine.url.database
         if source and target.resolve() == Path(source).resolve():
             raise InvalidInput("the backup must not replace the vault it copies")
-        partial = target.with_name(f".{target.name}.partial")
-        raw = self.engine.raw_connection()
-        try:
-            live = cast(sqlite3.Connection, raw.driver_connection)
-            copy = sqlite3.connect(partial)
-            try:
-                os.chmod(partial, 0o600)
-                live.backup(copy)
-                copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-            finally:
-                copy.close()
-            os.replace(partial, target)
-        except BaseException:
-            partial.unlink(missing_ok=True)
-            raise
-        finally:
-            raw.close()
-        return target
+        return backup_sqlite(self.engine, target)
 
     # -- episodes: what happened, recalled when it matters (seed 003; vault.services.episodes)
     def add_episodes(
@@ -596,6 +641,38 @@ class Vault:
             return episode_services.add_episodes(
                 uow, owner, checked, _now(now), policy=policy, cap=cap, embed=embed, model=model
             )
+
+    def import_episodes(
+        self,
+        owner_id: str,
+        items: Iterable[EpisodeIn | dict[str, Any]],
+        *,
+        now: datetime | None = None,
+        batch: int = 2000,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, int]:
+        """Record a stream of episodes in ONE transaction, `batch` at a time (flat memory).
+
+        `items` is read lazily, inside the transaction: an invalid item (InvalidInput) writes
+        nothing. `progress(n)` is called after each batch with its size. Returns the counts
+        `episodes`, `added`, `updated` and `archived`.
+        """
+        owner = validated_athlete(owner_id)
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise InvalidInput(f"batch must be a whole number >= 1, got {batch!r}")
+        moment = _now(now)
+        counts = dict.fromkeys(("episodes", "added", "updated", "archived"), 0)
+        stream = iter(items)
+        with self._write() as uow:
+            while chunk := [validated(EpisodeIn, i) for i in itertools.islice(stream, batch)]:
+                result = episode_services.add_episodes(uow, owner, chunk, moment)
+                counts["episodes"] += len(chunk)
+                counts["added"] += len(result.added)
+                counts["updated"] += len(result.updated)
+                counts["archived"] += result.archived
+                if progress is not None:
+                    progress(len(chunk))
+        return counts
 
     def add_episode(
         self, owner_id: str, text: str, *, now: datetime | None = None, **fields: Any
@@ -622,7 +699,7 @@ class Vault:
             raise InvalidInput("query must be a string")
         with self._read() as connection:
             return episode_services.recall(
-                EpisodeRepository(connection), owner, query, _now(now), k=k, filters=filters,
+                episode_repositories.EpisodeRepository(connection), owner, query, _now(now), k=k, filters=filters,
                 embed=embed, model=model,
             )  # fmt: skip
 
@@ -658,6 +735,17 @@ class Vault:
         with self._write() as uow:
             return episode_services.cleanup_episode_archive(uow, _now(now), retention_days)
 
+    @staticmethod
+    def read_knowledge(paths: Sequence[str | os.PathLike[str]]) -> list[KnowledgeIn]:
+        """Parse knowledge JSON files (a directory means every *.json in it), touching no
+        database: check the input before opening a vault for `load_knowledge`."""
+        return episode_services.load_knowledge_files([Path(p) for p in paths])
+
+    @staticmethod
+    def extract_message(text: str, now: datetime | None = None) -> list[Candidate]:
+        """What the rule-based extractor finds in one message (pure: no database, no lock)."""
+        return learning.from_message(text, _now(now))
+
     def load_knowledge(
         self,
         source: str | os.PathLike[str] | Sequence[KnowledgeIn | dict[str, Any]],
@@ -675,7 +763,7 @@ class Vault:
     def knowledge_for(self, context: str) -> list[Knowledge]:
         """Knowledge rows whose name or alias appears in `context`."""
         with self._read() as connection:
-            return episode_services.lookup_knowledge(KnowledgeRepository(connection), context)
+            return episode_services.lookup_knowledge(episode_repositories.KnowledgeRepository(connection), context)
 
     def experience_sections(
         self,
@@ -708,6 +796,21 @@ def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:
     raise InvalidInput(f"cannot merge a {type(candidate).__name__}; give a FactIn, PatternIn, NoteIn or dict")
 
 
+_FETCH = 500  # rows per fetch of an analyst query (a server-side cursor on PostgreSQL)
+
+
+def _fetched(cursor: Any, limit: int | None) -> Iterator[tuple[Any, ...]]:
+    """The cursor's rows in chunks of _FETCH, up to `limit`."""
+    left = limit
+    while left is None or left > 0:
+        chunk = cursor.fetchmany(_FETCH if left is None else min(_FETCH, left))
+        if not chunk:
+            return
+        if left is not None:
+            left -= len(chunk)
+        yield from (tuple(row) for row in chunk)
+
+
 def _now(now: datetime | None) -> datetime:
     if now is None:
         return utc_now()
@@ -738,7 +841,7 @@ def _checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
     checked = [_candidate(c) for c in taken]
     if not trusted:
         for position, candidate in enumerate(checked, 1):
-            problem = check_candidate(candidate)
+            problem = extraction.check_candidate(candidate)
             if problem is not None:
                 raise InvalidInput(
                     f"candidate {position} refused: {problem} (nothing was written; "
@@ -749,14 +852,8 @@ def _checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
 
 def _would_create(url: str, read_only: bool) -> Path | None:
     """The SQLite file opening `url` would create, if it does not exist yet."""
-    if read_only:
-        return None
-    parsed = make_url(url)
-    database = parsed.database
-    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
-        return None
-    path = Path(database)
-    return None if database.startswith("file:") or path.exists() else path
+    path = None if read_only else sqlite_file(url)
+    return None if path is None or path.exists() else path
 
 
 def _remove_unwritten(created: Path | None) -> None:

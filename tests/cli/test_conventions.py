@@ -3,6 +3,8 @@ errors for every user mistake (issue 9's list included), truthful Ctrl-C, backup
 
 from __future__ import annotations
 
+import click
+
 import json
 import os
 import signal
@@ -29,7 +31,6 @@ def one_line_error(result: Result, code: int = 1) -> str:
     """The result is exactly one `Error: ...` line on stderr, nothing on stdout, no traceback."""
     assert result.exit_code == code, (result.exit_code, result.output, result.exception)
     assert isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
     assert result.stdout == "", result.stdout
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
@@ -44,7 +45,7 @@ def test_version_and_python_dash_m() -> None:
     assert done.returncode == 0 and done.stdout == version.stdout
 
 
-@pytest.mark.parametrize("command", sorted(main.commands))
+@pytest.mark.parametrize("command", sorted(main.list_commands(click.Context(main))))
 def test_every_command_takes_db_and_shows_it_in_its_help(command: str) -> None:
     help_text = invoke(command, "--help").stdout
     assert "--db PATH|URL" in help_text and "$VAULT_DB_URL" in help_text
@@ -160,6 +161,27 @@ def test_backup_is_a_consistent_copy_and_refuses_to_overwrite(tmp_path: Path) ->
     assert "exists" in one_line_error(invoke("--db", db, "backup", str(copy)))
     assert invoke("--db", db, "backup", str(copy), "--force").exit_code == 0
     assert not list(tmp_path.glob(".*partial"))
+
+
+def test_an_empty_db_is_a_usage_error_not_the_default_file(tmp_path: Path) -> None:
+    assert "--db" in one_line_error(invoke("--db", "", "remember", "ana", "goal: 10k"), 2)
+    assert "--db" in one_line_error(invoke("remember", "ana", "goal: 10k", "--db", ""), 2)
+    assert not (tmp_path / "default-vault.db").exists()  # $VAULT_DB (tests/conftest.py)
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:", ":memory:"])
+def test_an_in_memory_database_is_refused(url: str) -> None:
+    assert one_line_error(invoke("--db", url, "upgrade")) == (
+        "Error: an in-memory database is gone when the command ends; give a file"
+    )
+
+
+def test_backup_into_a_missing_directory_is_one_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "v.db")
+    invoke("--db", db, "remember", "ana", "goal: 10k")
+    missing = tmp_path / "nonexistent" / "dir"
+    error = one_line_error(invoke("--db", db, "backup", str(missing / "x.db")))
+    assert str(missing) in error and "does not exist" in error
 
 
 def test_export_all_streams_json_lines_and_import_reads_them_back(tmp_path: Path) -> None:

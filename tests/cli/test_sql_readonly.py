@@ -62,7 +62,8 @@ def test_writes_and_side_effects_are_refused_and_nothing_changes(
 ) -> None:
     result = sql(query)
     assert result.exit_code == 1, result.output
-    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert len(result.output.strip().splitlines()) == 1
     _unchanged(db, stored)
 
 

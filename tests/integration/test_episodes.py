@@ -106,6 +106,19 @@ def test_a_known_ref_is_rewritten_and_the_index_follows(vault: Vault, db_path: P
     assert indexed(db_path, backend, "strong") == 0
 
 
+def test_import_episodes_streams_in_batches_and_a_bad_item_writes_nothing(vault: Vault) -> None:
+    sizes: list[int] = []
+    items = ({"text": f"run {n}", "ref": f"r{n}", "at": NOW - n * DAY} for n in range(5))
+    counts = vault.import_episodes("ana", items, now=NOW, batch=2, progress=sizes.append)
+    assert counts == {"episodes": 5, "added": 5, "updated": 0, "archived": 0}
+    assert sizes == [2, 2, 1]
+    again = vault.import_episodes("ana", [{"text": "run 0 again", "ref": "r0"}], now=NOW)
+    assert again["updated"] == 1
+    with pytest.raises(InvalidInput):
+        vault.import_episodes("ana", [{"text": "fine", "ref": "new"}, {"text": ""}], now=NOW, batch=1)
+    assert "new" not in refs(vault.recall("ana", "fine", k=10, now=NOW))
+
+
 def test_policy_skips_what_seed_003_would_not_remember(vault: Vault) -> None:
     result = vault.add_episodes("rusty", [
         {"text": "Gave Shane a beer", "type": "npc_interaction"},

@@ -67,5 +67,3 @@ def test_a_frozen_clock_does_not_freeze_pytests_timer() -> None:
     with freeze_time("2001-01-01"):
         assert time.time() < 1e9 + 1  # the code under test sees the frozen clock...
         assert timing.time() > 1.7e9  # ...pytest's own timer does not
-        started = timing.perf_counter()
-        assert 0 <= timing.perf_counter() - started < 3600

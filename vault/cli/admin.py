@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-from sqlalchemy import Engine, inspect, text
 
 from vault.cli.app import (
     committing,
@@ -19,9 +18,6 @@ from vault.cli.app import (
 from vault.cli.output import on_terminal
 from vault.storage import migrations as migrate
 from vault.storage.engine import create_vault_engine
-
-LEGACY_TABLE = "athlete_memory"  # the mobile engine's table, adopted by revision 0002
-ADOPTION_TABLE = "legacy_adoption"
 
 
 @main.command()
@@ -44,8 +40,8 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
     engine = create_vault_engine(database_url(ctx))
     try:
         before = migrate.ensure_not_newer(engine)
-        legacy_rows = _legacy_rows(engine) if before is None or before < "0002" else 0
-        empty = before is None and _is_empty(engine)
+        legacy_rows = migrate.legacy_row_count(engine) if before is None or before < "0002" else 0
+        empty = before is None and migrate.is_empty(engine)
         if legacy_rows and on_terminal():
             click.echo(f"adopting {legacy_rows} legacy athlete_memory rows "
                        "(one transaction; this can take a while)...", err=True)
@@ -54,7 +50,7 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
         with committing(ctx, "the upgrade (one transaction)"):
             skipped = migrate.upgrade(engine, skip_bad_legacy_rows=skip_bad_legacy_rows)
         after = migrate.current_revision(engine)
-        adopted = _adopted(engine) if legacy_rows else 0
+        adopted = migrate.adopted_count(engine) if legacy_rows else 0
     finally:
         engine.dispose()
     for problem in skipped:
@@ -79,22 +75,3 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
     if verbose and legacy_rows:
         click.echo(f"{legacy_rows} legacy rows read; skipped rows stay in legacy_athlete_memory")
 
-
-def _is_empty(engine: Engine) -> bool:
-    with engine.connect() as connection:
-        return not inspect(connection).get_table_names()
-
-
-def _legacy_rows(engine: Engine) -> int:
-    with engine.connect() as connection:
-        if not inspect(connection).has_table(LEGACY_TABLE):
-            return 0
-        return int(connection.execute(text(f"SELECT COUNT(*) FROM {LEGACY_TABLE}")).scalar_one())
-
-
-def _adopted(engine: Engine) -> int:
-    with engine.connect() as connection:
-        if not inspect(connection).has_table(ADOPTION_TABLE):
-            return 0
-        statement = text(f"SELECT COUNT(*) FROM {ADOPTION_TABLE} WHERE status = 'adopted'")
-        return int(connection.execute(statement).scalar_one())

@@ -10,19 +10,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import click
-from sqlalchemy import Engine, exc, func, select
 
-from vault.cli.app import database_url, echo_json, main, sqlite_path
+from vault.api import Vault
+from vault.cli.app import database_url, echo_json, main
 from vault.cli.output import table
-from vault.storage.dialect import check_query, read_only_query
-from vault.storage.engine import create_vault_engine
-from vault.storage.tables import Base, FactRow
-
-STATS_TABLES = ("athletes", "facts", "fact_tags", "patterns", "notes", "archive", "forget_log")
-
+from vault.storage.engine import create_vault_engine, sqlite_file
 
 TABLE_ROWS = 10_000  # the text table is aligned, so it holds its rows; --csv/--json stream
-FETCH = 500
 
 
 @main.command()
@@ -51,36 +45,10 @@ def sql(
         raise click.UsageError("choose one of --csv and --json")
     if not query.strip():
         raise click.UsageError("QUERY is empty")
-    engine = _read_only_engine(ctx)
-    try:
-        explain = check_query(query, engine.dialect.name)
-        errors = engine.dialect.loaded_dbapi.Error
-        with engine.connect() as connection:
-            try:
-                with read_only_query(connection, timeout, stream=not explain) as cursor:
-                    cursor.execute(query)
-                    if cursor.description is None:
-                        raise click.ClickException(
-                            "the statement returns no rows; `vault sql` only reads"
-                        )
-                    headers = [column[0] for column in cursor.description]
-                    _emit(headers, _rows(cursor, limit), as_csv=as_csv, as_json=as_json)
-            except errors as error:
-                raise click.ClickException(f"query failed: {_first_line(error)}") from None
-    finally:
-        engine.dispose()
-
-
-def _rows(cursor: Any, limit: int | None) -> Iterator[tuple[Any, ...]]:
-    """The result in chunks of FETCH rows (a server-side cursor on PostgreSQL), up to `limit`."""
-    left = limit
-    while left is None or left > 0:
-        chunk = cursor.fetchmany(FETCH if left is None else min(FETCH, left))
-        if not chunk:
-            return
-        if left is not None:
-            left -= len(chunk)
-        yield from (tuple(row) for row in chunk)
+    with _read_only_vault(ctx) as vault, vault.run_query(query, timeout=timeout, limit=limit) as (
+        headers, rows,
+    ):  # fmt: skip
+        _emit(headers, rows, as_csv=as_csv, as_json=as_json)
 
 
 def _emit(headers: list[str], rows: Iterator[tuple[Any, ...]], *, as_csv: bool, as_json: bool) -> None:
@@ -111,46 +79,25 @@ def _emit(headers: list[str], rows: Iterator[tuple[Any, ...]], *, as_csv: bool, 
             )
 
 
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
-
-
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def stats(ctx: click.Context, as_json: bool) -> None:
-    """Count the rows of every vault table and the active facts per category."""
-    engine = _read_only_engine(ctx)
-    tables = Base.metadata.tables
-    try:
-        with engine.connect() as connection:
-            counts = {
-                name: connection.execute(select(func.count()).select_from(tables[name])).scalar_one()
-                for name in STATS_TABLES
-            }
-            by_category = dict(
-                connection.execute(
-                    select(FactRow.category, func.count())
-                    .group_by(FactRow.category)
-                    .order_by(FactRow.category)
-                ).all()
-            )
-    except exc.DBAPIError as error:
-        raise click.ClickException(f"cannot read the vault: {error.orig}") from None
-    finally:
-        engine.dispose()
-    categories = {category.value: count for category, count in by_category.items()}
+    """Count the rows of every vault table and the stored facts per category."""
+    with _read_only_vault(ctx) as vault:
+        counts = vault.stats()
     if as_json:
-        echo_json({"tables": counts, "facts_by_category": categories})
+        echo_json(counts)
         return
-    click.echo(table(["table", "rows"], list(counts.items())))
+    click.echo(table(["table", "rows"], list(counts["tables"].items())))
     click.echo()
-    click.echo(table(["category", "facts"], list(categories.items())))
+    click.echo(table(["category", "facts"], list(counts["facts_by_category"].items())))
 
 
-def _read_only_engine(ctx: click.Context) -> Engine:
+def _read_only_vault(ctx: click.Context) -> Vault:
+    """The file opened read-only as it is (no schema check: an analyst may read any revision)."""
     url = database_url(ctx)
-    path = sqlite_path(url)
+    path = sqlite_file(url)
     if path is not None and not path.exists():
         raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
-    return create_vault_engine(url, read_only=True)
+    return Vault(create_vault_engine(url, read_only=True))

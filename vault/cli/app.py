@@ -13,6 +13,7 @@ Conventions every command follows (tests/cli/test_conventions.py holds them):
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import signal
@@ -26,12 +27,11 @@ from typing import IO, Any, TypeVar
 
 import click
 from sqlalchemy import Engine, event, exc
-from sqlalchemy.engine import make_url
 
 from vault.api import Vault, open_vault
 from vault.domain.errors import VaultError
 from vault.domain.times import parse_iso_time
-from vault.storage.engine import as_url, default_url
+from vault.storage.engine import as_url, default_url, in_memory, sqlite_file
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -117,6 +117,18 @@ class VaultGroup(click.Group):
     """Every command gets --db; the vault's errors become one line and exit code 1."""
 
     group_class = type  # a sub-group (`vault episode ...`) is a VaultGroup too: --db everywhere
+    # command name -> module that defines it, imported only when that command runs (start-up)
+    lazy_commands: dict[str, str] = {}
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy_commands:
+            importlib.import_module(self.lazy_commands[cmd_name])  # it registers itself
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module in sorted(set(self.lazy_commands.values())):
+            importlib.import_module(module)
+        return super().list_commands(ctx)
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         if not any(isinstance(p, click.Option) and "--db" in p.opts for p in cmd.params):
@@ -179,8 +191,12 @@ def _install_sigint(handler: Any) -> Any:
 
 
 def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
-    if value:
-        ctx.meta[_DB_KEY] = as_url(value)
+    if value is None:
+        return
+    if not value.strip():
+        raise click.BadParameter("give a vault file or database URL, not an empty string",
+                                 param_hint="--db")
+    ctx.meta[_DB_KEY] = as_url(value)
 
 
 def db_option(f: F) -> F:
@@ -220,7 +236,12 @@ def main() -> None:
 
 
 def database_url(ctx: click.Context) -> str:
-    return str(ctx.meta.get(_DB_KEY) or default_url())
+    """The URL --db (or the environment) names; an in-memory database is refused: every
+    command opens its own connection, so what it wrote would be gone when it ends."""
+    url = str(ctx.meta.get(_DB_KEY) or default_url())
+    if in_memory(url):
+        raise CliError("an in-memory database is gone when the command ends; give a file")
+    return url
 
 
 def committing(ctx: click.Context, what: str) -> Any:
@@ -239,7 +260,7 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
     """Open the vault named by --db. A missing file is created only by commands that write;
     commands that only read open it `read_only` (nothing on disk changes, not even the WAL)."""
     url = database_url(ctx)
-    path = sqlite_path(url)
+    path = sqlite_file(url)
     # a 0-byte file is what a create killed before its first page leaves behind: still missing
     if path is not None and (not path.exists() or path.stat().st_size == 0):
         if not create:
@@ -250,13 +271,6 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
     write_guard(ctx).attach(vault.engine)
     ctx.call_on_close(vault.close)
     return vault
-
-
-def sqlite_path(url: str) -> Path | None:
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
-        return None
-    return Path(parsed.database)
 
 
 def parse_at(value: str | None) -> datetime | None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import click
 
 from vault.api import open_vault
-from vault.cli.app import CliError, echo_json, json_option, main, sqlite_path
+from vault.cli.app import CliError, echo_json, json_option, main
 from vault.cli.output import progress, table
-from vault.services.copy import CopyError, copy_vault
-from vault.storage.engine import as_url, display_url
+from vault.storage.engine import as_url, display_url, sqlite_file
 
 
 @main.command()
@@ -23,19 +22,14 @@ def copy(source: str, destination: str, as_json: bool) -> None:
     checksum of every row). Running it again changes nothing. Stop writers to SRC first.
     """
     src_url, dest_url = as_url(source), as_url(destination)
-    path = sqlite_path(src_url)
+    path = sqlite_file(src_url)
     if path is not None and not path.exists():
         raise CliError(f"no vault at {path}")
     if src_url == dest_url:
         raise CliError("SRC_URL and DEST_URL are the same vault")
     with open_vault(src_url, read_only=True) as src, open_vault(dest_url, upgrade=True) as dest:
-        with src.engine.connect() as connection:
-            total = int(connection.exec_driver_sql("SELECT COUNT(*) FROM athletes").scalar() or 0)
-        with progress(total, "copying athletes") as advance:
-            try:
-                report = copy_vault(src.engine, dest.engine, on_batch=advance)
-            except CopyError as error:
-                raise CliError(str(error)) from None
+        with progress(src.athlete_count(), "copying athletes") as advance:
+            report = src.copy_to(dest, on_batch=advance)
     if as_json:
         echo_json({
             "source": display_url(src_url), "destination": display_url(dest_url),

@@ -17,7 +17,8 @@ from typing import Any
 
 import click
 
-from vault.cli.app import database_url, db_option, echo_json, main, sqlite_path
+from vault.cli.app import database_url, db_option, echo_json, main
+from vault.storage.engine import sqlite_file
 from vault.storage.views import CURRENT_VIEWS, VIEW_DOCS
 
 HIDDEN = (
@@ -77,6 +78,6 @@ def datasette_metadata_command(ctx: click.Context, name: str | None) -> None:
     Use: `vault datasette-metadata > metadata.json; datasette serve vault.db -m metadata.json`.
     """
     if name is None:
-        path = sqlite_path(database_url(ctx))
+        path = sqlite_file(database_url(ctx))
         name = Path(path).stem if path is not None else "vault"
     echo_json(datasette_metadata(name))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from vault.cli.app import database_url, echo_json, main, open_from_cli, sqlite_path
-from vault.services import health
-from vault.storage.engine import create_vault_engine
+from vault.cli.app import database_url, echo_json, main, open_from_cli
+from vault.api import Vault
+from vault.storage.engine import create_vault_engine, sqlite_file
 
 HEALTHY, UNHEALTHY = 0, 1
 
@@ -22,14 +22,11 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
     Opens the file read-only and changes nothing. Exit code 0 when healthy, 1 when not.
     """
     url = database_url(ctx)
-    path = sqlite_path(url)
+    path = sqlite_file(url)
     if path is not None and not path.exists():
         raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
-    engine = create_vault_engine(url, read_only=True)
-    try:
-        report = health.diagnose(engine)
-    finally:
-        engine.dispose()
+    with Vault(create_vault_engine(url, read_only=True)) as vault:  # any revision: no check
+        report = vault.doctor()
     if as_json:
         echo_json(report.to_dict())
     else:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
+from vault.api import Vault
 from vault.cli.app import (
     at_option,
     committing,
@@ -19,11 +21,10 @@ from vault.cli.app import (
     open_from_cli,
 )
 from vault.cli.output import progress
+from vault.cli.streams import decode, open_binary, read_line, stream_size
 from vault.domain.episodes import EpisodeIn
 from vault.domain.errors import InvalidInput
 from vault.domain.models import validated, validated_athlete
-from vault.domain.times import utc_now
-from vault.services import episodes as episode_services
 
 IMPORT_BATCH = 2000
 
@@ -75,58 +76,51 @@ def add(
         click.echo(f"added episode {result.added[0]}")
 
 
-def _read_lines(path: Path) -> list[EpisodeIn]:
-    items: list[EpisodeIn] = []
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as error:
-        raise InvalidInput(f"cannot read {path}: {error.strerror}") from None
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
+def _episode_lines(stream: IO[bytes], path: str, advance: Callable[[int], None]) -> Iterator[EpisodeIn]:
+    """The stream's JSON Lines as episodes, read one line at a time (each at most
+    MAX_DOCUMENT_BYTES); a line that is not a valid episode is InvalidInput naming it."""
+    number = 1
+    while line := read_line(stream, path, number):
+        advance(len(line))
+        if line.strip():
+            where = f"{path}:{number}"
             try:
-                data = json.loads(line)
+                data = json.loads(decode(line, where))
             except json.JSONDecodeError as error:
-                raise InvalidInput(f"{path}:{number}: not JSON ({error.msg})") from None
+                raise InvalidInput(f"{where}: not JSON ({error.msg})") from None
+            if not isinstance(data, dict):
+                raise InvalidInput(f"{where}: expected a JSON object, got {type(data).__name__}")
             try:
-                items.append(validated(EpisodeIn, data))
+                yield validated(EpisodeIn, data)
             except InvalidInput as error:
-                raise InvalidInput(f"{path}:{number}: {error}") from None
-    return items
+                raise InvalidInput(f"{where}: {error}") from None
+        number += 1
 
 
 @episode.command("import")
 @click.argument("owner")
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
-def import_(ctx: click.Context, owner: str, path: Path, as_json: bool) -> None:
-    """Import OWNER's episodes from a JSON Lines file (text, ref, at, type, outcome, meta).
+def import_(ctx: click.Context, owner: str, path: str, as_json: bool) -> None:
+    """Import OWNER's episodes from a JSON Lines file, `-` for stdin (text, ref, at, type,
+    outcome, meta).
 
-    The whole file is checked first and written in one transaction: a bad line writes nothing.
+    The file is read a line at a time and written in one transaction: a bad line writes
+    nothing. A line may hold at most 16 MB.
     """
-    athlete = validated_athlete(owner)
-    items = _read_lines(path)
-    vault = open_from_cli(ctx, create=True)
-    added = updated = archived = 0
-    now = utc_now()
-    with committing(ctx, "the import"), progress(len(items), "episodes") as advance:
-        with vault.unit_of_work() as uow:
-            for start in range(0, len(items), IMPORT_BATCH):
-                batch = items[start : start + IMPORT_BATCH]
-                result = episode_services.add_episodes(uow, athlete, batch, now)
-                added += len(result.added)
-                updated += len(result.updated)
-                archived += result.archived
-                advance(len(batch))
-            uow.commit()
-    counts = {"added": added, "updated": updated, "archived": archived}
+    validated_athlete(owner)
+    with open_binary(path) as stream:
+        vault = open_from_cli(ctx, create=True)
+        with committing(ctx, "the import"), progress(stream_size(stream), "importing") as advance:
+            counts = vault.import_episodes(owner, _episode_lines(stream, path, advance),
+                                           batch=IMPORT_BATCH)
     if as_json:
-        echo_json(counts)
+        echo_json({name: counts[name] for name in ("added", "updated", "archived")})
     else:
-        click.echo(f"imported {len(items)} episodes: {added} added, {updated} updated, {archived} archived")
+        click.echo(f"imported {counts['episodes']} episodes: {counts['added']} added, "
+                   f"{counts['updated']} updated, {counts['archived']} archived")
 
 
 @main.command()
@@ -164,7 +158,7 @@ def knowledge() -> None:
 @click.pass_context
 def load(ctx: click.Context, paths: tuple[Path, ...], as_json: bool) -> None:
     """Load knowledge from JSON files (or directories of them); known (kind, name) are replaced."""
-    items = episode_services.load_knowledge_files(list(paths))
+    items = Vault.read_knowledge(paths)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, "the knowledge load"):
         added, updated = vault.load_knowledge(items)

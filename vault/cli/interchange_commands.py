@@ -33,11 +33,11 @@ from vault.cli.app import (
     warn,
 )
 from vault.cli.output import progress
-from vault.domain.errors import InvalidInput, VaultError
+from vault.cli.streams import MAX_DOCUMENT_BYTES, decode, open_binary, read_line, stream_size
+from vault.domain.errors import VaultError
 from vault.services.interchange import FORMATS, ImportReport, parse_text, render
 
 _FILE = click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str)
-MAX_DOCUMENT_BYTES = 16 * 1024 * 1024  # one document, or one line of a stream
 BATCH = 200  # documents of a stream restored per transaction
 _LISTS = ("facts", "patterns", "notes", "archive")
 
@@ -185,8 +185,8 @@ def import_(ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbos
     renumbered); importing the same document again changes nothing. A stream is restored
     BATCH documents per transaction, with a progress bar on a terminal.
     """
-    with _open_binary(path) as stream:
-        first = _read_line(stream, path, 1)
+    with open_binary(path) as stream:
+        first = read_line(stream, path, 1)
         if _is_stream_line(first):
             _import_stream(ctx, stream, path, first, skip_bad, trusted, verbose, as_json)
             return
@@ -195,7 +195,7 @@ def import_(ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbos
         if len(raw) > MAX_DOCUMENT_BYTES or stream.read(1):
             raise CliError(f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a document "
                            "may hold")
-    document = parse_text(_decode(raw, path), path)
+    document = parse_text(decode(raw, path), path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {document.athlete.id}"):
         report = vault.import_document(document, trusted=trusted)
@@ -206,7 +206,7 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
                    skip_bad: bool, trusted: bool, verbose: bool, as_json: bool) -> None:
     vault = open_from_cli(ctx, create=True)
     totals = Counts()
-    size = _size(stream)
+    size = stream_size(stream)
     batch: list[Any] = []
     first_line = 1
 
@@ -229,7 +229,7 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
             advance(len(line))
             if line.strip():
                 try:
-                    batch.append(parse_text(_decode(line, f"{path} line {number}"),
+                    batch.append(parse_text(decode(line, f"{path} line {number}"),
                                             f"{path} line {number}"))
                 except VaultError as error:
                     if not skip_bad:
@@ -239,7 +239,7 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
             if len(batch) >= BATCH:
                 flush(number)
             number += 1
-            line = _read_line(stream, path, number)
+            line = read_line(stream, path, number)
         flush(number - 1)
     summary = {"athletes": totals.athletes, "restored": totals.restored,
                "unchanged": totals.unchanged, "skipped": totals.skipped, **totals.rows}
@@ -269,46 +269,6 @@ def _is_stream_line(line: bytes) -> bool:
         return False
 
 
-class _open_binary:  # noqa: N801 - used as a context manager
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def __enter__(self) -> IO[bytes]:
-        if self.path == "-":
-            self.stream: IO[bytes] = sys.stdin.buffer
-            self.owned = False
-        else:
-            self.stream = open(self.path, "rb")
-            self.owned = True
-        return self.stream
-
-    def __exit__(self, *_: Any) -> None:
-        if self.owned:
-            self.stream.close()
-
-
-def _read_line(stream: IO[bytes], path: str, number: int) -> bytes:
-    line = stream.readline(MAX_DOCUMENT_BYTES + 1)
-    if len(line) > MAX_DOCUMENT_BYTES:
-        raise CliError(f"{path} line {number} is longer than the {MAX_DOCUMENT_BYTES >> 20} MB "
-                       "a document may hold")
-    return line
-
-
-def _size(stream: IO[bytes]) -> int:
-    try:
-        return os.fstat(stream.fileno()).st_size
-    except (OSError, ValueError, AttributeError):
-        return 0  # a pipe: no bar
-
-
-def _decode(raw: bytes, where: str) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InvalidInput(f"{where} is not valid UTF-8 (byte {error.start})") from None
-
-
 @main.command("import-yaml")
 @click.argument("path", type=_FILE)
 @click.option("--athlete", required=True, help="Athlete id to import the memories as.")
@@ -324,11 +284,11 @@ def import_yaml(ctx: click.Context, path: str, athlete: str, replace: bool, as_j
             raise CliError(f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a file may hold")
         source = Path(path)  # errors name the file
     else:
-        with _open_binary(path) as stream:
+        with open_binary(path) as stream:
             raw = stream.read(MAX_DOCUMENT_BYTES + 1)
         if len(raw) > MAX_DOCUMENT_BYTES:
             raise CliError(f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a file may hold")
-        source = _decode(raw, path)
+        source = decode(raw, path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {athlete}"):
         report = vault.import_memories_yaml(source, athlete, replace)

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from vault.api import Vault
 from vault.cli.app import (
     at_option,
     committing,
@@ -21,7 +22,6 @@ from vault.cli.app import (
 from vault.cli.output import dump, echo_merge_result, progress, table
 from vault.domain.models import Candidate, MergeResult
 from vault.domain.times import utc_now
-from vault.services import learning
 
 KINDS = ("message", "activity", "conversation")
 
@@ -109,7 +109,7 @@ def _extract_message(raw: str, moment: datetime) -> list[Candidate]:
     with progress(len(lines), "extracting") as advance:
         for line in lines:
             if line.strip():
-                found.extend(learning.from_message(line, moment))
+                found.extend(Vault.extract_message(line, moment))
             advance(1)
     return found
 

@@ -19,6 +19,7 @@ from vault.cli.app import (
     open_from_cli,
 )
 from vault.cli.output import dump, echo_merge_result, progress, section, table
+from vault.domain.limits import ARCHIVE_RETENTION_DAYS
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, validated
 from vault.domain.vocabulary import Source
 
@@ -206,7 +207,7 @@ def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--days", default=90, show_default=True, type=click.IntRange(min=0, max=MAX_DAYS),
+@click.option("--days", default=ARCHIVE_RETENTION_DAYS, show_default=True, type=click.IntRange(min=0, max=MAX_DAYS),
               help="Retention in days.")
 @at_option()
 @json_option("Print the count as JSON.")

@@ -23,7 +23,7 @@ from sqlalchemy import Connection, Engine, exc, inspect, text
 
 from vault.domain.limits import MAX_FACTS, MAX_NOTES, MAX_PATTERNS
 from vault.storage import migrations as migrate
-from vault.storage.engine import BUSY_TIMEOUT_MS, NEW_FILE_MODE
+from vault.storage.engine import BUSY_TIMEOUT_MS, NEW_FILE_MODE, sqlite_file
 from vault.storage.uow import is_busy
 from vault.storage.views import CURRENT_VIEWS
 
@@ -35,20 +35,8 @@ MARKER_SUFFIX = "-erase-pending"
 # -- erasure ----------------------------------------------------------------------------------
 
 
-def sqlite_file(engine: Engine) -> Path | None:
-    """The engine's SQLite file, or None (another backend, or in memory)."""
-    if engine.dialect.name != "sqlite":
-        return None
-    database = engine.url.database
-    if not database or database == ":memory:":
-        return None
-    if database.startswith("file:"):
-        database = database[len("file:") :].split("?", 1)[0]
-    return Path(database)
-
-
 def marker_path(engine: Engine) -> Path | None:
-    path = sqlite_file(engine)
+    path = sqlite_file(engine.url)
     return None if path is None else Path(f"{path}{MARKER_SUFFIX}")
 
 
@@ -89,7 +77,7 @@ def truncate_wal(
     `_STEP_MS` for readers, so writers are never blocked for long. Returns True when the WAL
     is empty (the marker of a pending erasure is then removed), False when it is not.
     """
-    if sqlite_file(engine) is None:
+    if sqlite_file(engine.url) is None:
         return True
     deadline = clock() + max(0.0, float(wait))
     raw = engine.raw_connection()  # outside any transaction, or the checkpoint waits for itself
@@ -271,7 +259,7 @@ def _views(connection: Connection) -> Check:
 
 
 def _erasure(engine: Engine) -> Check:
-    path = sqlite_file(engine)
+    path = sqlite_file(engine.url)
     wal = Path(f"{path}-wal")
     size = wal.stat().st_size if wal.exists() else 0
     if erasure_pending(engine):

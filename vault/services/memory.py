@@ -9,7 +9,7 @@ from typing import Sequence
 from sqlalchemy import select
 
 from vault.domain.errors import AthleteNotFound, FactNotFound, InvalidInput
-from vault.domain.limits import ACTIVE_FLOOR
+from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS
 from vault.domain.models import (
     Archived,
     Candidate,
@@ -147,7 +147,7 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     return counts
 
 
-def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = 90) -> int:
+def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = ARCHIVE_RETENTION_DAYS) -> int:
     """Delete archive rows older than the retention period (seed 002: 90 days)."""
     if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
         raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, bindparam, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 
 from vault.domain.errors import VaultError
 from vault.storage.tables import AthleteRow
@@ -56,7 +56,13 @@ def locks_rows(bind: Connection | Engine) -> bool:
 # -- upsert and per-athlete locks
 @functools.cache
 def _ensure_athlete(dialect: str) -> Any:
-    insert = postgresql.insert(_athletes) if dialect == POSTGRESQL else sqlite.insert(_athletes)
+    insert: Any
+    if dialect == POSTGRESQL:  # imported here: a SQLite-only process never loads it (start-up)
+        from sqlalchemy.dialects import postgresql
+
+        insert = postgresql.insert(_athletes)
+    else:
+        insert = sqlite.insert(_athletes)
     return insert.on_conflict_do_update(
         index_elements=["id"], set_={"updated_at": insert.excluded.updated_at}
     )

@@ -10,8 +10,9 @@ the busy timeout does not help in that case.
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
@@ -42,6 +43,46 @@ def as_url(target: str | os.PathLike[str]) -> str:
     return text if "://" in text else sqlite_url(text)
 
 
+MEMORY = ":memory:"
+
+
+def sqlite_file(url: str | URL) -> Path | None:
+    """The file a SQLite URL names, or None: another backend, or an in-memory database.
+
+    The one parser of SQLite URLs: `sqlite:///path`, and SQLite `file:` URIs
+    (`sqlite:///file:path?mode=ro&uri=true`: the path without the URI's own query).
+    """
+    parsed = _parsed(url)
+    if parsed is None or parsed.get_backend_name() != "sqlite" or in_memory(parsed):
+        return None
+    database = str(parsed.database)
+    if database.startswith("file:"):
+        database = database[len("file:") :].split("?", 1)[0]
+    return Path(database)
+
+
+def in_memory(url: str | URL) -> bool:
+    """Whether `url` is a SQLite database that lives in memory (gone with its connection)."""
+    parsed = _parsed(url)
+    if parsed is None or parsed.get_backend_name() != "sqlite":
+        return False
+    database = parsed.database or ""
+    if database.startswith("file:"):
+        path, _, query = database[len("file:") :].partition("?")
+        return path in ("", MEMORY) or "mode=memory" in query or parsed.query.get("mode") == "memory"
+    return database in ("", MEMORY)
+
+
+def _parsed(url: str | URL) -> URL | None:
+    """`url` parsed, or None when it is not a URL (opening it says so: create_vault_engine)."""
+    if isinstance(url, URL):
+        return url
+    try:
+        return make_url(url)
+    except exc.ArgumentError:
+        return None
+
+
 def create_vault_engine(
     url: str,
     *,
@@ -64,10 +105,11 @@ def create_vault_engine(
     if backend != "sqlite":
         return _server_engine(parsed, backend, read_only=read_only, **kwargs)
     sync = sqlite_synchronous(synchronous)
-    path = parsed.database if parsed.database and parsed.database != ":memory:" else None
-    if read_only and path is not None:
+    path = sqlite_file(parsed)
+    uri = str(parsed.database).startswith("file:")  # the caller's own SQLite URI: kept as given
+    if read_only and path is not None and not uri:
         query = {**parsed.query, "mode": "ro", "uri": "true"}
-        if _needs_immutable(Path(path)):
+        if _needs_immutable(path):
             query["immutable"] = "1"
         parsed = parsed.set(database=f"file:{path}", query=query)
     engine = create_engine(parsed, **kwargs)
@@ -76,7 +118,7 @@ def create_vault_engine(
         read_only=read_only,
         foreign_keys=foreign_keys,
         synchronous=sync,
-        path=None if read_only or path is None or path.startswith("file:") else Path(path),
+        path=None if read_only or uri else path,
     )
     return engine
 
@@ -224,3 +266,35 @@ def single_reader(engine: Engine) -> Engine:
     snapshot; a read of several statements must use the plain engine (explicit BEGIN).
     """
     return engine.execution_options(**{SINGLE_READ: True})
+
+
+def backup_sqlite(engine: Engine, target: Path) -> Path:
+    """Copy the live SQLite file behind `engine` to `target` with SQLite's online backup API.
+
+    Every page is copied in one read snapshot (writers elsewhere are not blocked). The copy is
+    written beside `target` (mode NEW_FILE_MODE, journal mode DELETE: one self-contained file)
+    and renamed into place, so a crash never leaves half a backup. A SQLite failure (disk
+    full, a directory we may not write) is a StorageError.
+    """
+    partial = target.with_name(f".{target.name}.partial")
+    raw = engine.raw_connection()
+    try:
+        live = cast(sqlite3.Connection, raw.driver_connection)
+        partial.unlink(missing_ok=True)  # a crashed backup's leftover
+        _create_private_file(partial)
+        copy = sqlite3.connect(partial)
+        try:
+            live.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+        os.replace(partial, target)
+    except sqlite3.Error as error:
+        partial.unlink(missing_ok=True)
+        raise StorageError(f"cannot back up to {target}: {error}") from None
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        raw.close()
+    return target

@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.pool import NullPool
 
 from vault.domain.errors import SchemaOutOfDate, SchemaTooNew
+from vault.domain.legacy import LEGACY_TABLE
 from vault.storage.engine import create_vault_engine, writer
 
 if TYPE_CHECKING:  # Alembic is imported only when a file is upgraded (CLI start-up time)
@@ -125,3 +126,30 @@ def _migration_connection(engine: Engine) -> Iterator[Connection]:
             yield connection
     finally:
         migration_engine.dispose()
+
+
+# -- what `vault upgrade` reports: the legacy table (adopted by revision 0002) and its outcome
+ADOPTION_TABLE = "legacy_adoption"
+
+
+def is_empty(engine: Engine) -> bool:
+    """Whether the database holds no table at all (a new file)."""
+    with engine.connect() as connection:
+        return not inspect(connection).get_table_names()
+
+
+def legacy_row_count(engine: Engine) -> int:
+    """Rows in the legacy athlete_memory table (0 when there is none)."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table(LEGACY_TABLE):
+            return 0
+        return int(connection.execute(text(f"SELECT COUNT(*) FROM {LEGACY_TABLE}")).scalar_one())
+
+
+def adopted_count(engine: Engine) -> int:
+    """Legacy rows revision 0002 adopted (0 when nothing was adopted)."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table(ADOPTION_TABLE):
+            return 0
+        statement = text(f"SELECT COUNT(*) FROM {ADOPTION_TABLE} WHERE status = 'adopted'")
+        return int(connection.execute(statement).scalar_one())

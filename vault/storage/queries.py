@@ -8,7 +8,17 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, literal_column, null, select, union_all
+from sqlalchemy import (
+    Connection,
+    bindparam,
+    column,
+    func,
+    literal_column,
+    null,
+    select,
+    table,
+    union_all,
+)
 
 from vault.domain.limits import ACTIVE_FLOOR, MAX_FACTS, PROMPT_FLOOR
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
@@ -226,3 +236,22 @@ def athlete_ids_after(connection: Connection, after: str, page: int) -> list[str
 def facts_due_count(connection: Connection, now: datetime) -> int:
     """How many facts a decay at `now` recomputes (a progress bar's length)."""
     return int(connection.execute(_DUE_COUNT, {"now": now}).scalar_one())
+
+
+# -- whole-vault counts (`vault stats`): lightweight table clauses, independent of the row classes
+STATS_TABLES = ("athletes", "facts", "fact_tags", "patterns", "notes", "archive", "forget_log")
+_COUNT_ROWS = {name: select(func.count()).select_from(table(name)) for name in STATS_TABLES}
+_facts = table("facts", column("category"))
+_FACTS_BY_CATEGORY = (
+    select(_facts.c.category, func.count()).group_by(_facts.c.category).order_by(_facts.c.category)
+)
+
+
+def table_counts(connection: Connection) -> dict[str, int]:
+    """Rows in each of the vault's main tables (STATS_TABLES)."""
+    return {name: int(connection.execute(s).scalar_one()) for name, s in _COUNT_ROWS.items()}
+
+
+def facts_per_category(connection: Connection) -> dict[str, int]:
+    """Stored facts per category, by category name."""
+    return {str(category): int(n) for category, n in connection.execute(_FACTS_BY_CATEGORY)}

