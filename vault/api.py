@@ -70,9 +70,9 @@ from vault.prompt import (
 )
 from vault.prompt.episodes import EPISODE_BUDGET, EpisodeSections, render_episode_sections
 from vault.services import memory as services
-from vault.storage import dialect
+from vault.storage import dialect, queries
 from vault.storage import migrations as migrate
-from vault.storage import queries
+from vault.storage.dialect import is_sqlite
 from vault.storage.engine import (
     as_url,
     backup_sqlite,
@@ -88,8 +88,8 @@ from vault.storage.uow import RetryPolicy, UnitOfWork, is_busy, storage_failure
 if TYPE_CHECKING:
     from vault import extraction
     from vault.extraction import ActivityIn, Extractor, Turn
-    from vault.services import episodes as episode_services
     from vault.services import copy as copying
+    from vault.services import episodes as episode_services
     from vault.services import health, interchange, learning
     from vault.storage.repositories import episodes as episode_repositories
 else:  # imported on first use: `vault prompt` never pays for the extractor or YAML (start-up)
@@ -603,7 +603,7 @@ class Vault:
         existing destination is refused unless `overwrite=True`; a missing directory is
         InvalidInput, a failing copy StorageError. The copy is readable by its owner only.
         """
-        if self.engine.dialect.name != "sqlite":
+        if not is_sqlite(self.engine):
             raise InvalidInput("backup copies SQLite files; back up PostgreSQL with pg_dump")
         target = Path(destination)
         if target.exists() and not overwrite:

@@ -21,7 +21,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from pathlib import Path
 from types import FrameType
 from typing import IO, Any, TypeVar
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from vault.cli.app import database_url, echo_json, main, open_from_cli
 from vault.api import Vault
+from vault.cli.app import database_url, echo_json, main, open_from_cli
 from vault.storage.engine import create_vault_engine, sqlite_file
 
 HEALTHY, UNHEALTHY = 0, 1

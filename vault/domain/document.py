@@ -21,7 +21,7 @@ document and renders an exported one, so both go through one canonical form.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -48,17 +48,12 @@ from vault.domain.models import (
 )
 from vault.domain.rules import CAPS
 from vault.domain.text import normalize_text
-from vault.domain.times import parse_iso_time, require_aware
+from vault.domain.times import format_utc, parse_iso_time, require_aware
 from vault.domain.vocabulary import ArchiveReason, Kind, Source
 
 FORMAT = "vault-export"
 VERSION = 1
 STORED = "stored"  # validation context: the rows come from the vault itself
-
-
-def format_time(value: datetime) -> str:
-    """UTC with microseconds and `Z`: one spelling per instant, so exports compare as text."""
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _time(value: Any) -> Any:
@@ -72,7 +67,7 @@ def _time(value: Any) -> Any:
 Time = Annotated[
     datetime,
     BeforeValidator(_time),
-    PlainSerializer(format_time, return_type=str, when_used="json"),
+    PlainSerializer(format_utc, return_type=str, when_used="json"),
 ]
 Id = Annotated[int, Field(ge=1, strict=True)]
 Count = Annotated[int, Field(ge=1, strict=True)]

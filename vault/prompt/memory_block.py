@@ -205,6 +205,7 @@ def _select(ranked_rows: dict[Kind, list[PromptRow]]) -> tuple[_Shown, list[Drop
 
 
 def _dropped(row: PromptRow, reason: DropReason) -> Dropped:
-    return Dropped(
+    # the row's values are already valid (read from the vault or from validated models)
+    return Dropped.model_construct(
         kind=row.kind, id=row.id, text=row.text, confidence=row.confidence, reason=reason
     )

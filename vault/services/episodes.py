@@ -31,6 +31,7 @@ from vault.domain.errors import InvalidInput
 from vault.domain.models import validated
 from vault.domain.text import query_terms
 from vault.extraction import ActivityIn
+from vault.storage.dialect import has_fts5
 from vault.storage.repositories.episodes import (
     EpisodeRepository,
     KnowledgeRepository,
@@ -182,7 +183,7 @@ def _text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query
     groups = [g.surface for g in query.groups if g.surface]
     if not groups:
         return set()
-    if episodes.dialect != "sqlite":
+    if not has_fts5(episodes.connection):
         words = [w for g in groups for w in g]
         return set(episodes.pg_candidates(owner_id, words, GROUP_CAP * len(groups)))
     key = owner_key(owner_id)
@@ -204,7 +205,7 @@ def _resolve_time(
     surface: list[str] = []
     for word in anchor.event:
         surface.extend([word, *RELATED_SURFACE.get(stem(word), ())])
-    if episodes.dialect == "sqlite":
+    if has_fts5(episodes.connection):
         ids = episodes.text_candidates(owner_id, fts_any(owner_key(owner_id), surface), GROUP_CAP)
     else:
         ids = episodes.pg_candidates(owner_id, surface, GROUP_CAP)

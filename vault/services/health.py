@@ -12,19 +12,19 @@ reader in between is visible to `vault doctor` and finished by `vault erase --wa
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, exc, inspect, text
+from sqlalchemy import Connection, Engine, exc
 
-from vault.domain.limits import MAX_FACTS, MAX_NOTES, MAX_PATTERNS
+from vault.storage import health_checks as sql_checks
 from vault.storage import migrations as migrate
-from vault.storage.engine import BUSY_TIMEOUT_MS, NEW_FILE_MODE, sqlite_file
-from vault.storage.uow import is_busy
+from vault.storage.dialect import is_sqlite
+from vault.storage.engine import NEW_FILE_MODE, sqlite_file
+from vault.storage.health_checks import invariant_problems
 from vault.storage.views import CURRENT_VIEWS
 
 ERASE_WAIT = 2.0  # seconds forget / delete wait for readers before reporting erased_from_disk=False
@@ -80,34 +80,15 @@ def truncate_wal(
     if sqlite_file(engine.url) is None:
         return True
     deadline = clock() + max(0.0, float(wait))
-    raw = engine.raw_connection()  # outside any transaction, or the checkpoint waits for itself
-    try:
-        cursor = raw.cursor()
-        step = int(min(_STEP_MS, max(0.0, float(wait)) * 1000))
-        cursor.execute(f"PRAGMA busy_timeout={step}")
-        try:
-            while True:
-                if _checkpoint_once(cursor):
-                    clear_erasure(engine)
-                    return True
-                if clock() >= deadline:
-                    return False
-                sleep(0.01)
-        finally:
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            cursor.close()
-    finally:
-        raw.close()
-
-
-def _checkpoint_once(cursor: Any) -> bool:
-    try:
-        busy, _log, _done = cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    except sqlite3.OperationalError as error:
-        if is_busy(error):
-            return False
-        raise
-    return int(busy) == 0
+    step = int(min(_STEP_MS, max(0.0, float(wait)) * 1000))
+    with sql_checks.checkpoint_cursor(engine, step) as cursor:
+        while True:
+            if sql_checks.checkpoint_once(cursor):
+                clear_erasure(engine)
+                return True
+            if clock() >= deadline:
+                return False
+            sleep(0.01)
 
 
 # -- doctor -----------------------------------------------------------------------------------
@@ -136,68 +117,11 @@ class HealthReport:
         return {"healthy": self.healthy, "checks": [asdict(check) for check in self.checks]}
 
 
-# Each invariant: (name, SQL returning one row per violation, how to describe a violation).
-_INVARIANTS: tuple[tuple[str, str], ...] = (
-    (
-        "caps",
-        f"SELECT 'athlete ' || athlete_id || ' has ' || n || ' facts (cap {MAX_FACTS})' "
-        f"FROM (SELECT athlete_id, COUNT(*) AS n FROM facts GROUP BY athlete_id) "
-        f"WHERE n > {MAX_FACTS} "
-        f"UNION ALL SELECT 'athlete ' || athlete_id || ' has ' || n || ' patterns (cap "
-        f"{MAX_PATTERNS})' FROM (SELECT athlete_id, COUNT(*) AS n FROM patterns "
-        f"GROUP BY athlete_id) WHERE n > {MAX_PATTERNS} "
-        f"UNION ALL SELECT 'athlete ' || athlete_id || ' has ' || n || ' notes (cap "
-        f"{MAX_NOTES})' FROM (SELECT athlete_id, COUNT(*) AS n FROM notes "
-        f"GROUP BY athlete_id) WHERE n > {MAX_NOTES}",
-    ),
-    (
-        "one active fact per text",
-        "SELECT 'athlete ' || athlete_id || ': ' || COUNT(*) || ' facts share one normalized "
-        "text' FROM facts GROUP BY athlete_id, normalized_text HAVING COUNT(*) > 1",
-    ),
-    (
-        "one active fact per conflict key",
-        "SELECT 'athlete ' || athlete_id || ': ' || COUNT(*) || ' facts share conflict key ' "
-        "|| conflict_key FROM facts WHERE conflict_key IS NOT NULL "
-        "GROUP BY athlete_id, conflict_key HAVING COUNT(*) > 1",
-    ),
-    (
-        "confidences in 0..1",
-        "SELECT 'fact ' || id || ' has confidence ' || confidence FROM facts "
-        "WHERE NOT (confidence >= 0 AND confidence <= 1 AND base_confidence >= 0 "
-        "AND base_confidence <= 1) "
-        "UNION ALL SELECT 'pattern ' || id || ' has confidence ' || confidence FROM patterns "
-        "WHERE NOT (confidence >= 0 AND confidence <= 1) "
-        "UNION ALL SELECT 'note ' || id || ' has confidence ' || confidence FROM notes "
-        "WHERE NOT (confidence >= 0 AND confidence <= 1) "
-        "UNION ALL SELECT 'archive row ' || id || ' has confidence ' || confidence FROM archive "
-        "WHERE NOT (confidence >= 0 AND confidence <= 1)",
-    ),
-    (
-        "history points at real facts",
-        "SELECT 'archive row ' || a.id || ' is superseded by ' || a.superseded_by "
-        "|| ', which is neither an active fact nor an archived one' FROM archive AS a "
-        "WHERE a.superseded_by IS NOT NULL "
-        "AND NOT EXISTS (SELECT 1 FROM facts AS f WHERE f.id = a.superseded_by) "
-        "AND NOT EXISTS (SELECT 1 FROM archive AS b WHERE b.kind = 'fact' "
-        "AND b.original_id = a.superseded_by)",
-    ),
-)
-
-
-def invariant_problems(connection: Connection, limit: int = 20) -> dict[str, list[str]]:
-    """Each memory invariant's violations (at most `limit` each); empty lists when healthy."""
-    return {
-        name: [str(row[0]) for row in connection.execute(text(f"{sql} LIMIT {int(limit)}"))]
-        for name, sql in _INVARIANTS
-    }
-
-
 def diagnose(engine: Engine) -> HealthReport:
     """Run every check on the database behind `engine` (best opened read-only); never raises
     for a problem it finds, only reports it."""
     checks: list[Check] = []
-    sqlite = engine.dialect.name == "sqlite"
+    sqlite = is_sqlite(engine)
     try:
         with engine.connect() as connection:
             if sqlite:
@@ -220,13 +144,13 @@ def diagnose(engine: Engine) -> HealthReport:
 
 
 def _integrity(connection: Connection) -> Check:
-    rows = [str(r[0]) for r in connection.exec_driver_sql("PRAGMA integrity_check").fetchall()]
+    rows = sql_checks.integrity_check(connection)
     ok = rows == ["ok"]
     return Check("integrity", ok, "ok" if ok else "; ".join(rows[:10]))
 
 
 def _foreign_keys(connection: Connection) -> Check:
-    rows = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    rows = sql_checks.foreign_key_violations(connection)
     if not rows:
         return Check("foreign keys", True, "every reference resolves")
     found = [f"{r[0]} row {r[1]} -> {r[2]}" for r in rows[:10]]
@@ -234,9 +158,7 @@ def _foreign_keys(connection: Connection) -> Check:
 
 
 def _revision(connection: Connection) -> Check:
-    current = None
-    if inspect(connection).has_table("alembic_version"):
-        current = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    current = migrate.current_revision(connection)
     head = migrate.head_revision()
     if current == head:
         return Check("revision", True, f"at head ({head})")
@@ -248,12 +170,7 @@ def _revision(connection: Connection) -> Check:
 
 
 def _views(connection: Connection) -> Check:
-    failing = []
-    for view in CURRENT_VIEWS:
-        try:
-            connection.exec_driver_sql(f"SELECT * FROM {view.name} LIMIT 1").fetchall()
-        except exc.DBAPIError as error:
-            failing.append(f"{view.name}: {error.orig}")
+    failing = sql_checks.failing_views(connection)
     names = ", ".join(v.name for v in CURRENT_VIEWS)
     return Check("views", not failing, "; ".join(failing) if failing else f"all answer ({names})")
 

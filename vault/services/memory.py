@@ -6,8 +6,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Sequence
 
-from sqlalchemy import select
-
 from vault.domain.errors import AthleteNotFound, FactNotFound, InvalidInput
 from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS
 from vault.domain.models import (
@@ -31,7 +29,7 @@ from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
-from vault.storage.repositories.memory import facts_table, to_output
+from vault.storage.repositories.memory import to_output
 from vault.storage.uow import UnitOfWork
 
 
@@ -108,7 +106,7 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     if not terms:
         raise InvalidInput(f"nothing to forget: {query!r} has no words to match")
     _require_athlete(uow, athlete_id)
-    uow.athletes.ensure(athlete_id, now)
+    uow.athletes.touch(athlete_id, now)  # locked and existing: only mark it updated
     doomed: dict[Kind, list[int]] = {Kind.FACT: [], Kind.PATTERN: [], Kind.NOTE: []}
     for state in uow.memory.load_active(athlete_id):
         tags = state.tags if isinstance(state, FactState) else frozenset()
@@ -163,7 +161,7 @@ def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | N
     Follows `superseded_by` forward to the latest successor, then collects every predecessor.
     """
     own = uow.archive.archived_fact(fact_id)
-    if own is None and not _active_fact_exists(uow, fact_id):
+    if own is None and not uow.memory.fact_exists(fact_id):
         raise FactNotFound(fact_id)
     latest, visited = fact_id, {fact_id}
     while own is not None and own.superseded_by is not None and own.superseded_by not in visited:
@@ -182,12 +180,7 @@ def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | N
             if previous.original_id is not None:
                 frontier.append(previous.original_id)
     chain.sort(key=lambda a: (a.archived_at, a.id))
-    return chain, latest if own is None and _active_fact_exists(uow, latest) else None
-
-
-def _active_fact_exists(uow: UnitOfWork, fact_id: int) -> bool:
-    found = uow.connection.execute(select(facts_table.c.id).where(facts_table.c.id == fact_id))
-    return found.first() is not None
+    return chain, latest if own is None and uow.memory.fact_exists(latest) else None
 
 
 def _require_athlete(uow: UnitOfWork, athlete_id: str) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, text
 from vault.domain.limits import ACTIVE_FLOOR
 from vault.domain.rules import DecayPolicy, decay_due, decayed
 from vault.domain.times import format_utc, parse_utc
+from vault.domain.vocabulary import Category
 from vault.storage.repositories._sql import rowcount
 
 # A bigger page cache while the whole facts table is rewritten (default 2 MB); KiB, negative.
@@ -55,7 +56,9 @@ class _Rule:
         self, now: datetime, policy: DecayPolicy, progress: Callable[[int], None] | None
     ) -> None:
         self.now = now
-        self.policy = policy
+        # the stored category text -> its factor, looked up once per row without an enum
+        self._factors = {category.value: policy.factor(category) for category in Category}
+        self._default = policy.default
         self._text: str | None = None
         self._parsed = now
         self._progress = progress
@@ -75,7 +78,8 @@ class _Rule:
         self._unreported += 1
         if self._unreported >= PROGRESS_EVERY:
             self.flush()
-        return decayed(base, self._last(last_text), self.now, self.policy.factor(category))
+        factor = self._factors.get(category, self._default)
+        return decayed(base, self._last(last_text), self.now, factor)
 
     def due(self, last_text: str) -> str:
         return format_utc(decay_due(self._last(last_text), self.now))

@@ -41,8 +41,15 @@ DRIVERS = {SQLITE: "pysqlite", POSTGRESQL: "psycopg"}
 EXTRAS = {POSTGRESQL: "postgres"}  # pip install 'vault[postgres]'
 
 
-def name_of(bind: Connection | Engine) -> str:
-    return bind.dialect.name
+def is_sqlite(bind: Connection | Engine) -> bool:
+    """True for a SQLite database, False for PostgreSQL."""
+    return bind.dialect.name == SQLITE
+
+
+def has_fts5(bind: Connection | Engine) -> bool:
+    """Full text through FTS5 (`episodes_fts`, revision 0005): SQLite. PostgreSQL searches the
+    `search` tsvector instead."""
+    return is_sqlite(bind)
 
 
 def locks_rows(bind: Connection | Engine) -> bool:
@@ -50,7 +57,7 @@ def locks_rows(bind: Connection | Engine) -> bool:
 
     SQLite's write transactions begin with BEGIN IMMEDIATE: the whole file is locked already.
     """
-    return bind.dialect.name != SQLITE
+    return not is_sqlite(bind)
 
 
 # -- upsert and per-athlete locks
@@ -384,4 +391,4 @@ def _restore_sigint(previous: Any) -> None:
 def runs_rule_in_sql(connection: Connection) -> bool:
     """Whether bulk rules run inside SQL as Python functions (SQLite's in-process driver) rather
     than row batches through the client (PostgreSQL, where batches take row locks)."""
-    return connection.dialect.name == "sqlite"
+    return is_sqlite(connection)

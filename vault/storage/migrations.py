@@ -52,12 +52,17 @@ def head_revision() -> str:
     return HEAD
 
 
-def current_revision(engine: Engine) -> str | None:
-    """The revision stamped in the database, or None for a file Alembic never touched."""
-    with engine.connect() as connection:
-        if not inspect(connection).has_table("alembic_version"):
-            return None
-        return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+def current_revision(bind: Engine | Connection) -> str | None:
+    """The revision stamped in the database, or None for a file Alembic never touched.
+
+    Given a Connection (`vault doctor`), it reads on that connection; an Engine opens one.
+    """
+    if isinstance(bind, Engine):
+        with bind.connect() as connection:
+            return current_revision(connection)
+    if not inspect(bind).has_table("alembic_version"):
+        return None
+    return bind.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
 def known_revisions() -> set[str]:

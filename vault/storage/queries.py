@@ -181,6 +181,7 @@ def prompt_rows(
     now_text = format_utc(now)  # SQLite hands back canonical text: compare text with text
     facts: list[tuple[float, Any, int, str]] = []
     items: list[PromptRow] = []
+    recomputed = False
     for kind, item_id, text, stored, base, last, category, due in _PROMPT_ROWS.rows(
         connection, {"athlete": athlete_id}
     ):
@@ -190,10 +191,12 @@ def prompt_rows(
         confidence = stored
         if due <= (now_text if isinstance(due, str) else now):  # a decay step is due today
             confidence = decayed(base, utc_from_driver(last), now, policy.factor(category))
+            recomputed = True
         if confidence >= ACTIVE_FLOOR:
             facts.append((confidence, last, item_id, text))
-    facts.sort(key=lambda f: f[2])
-    facts.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    if recomputed:  # SQL ordered the stored values; a changed one may move
+        facts.sort(key=lambda f: f[2])
+        facts.sort(key=lambda f: (f[0], f[1]), reverse=True)
     return [PromptRow(Kind.FACT, i, t, c) for c, _, i, t in facts] + items
 
 

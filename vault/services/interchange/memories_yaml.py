@@ -25,14 +25,14 @@ and source are used when known (else derived / `manual`), and confidence 0.6 (me
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from vault.domain.adoption import ProtoFact, Resolution, resolve
-from vault.domain.document import Time, format_time
+from vault.domain.document import Time
 from vault.domain.errors import InvalidInput
 from vault.domain.models import (
     CategoryField,
@@ -43,7 +43,7 @@ from vault.domain.models import (
     validated_athlete,
 )
 from vault.domain.text import category_of, conflict_key_of
-from vault.domain.times import require_aware, utc_now
+from vault.domain.times import format_utc, require_aware, utc_now
 from vault.domain.vocabulary import LEVEL_CONFIDENCE, ArchiveReason, Kind, Level, Source
 from vault.services.interchange.export import load_text
 from vault.services.interchange.restore import ImportReport
@@ -57,7 +57,10 @@ _LISTS = {kind: ListDefaults(Source.MANUAL, 0.7) for kind in (Kind.PATTERN, Kind
 
 def _reference(value: Any) -> Any:
     """An unquoted YAML timestamp reference arrives as a datetime: keep it as RFC 3339 text."""
-    return format_time(value) if isinstance(value, datetime) else value
+    if not isinstance(value, datetime):
+        return value
+    # astimezone first: a naive YAML timestamp is read as local time, as it always was
+    return format_utc(value.astimezone(timezone.utc))
 
 
 Reference = Annotated[

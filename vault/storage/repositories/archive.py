@@ -18,6 +18,7 @@ archive_tags_table = table_of(ArchiveTagRow)
 forget_log_table = table_of(ForgetLogRow)
 
 _INSERT = insert(archive_table).returning(archive_table.c.id, sort_by_parameter_order=True)
+_INSERT_TAGS = insert(archive_tags_table)
 _BY_ATHLETE = (
     select(archive_table)
     .where(archive_table.c.athlete_id == bindparam("athlete"))
@@ -111,7 +112,7 @@ class ArchiveRepository:
             for tag in sorted(removal.item.tags)
         ]
         if tag_rows:  # the tags the fact had when it left: history by body part survives
-            self.connection.execute(insert(archive_tags_table), tag_rows)
+            self.connection.execute(_INSERT_TAGS, tag_rows)
         return [Archived.model_construct(id=i, **row) for i, row in zip(new_ids, rows)]
 
     def archive_facts(self, ids: list[int], reason: ArchiveReason, now: datetime) -> int:

@@ -34,9 +34,6 @@ class AthleteRepository:
         found = self.connection.execute(select(AthleteRow.id).where(AthleteRow.id == athlete_id))
         return found.first() is not None
 
-    def ids(self) -> list[str]:
-        return list(self.connection.execute(select(AthleteRow.id).order_by(AthleteRow.id)).scalars())
-
     def touch(self, athlete_id: str, now: datetime) -> None:
         self.connection.execute(
             _athletes.update().where(_athletes.c.id == athlete_id).values(updated_at=now)

@@ -30,6 +30,7 @@ from sqlalchemy import (
 
 from vault.domain.episodes import Knowledge, KnowledgeIn
 from vault.domain.text import matches_query
+from vault.storage.dialect import has_fts5
 from vault.storage.episode_tables import (
     EpisodeArchiveRow,
     EpisodeRow,
@@ -147,10 +148,6 @@ def fts_any(key: str, words: Sequence[str]) -> str:
 class EpisodeRepository:
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-
-    @property
-    def dialect(self) -> str:
-        return self.connection.dialect.name
 
     # -- writes
     def existing_refs(self, owner_id: str, refs: Sequence[str]) -> dict[str, int]:
@@ -270,7 +267,7 @@ class EpisodeRepository:
         return {"episodes": len(doomed), "episode_archive": len(archived)}
 
     def _texts_with(self, owner_id: str, terms: list[str]) -> list[Row[Any]]:
-        if self.dialect == "sqlite":
+        if has_fts5(self.connection):
             prefix = fts_phrase(terms[0]) + "*"
             match = f"owner_key:{fts_phrase(owner_key(owner_id))} AND text:{prefix}"
             ids = [int(r[0]) for r in self.connection.execute(

@@ -100,14 +100,15 @@ _DELETES = {
 }
 
 
+_INSERT_TAGS = insert(tags_table)
+_FACT_EXISTS = select(facts_table.c.id).where(facts_table.c.id == bindparam("fact"))
+
+
 @dataclass
 class Written:
     """Ids the database assigned while writing a plan."""
 
     ids: dict[Key, int] = field(default_factory=dict)
-
-    def id_of(self, key: Key | None) -> int | None:
-        return None if key is None else self.ids.get(key)
 
 
 class MemoryRepository:
@@ -132,6 +133,10 @@ class MemoryRepository:
         for fact_id, fact_tags in tags.items():
             facts[fact_id].tags = frozenset(fact_tags)
         return [*facts.values(), *items]
+
+    def fact_exists(self, fact_id: int) -> bool:
+        """Whether `fact_id` is an active fact."""
+        return self.connection.execute(_FACT_EXISTS, {"fact": fact_id}).first() is not None
 
     # -- writing
     def write(self, athlete_id: str, plan: MergePlan) -> Written:
@@ -168,7 +173,7 @@ class MemoryRepository:
             for tag in sorted(s.tags)
         ]
         if tag_rows:
-            self.connection.execute(insert(tags_table), tag_rows)
+            self.connection.execute(_INSERT_TAGS, tag_rows)
         return written
 
     def write_updates(self, kind: Kind, states: list[State]) -> None:
@@ -314,20 +319,15 @@ def _update_params(state: State, columns: tuple[str, ...]) -> dict[str, Any]:
     return params
 
 
+# The shared columns a new row is inserted with (the database assigns the id), and those the
+# public model shows (`normalized_text` is derived, never shown).
+_INSERT_COLUMNS = tuple(c for c in _STATE_COLUMNS if c != "id")
+_OUTPUT_COLUMNS = tuple(c for c in _STATE_COLUMNS if c != "normalized_text")
+
+
 def _insert_params(athlete_id: str, state: State) -> dict[str, Any]:
-    params: dict[str, Any] = {
-        "athlete_id": athlete_id,
-        "text": state.text,
-        "normalized_text": state.normalized_text,
-        "source": state.source,
-        "source_ref": state.source_ref,
-        "extractor": state.extractor,
-        "confidence": state.confidence,
-        "occurrences": state.occurrences,
-        "learned_at": state.learned_at,
-        "last_reinforced_at": state.last_reinforced_at,
-        "updated_at": state.updated_at,
-    }
+    params: dict[str, Any] = {"athlete_id": athlete_id}
+    params.update((c, getattr(state, c)) for c in _INSERT_COLUMNS)
     if isinstance(state, FactState):
         params.update(
             category=state.category,
@@ -342,19 +342,8 @@ def _insert_params(athlete_id: str, state: State) -> dict[str, Any]:
 def to_output(athlete_id: str, state: State) -> Fact | ListItem:
     """The public model of a written state (already valid: built without re-validation)."""
     assert state.id is not None
-    common: dict[str, Any] = {
-        "id": state.id,
-        "athlete_id": athlete_id,
-        "text": state.text,
-        "source": state.source,
-        "source_ref": state.source_ref,
-        "extractor": state.extractor,
-        "confidence": state.confidence,
-        "occurrences": state.occurrences,
-        "learned_at": state.learned_at,
-        "last_reinforced_at": state.last_reinforced_at,
-        "updated_at": state.updated_at,
-    }
+    common: dict[str, Any] = {"athlete_id": athlete_id}
+    common.update((c, getattr(state, c)) for c in _OUTPUT_COLUMNS)
     if isinstance(state, FactState):
         return Fact.model_construct(
             **common,
