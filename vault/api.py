@@ -79,7 +79,6 @@ from vault.storage.engine import (
     create_vault_engine,
     default_url,
     display_url,
-    single_reader,
     sqlite_file,
     writer,
 )
@@ -150,7 +149,6 @@ class Vault:
         self.engine = engine
         self.decay_policy = DEFAULT_DECAY_POLICY if decay_policy is None else decay_policy
         self._writer = writer(engine)
-        self._single_reader = single_reader(engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -382,8 +380,7 @@ class Vault:
         drop report."""
         athlete = validated_athlete(athlete_id)
         moment = _now(now)
-        with self._single_reader.connect() as connection:
-            rows = queries.prompt_rows(connection, athlete, moment, self.decay_policy)
+        rows = queries.prompt_rows(self.engine, athlete, moment, self.decay_policy)
         return render_rows(rows, budget=budget, encoding=encoding)
 
     def contract(

@@ -153,16 +153,17 @@ def _render(ranked_rows: dict[Kind, list[PromptRow]], budget: int, encoding: str
     encoder(encoding)  # a bad encoding name fails here, even for an empty memory
     shown, dropped = _select(ranked_rows)
     queue = [(kind, pair) for kind in DROP_ORDER for pair in reversed(shown[kind])]
-    cut, kept, text, tokens = 0, shown, "", 0
-    for cut in range(len(queue) + 1):
+    cut, kept = 0, shown
+    text = layout({kind: [t for _, t in pairs] for kind, pairs in shown.items()})
+    tokens = count_tokens(text, encoding)
+    while tokens > budget and cut < len(queue):  # the common case, everything fits, skips this
+        cut += 1
         gone = {(kind, item.id) for kind, (item, _) in queue[:cut]}
         kept = {
             k: [(i, t) for i, t in pairs if (k, i.id) not in gone] for k, pairs in shown.items()
         }
         text = layout({kind: [t for _, t in pairs] for kind, pairs in kept.items()})
         tokens = count_tokens(text, encoding)
-        if tokens <= budget:
-            break
     dropped += [_dropped(item, DropReason.BUDGET) for _, (item, _) in queue[:cut]]
     included = Included.model_construct(
         facts=tuple(i.id for i, _ in kept[Kind.FACT]),

@@ -12,33 +12,45 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
+from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.expression import ClauseElement
 
 
 class DriverRead:
-    """`rows(connection, params)` runs the statement on the connection's DBAPI cursor."""
+    """`rows(bind, params)` runs the statement on a DBAPI cursor: the Connection's, or for an
+    Engine a pooled DBAPI connection taken for this one statement (no Connection wrapper and
+    no BEGIN: SQLite runs a lone SELECT in its own snapshot; PostgreSQL's is rolled back when
+    the pool takes the connection back)."""
 
     def __init__(self, statement: ClauseElement) -> None:
         self._statement = statement
         self._compiled: dict[str, tuple[str, tuple[str, ...] | None]] = {}
 
-    def _sql(self, connection: Connection) -> tuple[str, tuple[str, ...] | None]:
-        name = connection.dialect.name
-        found = self._compiled.get(name)
+    def _sql(self, dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
+        found = self._compiled.get(dialect.name)
         if found is None:
-            compiled = self._statement.compile(dialect=connection.dialect)
+            compiled = self._statement.compile(dialect=dialect)
             order = getattr(compiled, "positiontup", None)  # positional paramstyle ("?"), else None
             found = (str(compiled), None if order is None else tuple(order))
-            self._compiled[name] = found
+            self._compiled[dialect.name] = found
         return found
 
-    def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
-        sql, order = self._sql(connection)
+    def rows(self, bind: Connection | Engine, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        sql, order = self._sql(bind.dialect)
         arguments: Any = dict(params) if order is None else tuple(params[n] for n in order)
-        cursor = connection.connection.cursor()
+        if isinstance(bind, Connection):
+            return _fetch(bind.connection.cursor(), sql, arguments)
+        raw = bind.raw_connection()
         try:
-            cursor.execute(sql, arguments)
-            return list(cursor.fetchall())
+            return _fetch(raw.cursor(), sql, arguments)
         finally:
-            cursor.close()
+            raw.close()
+
+
+def _fetch(cursor: Any, sql: str, arguments: Any) -> list[tuple[Any, ...]]:
+    try:
+        cursor.execute(sql, arguments)
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()

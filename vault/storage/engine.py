@@ -21,7 +21,6 @@ from vault.domain.errors import InvalidInput, StorageError, VaultError
 
 BUSY_TIMEOUT_MS = 5000
 WRITE = "vault_write"
-SINGLE_READ = "vault_single_read"
 DEFAULT_DB = "vault.db"
 
 
@@ -221,7 +220,7 @@ def _configure_sqlite(
             if connection.connection.info.pop(_WAL_PENDING, False):
                 _ensure_wal(connection)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
-        elif not options.get(SINGLE_READ):
+        else:
             connection.exec_driver_sql("BEGIN")
 
 
@@ -258,14 +257,6 @@ def writer(engine: Engine) -> Engine:
     """The same engine (and pool) whose transactions take the write lock when they begin."""
     return engine.execution_options(**{WRITE: True})
 
-
-def single_reader(engine: Engine) -> Engine:
-    """The same engine for reads made of ONE statement: no BEGIN/ROLLBACK round trips.
-
-    SQLite runs a lone SELECT in its own implicit transaction, so it still sees one consistent
-    snapshot; a read of several statements must use the plain engine (explicit BEGIN).
-    """
-    return engine.execution_options(**{SINGLE_READ: True})
 
 
 def backup_sqlite(engine: Engine, target: Path) -> Path:

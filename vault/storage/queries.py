@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import (
     Connection,
+    Engine,
     bindparam,
     column,
     func,
@@ -174,7 +175,7 @@ def memory(
 
 
 def prompt_rows(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
+    bind: Connection | Engine, athlete_id: str, now: datetime, policy: DecayPolicy
 ) -> list[PromptRow]:
     """The athlete's facts (>= 0.3 as of `now`), patterns and notes for the prompt, each kind in
     priority order, in one statement and without building a model per row."""
@@ -183,7 +184,7 @@ def prompt_rows(
     items: list[PromptRow] = []
     recomputed = False
     for kind, item_id, text, stored, base, last, category, due in _PROMPT_ROWS.rows(
-        connection, {"athlete": athlete_id}
+        bind, {"athlete": athlete_id}
     ):
         if kind != Kind.FACT.value:
             items.append(PromptRow(_KINDS[kind], item_id, text, stored))
