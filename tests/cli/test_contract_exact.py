@@ -14,7 +14,9 @@ from click.testing import CliRunner
 from vault.cli import main
 from vault.prompt.schema import ATHLETE_MEMORY_SCHEMA, load_schema
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+# A verbatim copy of the origin document (../shared/seeds/001_*.txt), so the check runs in any
+# clone: the schema is compared with the seed's own text, not with our reading of it.
+SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"
 SHIPPED = Path(__file__).resolve().parents[2] / "vault" / "prompt" / "schema" / ATHLETE_MEMORY_SCHEMA
 
 
@@ -25,9 +27,6 @@ def seed_schema_text() -> str:
     key = '"athlete_memory": '
     start = text.index(key) + len(key)
     return text[start : text.index("\n```", start)] + "\n"
-
-
-pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason="seed files not checked out beside")
 
 
 def test_the_shipped_schema_is_the_seed_text_byte_for_byte() -> None:
