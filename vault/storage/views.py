@@ -269,28 +269,9 @@ def replace_views(
 
 
 # Table objects for reading the views with typed columns; not part of the models' metadata,
-# so autogenerate never tries to create them as tables.
+# so autogenerate never tries to create them as tables. Fact reads go to the facts table
+# instead (their confidence is computed as of `now`: vault.storage.queries).
 view_metadata = MetaData()
-
-
-def _fact_view_columns() -> list[Column[object]]:
-    return [
-        Column("id", Integer),
-        Column("athlete_id", String),
-        Column("text", String),
-        Column("category", String),
-        Column("conflict_key", String),
-        Column("source", String),
-        Column("source_ref", String),
-        Column("extractor", String),
-        Column("confidence", Float),
-        Column("level", String),
-        Column("occurrences", Integer),
-        Column("learned_at", UTCDateTime),
-        Column("observed_at", UTCDateTime),
-        Column("last_reinforced_at", UTCDateTime),
-        Column("updated_at", UTCDateTime),
-    ]
 
 
 def _list_view_columns() -> list[Column[object]]:
@@ -310,9 +291,6 @@ def _list_view_columns() -> list[Column[object]]:
     ]
 
 
-active_facts = Table("active_facts", view_metadata, *_fact_view_columns())
-prompt_facts = Table("prompt_facts", view_metadata, *_fact_view_columns())
-top_facts = Table("top_facts", view_metadata, *_fact_view_columns(), Column("rank", Integer))
 active_patterns = Table("active_patterns", view_metadata, *_list_view_columns())
 active_notes = Table("active_notes", view_metadata, *_list_view_columns())
 athlete_summary = Table(
