@@ -80,6 +80,31 @@ def test_equal_scores_break_ties_by_time_then_id() -> None:
     assert [r.candidate.id for r in rank(analyze("tempo", NOW), pool, NOW, k=3)] == [9, 7, 5]
 
 
+def test_duplicates_beyond_the_partial_selection_still_give_k_distinct_texts() -> None:
+    # 30 newer copies of one text outrank everything: the first k x 4 picks are all copies,
+    # so ranking falls back to the full order and still finds k different texts
+    moment = NOW - timedelta(days=1)
+    copies = [Candidate(i, "tempo run tempo", "note", moment, {}) for i in range(100, 130)]
+    others = [Candidate(i, f"tempo {name}", "note", moment - timedelta(days=i), {})
+              for i, name in ((1, "alpha"), (2, "bravo"), (3, "delta"))]  # fmt: skip
+    found = rank(analyze("tempo run", NOW), copies + others, NOW, k=3)
+    assert [r.candidate.id for r in found] == [129, 1, 2]
+
+
+def test_metadata_as_stored_text_ranks_like_the_dict() -> None:
+    # recall hands the stored JSON text (parsed only when read); tests and apps may pass a dict
+    meta = {"location": "Victoria Park", "person": "Priya"}
+    as_dict = [_candidate(1, "Long run", 2, **meta), _candidate(2, "Long run with Sam", 1)]
+    as_text = [Candidate(c.id, c.text, c.type, c.occurred_at, c.meta_json) for c in as_dict]
+    query = analyze("Who did I run with at Victoria Park?", NOW)
+    left, right = rank(query, as_dict, NOW, k=2), rank(query, as_text, NOW, k=2)
+    assert [(r.candidate.id, r.score, r.parts) for r in left] == [
+        (r.candidate.id, r.score, r.parts) for r in right
+    ]
+    assert left[0].candidate.id == 1 and left[0].parts.entity == 1.0
+    assert right[0].candidate.meta == meta
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200))
 def test_any_query_analyzes_and_ranks_without_error(text: str) -> None:

@@ -158,9 +158,27 @@ def words(text: str) -> list[str]:
     return [m.group(0).lower() for m in _WORD.finditer(text)]
 
 
+_STEM_OF: dict[str, str] = {}  # word -> its stem, "" for a stopword (bounded, see stems)
+_STEM_OF_MAX = 200_000
+
+
 def stems(text: str) -> list[str]:
-    """The stems of every non-stopword of a text (documents and queries alike)."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+    """The stems of every non-stopword of a text (documents and queries alike).
+
+    Hot path (every candidate's text on a cold recall): one dict lookup per word, the stopword
+    test and the stemmer only for words not seen before.
+    """
+    known = _STEM_OF
+    found: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        root = known.get(word)
+        if root is None:
+            root = "" if word in STOPWORDS else stem(word)
+            if len(known) < _STEM_OF_MAX:
+                known[word] = root
+        if root:
+            found.append(root)
+    return found
 
 
 @dataclass(frozen=True)

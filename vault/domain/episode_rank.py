@@ -17,14 +17,19 @@ left out, so k results hold k different texts.
 
 from __future__ import annotations
 
+import functools
+import heapq
+import itertools
+import json
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
-from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts
+from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
 B = 0.75
@@ -49,18 +54,51 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
-@dataclass
-class Candidate:
-    """One episode row under consideration."""
+_NAMED_KEYS = (*PEOPLE_KEYS, *PLACE_KEYS, "item")
+_NAMED_MARKS = tuple(f'"{key}"' for key in _NAMED_KEYS)  # as they appear in the stored JSON
+DOCUMENT_CACHE = 16384  # analyzed texts kept per process (pure: keyed by text and metadata)
 
-    id: int
-    text: str
-    type: str
-    occurred_at: datetime
-    meta: dict[str, Any]
-    vector: float | None = None
-    row: Any = None  # the caller's own row, handed back untouched
-    _stems: list[str] = field(default_factory=list)
+
+class Candidate:
+    """One episode row under consideration.
+
+    `meta` is the metadata as a dict or as its stored JSON text (`meta_json`); the text is
+    parsed only when something reads `meta` (a filter, a name lookup, the k results).
+    """
+
+    __slots__ = ("_meta", "id", "meta_json", "occurred_at", "row", "text", "type", "vector")
+
+    def __init__(
+        self,
+        id: int,
+        text: str,
+        type: str,
+        occurred_at: datetime,
+        meta: Mapping[str, Any] | str = "{}",
+        *,
+        vector: float | None = None,
+        row: Any = None,
+    ) -> None:
+        self.id = id
+        self.text = text
+        self.type = type
+        self.occurred_at = occurred_at
+        self.vector = vector
+        self.row = row  # the caller's own row, handed back untouched
+        if isinstance(meta, str):
+            self.meta_json, self._meta = meta, None
+        else:
+            self._meta = dict(meta)
+            self.meta_json = meta_json(self._meta)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        if self._meta is None:
+            self._meta = json.loads(self.meta_json)
+        return self._meta
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.id!r}, {self.text!r}, {self.type!r}, {self.occurred_at!r})"
 
 
 @dataclass(frozen=True)
@@ -70,37 +108,58 @@ class Ranked:
     parts: ScoreParts
 
 
-def _document_stems(candidate: Candidate) -> list[str]:
-    extra = " ".join(
-        str(candidate.meta[key])
-        for key in (*PEOPLE_KEYS, *PLACE_KEYS, "item")
-        if isinstance(candidate.meta.get(key), str)
-    )
-    return stems(candidate.text + " " + extra) if extra else stems(candidate.text)
+@functools.lru_cache(maxsize=DOCUMENT_CACHE)
+def _named_values(meta_json: str) -> tuple[str, ...]:
+    """The metadata's people, place and item values (strings), in key order."""
+    if not any(mark in meta_json for mark in _NAMED_MARKS):
+        return ()  # no such key: the JSON need not be parsed
+    meta = json.loads(meta_json)
+    return tuple(meta[key] for key in _NAMED_KEYS if isinstance(meta.get(key), str))
+
+
+@functools.lru_cache(maxsize=DOCUMENT_CACHE)
+def _document(text: str, meta_json: str) -> tuple[dict[str, int], int]:
+    """Stem counts and stem count of an episode's words (text, then named metadata values).
+
+    Pure and cached: the same episodes come back as candidates query after query.
+    """
+    extra = " ".join(_named_values(meta_json))
+    tokens = stems(text + " " + extra) if extra else stems(text)
+    return dict(Counter(tokens)), len(tokens)
+
+
+@functools.lru_cache(maxsize=DOCUMENT_CACHE)
+def _present(text: str, meta_json: str) -> frozenset[str]:
+    """The words (and whole metadata names) a query's names are looked up in."""
+    present = set(words(text))
+    for value in _named_values(meta_json):
+        present.update(words(value))
+        present.add(value.lower())
+    return frozenset(present)
 
 
 def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[float]:
     if not query.groups or not pool:
         return [0.0] * len(pool)
+    groups = [(g.stem, tuple(g.related)) for g in query.groups]
+    zeros = itertools.repeat(0)
     tfs: list[list[float]] = []
     lengths = []
     for candidate in pool:
-        tokens = candidate._stems or _document_stems(candidate)
-        candidate._stems = tokens
-        lengths.append(len(tokens))
-        counts: dict[str, int] = {}
-        for token in tokens:
-            counts[token] = counts.get(token, 0) + 1
+        counts, length = _document(candidate.text, candidate.meta_json)
+        lengths.append(length)
+        get = counts.get
+        # the stem's own count plus RELATED_WEIGHT x its synonyms' (int sums: any order)
         tfs.append(
             [
-                counts.get(g.stem, 0) + RELATED_WEIGHT * sum(counts.get(r, 0) for r in g.related)
-                for g in query.groups
+                get(root, 0) + RELATED_WEIGHT * (sum(map(get, related, zeros)) if related else 0)
+                for root, related in groups
             ]
         )
     n = max(total, len(pool))
     average = (sum(lengths) / len(lengths)) or 1.0
     idf = []
-    for index in range(len(query.groups)):
+    for index in range(len(groups)):
         df = sum(1 for tf in tfs if tf[index] > 0)
         idf.append(math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
     scores = []
@@ -114,12 +173,7 @@ def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[fl
 def _entity(query: Query, candidate: Candidate) -> float:
     if not query.names:
         return 0.0
-    present = set(words(candidate.text))
-    for key in (*PEOPLE_KEYS, *PLACE_KEYS, "item"):
-        value = candidate.meta.get(key)
-        if isinstance(value, str):
-            present.update(words(value))
-            present.add(value.lower())
+    present = _present(candidate.text, candidate.meta_json)
     found = sum(1 for name in query.names if name in present)
     return float(found) / len(query.names)
 
@@ -146,45 +200,75 @@ def rank(
     """The best `k` of `pool` for `query` as of `now` (`window`: the resolved time span).
 
     `total` is the owner's episode count (or an estimate) for the BM25 idf; the pool size is
-    used when it is larger.
+    used when it is larger. The score parts are built for the chosen `k` only.
     """
     text = _text_scores(query, pool, total)
     recency_weight = weights.recency_asked if query.wants_recent else weights.recency
     wordless = not query.groups and not query.names
-    ranked: list[Ranked] = []
-    for candidate, t in zip(pool, text):
-        entity = _entity(query, candidate)
-        when = _time(window, candidate.occurred_at, weights.time_half_life_days)
+    names = bool(query.names)
+    types = query.types
+    scored: list[tuple[float, float, int, int, tuple[float, ...]]] = []
+    for index, (candidate, t) in enumerate(zip(pool, text)):
+        moment = candidate.occurred_at
+        entity = _entity(query, candidate) if names else 0.0
+        when = _time(window, moment, weights.time_half_life_days) if window is not None else 0.0
         vector = max(0.0, candidate.vector) if candidate.vector is not None else 0.0
         if not wordless and t == 0 and entity == 0 and vector == 0 and when < 1.0:
             continue
-        age = max(0.0, (now - candidate.occurred_at).total_seconds() / DAY)
+        age = max(0.0, (now - moment).total_seconds() / DAY)
         recency = 0.5 ** (age / weights.recency_half_life_days)
-        kind = 1.0 if candidate.type in query.types else 0.0
-        parts = ScoreParts(
-            text=round(t, 6), entity=round(entity, 6), time=round(when, 6),
-            recency=round(recency, 6), type=kind, vector=round(vector, 6),
+        # each part rounded to 6 places (a zero stays zero), the score summed in this order
+        parts = (
+            round(t, 6), round(entity, 6) if entity else 0.0, round(when, 6) if when else 0.0,
+            round(recency, 6), 1.0 if candidate.type in types else 0.0,
+            round(vector, 6) if vector else 0.0,
         )  # fmt: skip
-        score = (
-            weights.text * parts.text
-            + weights.entity * parts.entity
-            + weights.time * parts.time
-            + recency_weight * parts.recency
-            + weights.type * parts.type
-            + weights.vector * parts.vector
+        score = round(
+            weights.text * parts[0]
+            + weights.entity * parts[1]
+            + weights.time * parts[2]
+            + recency_weight * parts[3]
+            + weights.type * parts[4]
+            + weights.vector * parts[5],
+            6,
         )
-        ranked.append(Ranked(candidate, round(score, 6), parts))
-    ranked.sort(key=lambda r: (-r.score, -r.candidate.occurred_at.timestamp(), -r.candidate.id))
+        # ascending order of this key: best score, then newest, then highest id
+        scored.append((-score, -moment.timestamp(), -candidate.id, index, parts))
     chosen: list[Ranked] = []
     seen: set[str] = set()
-    for item in ranked:  # a text said again adds nothing: only its best-ranked copy is kept
-        key = " ".join(words(item.candidate.text))
-        if key not in seen:
-            seen.add(key)
-            chosen.append(item)
-            if len(chosen) == k:
-                break
+    # A text said again adds nothing: only its best-ranked copy is kept. The first few come
+    # from a partial selection; everything is sorted only when duplicates use them up.
+    limit = k * 4
+    ordered = heapq.nsmallest(limit, scored) if len(scored) > limit else sorted(scored)
+    if not _fill(ordered, pool, k, seen, chosen) and len(ordered) < len(scored):
+        chosen.clear()
+        seen.clear()
+        _fill(sorted(scored), pool, k, seen, chosen)
     return chosen
+
+
+def _fill(
+    ordered: Sequence[tuple[float, float, int, int, tuple[float, ...]]],
+    pool: Sequence[Candidate],
+    k: int,
+    seen: set[str],
+    chosen: list[Ranked],
+) -> bool:
+    """Append to `chosen` the best-ranked copy of each text until `k`; True when it got `k`."""
+    for negative_score, _when, _id, index, parts in ordered:
+        candidate = pool[index]
+        key = " ".join(words(candidate.text))
+        if key in seen:
+            continue
+        seen.add(key)
+        score_parts = ScoreParts(
+            text=parts[0], entity=parts[1], time=parts[2], recency=parts[3], type=parts[4],
+            vector=parts[5],
+        )  # fmt: skip
+        chosen.append(Ranked(candidate, -negative_score, score_parts))
+        if len(chosen) == k:
+            return True
+    return False
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:

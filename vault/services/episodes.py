@@ -148,16 +148,15 @@ def recall(
     checked = _filters(filters)
     analyzed = analyze(query, now)
     window, analyzed = _resolve_time(episodes, owner_id, analyzed, now)
-    ids = _text_candidate_ids(episodes, owner_id, analyzed)
-    rows = {row.id: row for row in episodes.rows(owner_id, ids)}
-    if window is not None:
-        rows.update({row.id: row for row in episodes.window(owner_id, window.start, window.end, WINDOW_CAP)})
-    if not analyzed.groups or embed is not None:
-        rows.update({row.id: row for row in episodes.recent(owner_id, WINDOW_CAP)})
-    pool = [
-        Candidate(row.id, row.text, row.type, row.occurred_at, json.loads(row.meta), row=row)
-        for row in rows.values()
-    ]
+    recent = WINDOW_CAP if not analyzed.groups or embed is not None else 0
+    if has_fts5(episodes.connection):
+        hits = episodes.candidate_rows(
+            owner_id, _fts_expressions(owner_id, analyzed), GROUP_CAP,
+            window=(window.start, window.end) if window is not None else None, recent=recent,
+        )  # fmt: skip
+        pool = [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
+    else:
+        pool = _pg_pool(episodes, owner_id, analyzed, window, recent)
     pool = [c for c in pool if _passes(c, checked)]
     if embed is not None and pool:
         wanted = list(embed(query))
@@ -170,8 +169,8 @@ def recall(
     ranked = rank(analyzed, pool, now, window=window, k=k, total=estimate, weights=weights)
     return [
         Episode(
-            id=r.candidate.id, owner_id=owner_id, ref=r.candidate.row.ref, type=r.candidate.type,
-            outcome=r.candidate.row.outcome, text=r.candidate.text,
+            id=r.candidate.id, owner_id=owner_id, ref=r.candidate.row[1], type=r.candidate.type,
+            outcome=r.candidate.row[3], text=r.candidate.text,
             occurred_at=r.candidate.occurred_at, meta=r.candidate.meta, score=r.score,
             parts=r.parts,
         )  # fmt: skip
@@ -179,20 +178,47 @@ def recall(
     ]
 
 
-def _text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query) -> set[int]:
+def _fts_expressions(owner_id: str, query: Query) -> list[str]:
+    """SQLite: one FTS5 expression per query word group (any of its words) and, with several
+    groups, one for all of them together; each gives its newest GROUP_CAP matches."""
     groups = [g.surface for g in query.groups if g.surface]
-    if not groups:
-        return set()
-    if not has_fts5(episodes.connection):
-        words = [w for g in groups for w in g]
-        return set(episodes.pg_candidates(owner_id, words, GROUP_CAP * len(groups)))
     key = owner_key(owner_id)
-    ids: set[int] = set()
-    for group in groups:
-        ids.update(episodes.text_candidates(owner_id, fts_any(key, group), GROUP_CAP))
+    found = [fts_any(key, group) for group in groups]
     if len(groups) > 1:
-        ids.update(episodes.text_candidates(owner_id, fts_match(key, groups), GROUP_CAP))
-    return ids
+        found.append(fts_match(key, groups))
+    return found
+
+
+def _pg_pool(
+    episodes: EpisodeRepository, owner_id: str, query: Query, window: Window | None, recent: int
+) -> list[Candidate]:
+    """PostgreSQL: the text candidates (best ts_rank first), the time span's and the newest."""
+    groups = [g.surface for g in query.groups if g.surface]
+    ids: list[int] = []
+    if groups:
+        words = [w for g in groups for w in g]
+        ids = episodes.pg_candidates(owner_id, words, GROUP_CAP * len(groups))
+    rows = {row.id: row for row in episodes.rows(owner_id, ids)}
+    if window is not None:
+        spanned = episodes.window(owner_id, window.start, window.end, WINDOW_CAP)
+        rows.update({row.id: row for row in spanned})
+    if recent:
+        rows.update({row.id: row for row in episodes.recent(owner_id, recent)})
+    return [
+        Candidate(row.id, row.text, row.type, row.occurred_at, row.meta, row=(
+            row.id, row.ref, row.type, row.outcome, row.text, row.occurred_at, row.meta
+        ))
+        for row in rows.values()
+    ]  # fmt: skip
+
+
+def _text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query) -> set[int]:
+    """The ids of the text candidates alone (tools/bench_episodes.py reports the pool size)."""
+    if not has_fts5(episodes.connection):
+        words = [w for g in query.groups for w in g.surface]
+        return set(episodes.pg_candidates(owner_id, words, GROUP_CAP * len(query.groups)))
+    hits = episodes.candidate_rows(owner_id, _fts_expressions(owner_id, query), GROUP_CAP)
+    return {hit[0] for hit in hits}
 
 
 def _resolve_time(
@@ -205,12 +231,14 @@ def _resolve_time(
     surface: list[str] = []
     for word in anchor.event:
         surface.extend([word, *RELATED_SURFACE.get(stem(word), ())])
+    limit = query.window.end if query.window is not None else now
     if has_fts5(episodes.connection):
-        ids = episodes.text_candidates(owner_id, fts_any(owner_key(owner_id), surface), GROUP_CAP)
+        match = fts_any(owner_key(owner_id), surface)
+        found = [h[5] for h in episodes.candidate_rows(owner_id, [match], GROUP_CAP)]
     else:
         ids = episodes.pg_candidates(owner_id, surface, GROUP_CAP)
-    limit = query.window.end if query.window is not None else now
-    times = [row.occurred_at for row in episodes.rows(owner_id, ids) if row.occurred_at <= limit]
+        found = [row.occurred_at for row in episodes.rows(owner_id, ids)]
+    times = [moment for moment in found if moment <= limit]
     if not times:
         return query.window, query
     moment = max(times)
@@ -253,7 +281,7 @@ def _passes(candidate: Candidate, filters: dict[str, Any]) -> bool:
             return False
         if key == "type" and candidate.type not in wanted:
             return False
-        if key == "outcome" and (candidate.row.outcome or "") not in wanted:
+        if key == "outcome" and (candidate.row[3] or "") not in wanted:
             return False
         if key in ("location", "item"):
             if str(candidate.meta.get(key, "")).lower() not in wanted:

@@ -30,6 +30,7 @@ from sqlalchemy import (
 
 from vault.domain.episodes import Knowledge, KnowledgeIn
 from vault.domain.text import matches_query
+from vault.domain.times import format_utc, parse_utc
 from vault.storage.dialect import has_fts5
 from vault.storage.episode_tables import (
     EpisodeArchiveRow,
@@ -86,9 +87,28 @@ _RECENT = (
     .limit(bindparam("cap"))
 )
 _COUNT = select(func.count()).select_from(episodes_table).where(_E.owner_id == bindparam("owner"))
-_FTS_IDS = text(
-    "SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH :match ORDER BY rowid DESC LIMIT :cap"
+# recall's candidates on SQLite (candidate_rows): one statement, the episodes looked up by
+# primary key from the ids the FTS5 index (owner token ANDed inside it) and the owner's
+# (owner_id, occurred_at) index give, newest first and capped per part
+_HITS = (
+    "SELECT id, owner_id, ref, type, outcome, text, occurred_at, metadata FROM episodes "
+    "WHERE id IN ("
 )
+_FTS_PART = (
+    "SELECT rowid FROM (SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ? "
+    "ORDER BY rowid DESC LIMIT ?)"
+)
+_WINDOW_PART = (
+    "SELECT id FROM (SELECT id FROM episodes WHERE owner_id = ? AND occurred_at >= ? "
+    "AND occurred_at < ? ORDER BY occurred_at DESC, id DESC LIMIT ?)"
+)
+_RECENT_PART = (
+    "SELECT id FROM (SELECT id FROM episodes WHERE owner_id = ? "
+    "ORDER BY occurred_at DESC, id DESC LIMIT ?)"
+)
+EpisodeHit = tuple[int, "str | None", str, "str | None", str, datetime, str]
+"""id, ref, type, outcome, text, occurred_at, metadata (JSON text)."""
+
 _PG_CANDIDATES = text(
     "SELECT e.id FROM episodes AS e WHERE e.owner_id = :owner "
     "AND e.search @@ to_tsquery('english', :query) "
@@ -193,10 +213,41 @@ class EpisodeRepository:
     def count(self, owner_id: str) -> int:
         return int(self.connection.execute(_COUNT, {"owner": owner_id}).scalar_one())
 
-    def text_candidates(self, owner_id: str, match: str, cap: int) -> list[int]:
-        """SQLite: ids matching an FTS5 expression (newest first, at most `cap`)."""
-        found = self.connection.execute(_FTS_IDS, {"match": match, "cap": cap})
-        return [int(r[0]) for r in found]
+    def candidate_rows(
+        self,
+        owner_id: str,
+        matches: Sequence[str],
+        cap: int,
+        *,
+        window: tuple[datetime, datetime] | None = None,
+        recent: int = 0,
+    ) -> list[EpisodeHit]:
+        """SQLite: in ONE statement, the owner's episodes among the newest `cap` matches of each
+        FTS5 expression, the newest `cap` inside `window` ([start, end)) and the newest `recent`.
+
+        Rows come as plain tuples (id, ref, type, outcome, text, occurred_at, metadata text),
+        each id once, in no particular order: recall ranks them itself.
+        """
+        parts: list[str] = []
+        params: list[Any] = []
+        for match in matches:
+            parts.append(_FTS_PART)
+            params.extend((match, cap))
+        if window is not None:
+            parts.append(_WINDOW_PART)
+            params.extend((owner_id, format_utc(window[0]), format_utc(window[1]), cap))
+        if recent > 0:
+            parts.append(_RECENT_PART)
+            params.extend((owner_id, recent))
+        if not parts:
+            return []
+        statement = _HITS + " UNION ALL ".join(parts) + ")"
+        found = self.connection.exec_driver_sql(statement, tuple(params)).fetchall()
+        return [
+            (id_, ref, kind, outcome, text_, parse_utc(at), meta)
+            for id_, owner, ref, kind, outcome, text_, at, meta in found
+            if owner == owner_id
+        ]
 
     def pg_candidates(self, owner_id: str, words: Sequence[str], cap: int) -> list[int]:
         """PostgreSQL: ids matching any word, best `ts_rank` first."""
@@ -364,4 +415,4 @@ class KnowledgeRepository:
         return int(self.connection.execute(select(func.count()).select_from(knowledge_table)).scalar_one())
 
 
-__all__ = ["EpisodeRepository", "KnowledgeRepository", "owner_key"]
+__all__ = ["EpisodeHit", "EpisodeRepository", "KnowledgeRepository", "owner_key"]
