@@ -28,9 +28,9 @@ from sqlalchemy import Connection, Engine, text
 
 from alembic import context
 from vault.domain import errors
+from vault.storage import episode_tables  # noqa: F401 - registers the episode tables on the metadata
 from vault.storage.engine import create_vault_engine, default_url, writer
-from vault.storage import episode_tables  # noqa: F401 - registers the episode tables on Base
-from vault.storage.tables import Base
+from vault.storage.tables import metadata
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -49,7 +49,7 @@ def _include_object(
     # their indexes are never compared, so autogenerate never proposes dropping them.
     if reflected and compare_to is None:
         table = obj if type_ == "table" else getattr(obj, "table", None)
-        if table is not None and table.name not in Base.metadata.tables:
+        if table is not None and table.name not in metadata.tables:
             return False
     return not obj.info.get("is_view", False) if hasattr(obj, "info") else True
 
@@ -75,7 +75,7 @@ def _vault_errors() -> Iterator[None]:
 def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=Base.metadata,
+        target_metadata=metadata,
         render_as_batch=True,
         compare_type=True,
         include_object=_include_object,
@@ -107,7 +107,7 @@ def run_migrations_online() -> None:
 def run_migrations_offline() -> None:
     context.configure(
         url=_url(),
-        target_metadata=Base.metadata,
+        target_metadata=metadata,
         render_as_batch=True,
         literal_binds=True,
         transactional_ddl=True,

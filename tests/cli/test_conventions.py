@@ -3,8 +3,6 @@ errors for every user mistake (issue 9's list included), truthful Ctrl-C, backup
 
 from __future__ import annotations
 
-import click
-
 import json
 import os
 import signal
@@ -14,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 

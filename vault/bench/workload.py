@@ -22,8 +22,13 @@ from sqlalchemy.dialects import sqlite
 from vault.domain.rules import DEFAULT_DECAY_POLICY, decay_due, decayed
 from vault.domain.text import category_of, conflict_key_of, entity_tags, normalize_text
 from vault.domain.vocabulary import Category
-from vault.storage.repositories._sql import table_of
-from vault.storage.tables import AthleteRow, FactRow, FactTagRow, NoteRow, PatternRow
+from vault.storage.tables import (
+    athletes_table,
+    fact_tags_table,
+    facts_table,
+    notes_table,
+    patterns_table,
+)
 from vault.storage.types import UTCDateTime
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)  # "now" of the generated population
@@ -240,7 +245,7 @@ def populate_sqlite(path: str, seed: int, athletes: int) -> None:
 
 def populate_engine(engine: Engine, seed: int, athletes: int) -> None:
     """The same rows through SQLAlchemy Core (for a server database), after emptying its tables."""
-    tables = [table_of(m) for m in (AthleteRow, FactRow, FactTagRow, PatternRow, NoteRow)]
+    tables = [athletes_table, facts_table, fact_tags_table, patterns_table, notes_table]
     with engine.begin() as connection:
         names = "athletes, facts, fact_tags, patterns, notes, archive, forget_log"
         connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))

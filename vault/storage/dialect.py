@@ -29,9 +29,9 @@ from sqlalchemy import Connection, Engine, Table, bindparam, select
 from sqlalchemy.dialects import sqlite
 
 from vault.domain.errors import VaultError
-from vault.storage.tables import AthleteRow
+from vault.storage.tables import athletes_table
 
-_athletes: Table = AthleteRow.__table__  # type: ignore[assignment]
+_athletes = athletes_table
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"

@@ -28,19 +28,24 @@ from vault.domain.times import format_utc
 from vault.domain.vocabulary import Category, Kind
 from vault.storage import views
 from vault.storage.driver_read import DriverRead
-from vault.storage.repositories._sql import table_of
-from vault.storage.tables import AthleteRow, FactRow, FactTagRow, NoteRow, PatternRow
+from vault.storage.tables import (
+    athletes_table,
+    fact_tags_table,
+    facts_table,
+    notes_table,
+    patterns_table,
+)
 from vault.storage.types import utc_from_driver
 
-_tags = FactTagRow.__table__
-_patterns = table_of(PatternRow)
-_notes = table_of(NoteRow)
+_tags = fact_tags_table
+_patterns = patterns_table
+_notes = notes_table
 _SELECT_TAGS = select(_tags.c.fact_id, _tags.c.tag).where(
     _tags.c.fact_id.in_(bindparam("ids", expanding=True))
 )
 
 
-_facts_table = table_of(FactRow)
+_facts_table = facts_table
 _FACT_COLUMNS = (
     "id", "athlete_id", "text", "category", "conflict_key", "source", "source_ref", "extractor",
     "confidence", "occurrences", "learned_at", "observed_at", "last_reinforced_at", "updated_at",
@@ -93,7 +98,7 @@ _KINDS = {kind.value: kind for kind in Kind}
 # Compiled once, run on the driver cursor: times arrive as the driver gives them (canonical
 # text on SQLite, aware datetimes on PostgreSQL) and are compared without being parsed.
 _PROMPT_ROWS = DriverRead(_prompt_rows_statement())
-_UPDATED_AT = select(AthleteRow.updated_at).where(AthleteRow.id == bindparam("athlete"))
+_UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
 def active_facts(
@@ -213,7 +218,7 @@ def all_summaries(connection: Connection) -> list[AthleteSummary]:
     return [AthleteSummary.model_validate(row._mapping) for row in rows]
 
 
-_athletes = table_of(AthleteRow)
+_athletes = athletes_table
 _ATHLETE_COUNT = select(func.count()).select_from(_athletes)
 _ATHLETE_PAGE = (
     select(_athletes.c.id)

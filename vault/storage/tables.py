@@ -1,13 +1,17 @@
-"""The normalized schema, as typed SQLAlchemy models. Alembic owns the DDL; see alembic/versions."""
+"""The normalized schema as SQLAlchemy Core tables. Alembic owns the DDL; see alembic/versions.
+
+Core `Table`s, not ORM classes: every read and write is a Core statement on the unit of work's
+Connection, and importing the ORM would cost every CLI command ~50 ms of start-up.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
 from enum import Enum as PyEnum
-from typing import Optional
+from typing import Any
 
 from sqlalchemy import (
     CheckConstraint,
+    Column,
     Enum,
     Float,
     ForeignKey,
@@ -15,12 +19,12 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
 )
 from sqlalchemy import (
     text as sql_text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 from vault.domain.limits import ATHLETE_ID_MAX, FACT_TEXT_MAX, ITEM_TEXT_MAX
 from vault.domain.vocabulary import ArchiveReason, Category, Kind, Source
@@ -36,9 +40,7 @@ NAMING_CONVENTION = {
 }
 
 
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 def _enum_column(enum: type[PyEnum], name: str) -> Enum:
@@ -54,169 +56,155 @@ def _enum_column(enum: type[PyEnum], name: str) -> Enum:
     )
 
 
-def _athlete_fk() -> Mapped[str]:
-    return mapped_column(
-        String(ATHLETE_ID_MAX), ForeignKey("athletes.id", ondelete="CASCADE"), nullable=False
+def _id() -> Column[int]:
+    return Column("id", Integer, primary_key=True, autoincrement=True)
+
+
+def _athlete_fk() -> Column[str]:
+    return Column(
+        "athlete_id",
+        String(ATHLETE_ID_MAX),
+        ForeignKey("athletes.id", ondelete="CASCADE"),
+        nullable=False,
     )
 
 
-class AthleteRow(Base):
-    """One person whose memory the vault keeps."""
-
-    __tablename__ = "athletes"
-
-    id: Mapped[str] = mapped_column(String(ATHLETE_ID_MAX), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+def _required(name: str, kind: Any) -> Column[Any]:
+    return Column(name, kind, nullable=False)
 
 
-class _ListItem:
-    """Columns of a pattern or a coaching note: text, provenance, confidence, occurrences, times."""
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    athlete_id: Mapped[str] = _athlete_fk()
-    text: Mapped[str] = mapped_column(String(ITEM_TEXT_MAX))
-    normalized_text: Mapped[str] = mapped_column(String(ITEM_TEXT_MAX))
-    source: Mapped[Source] = mapped_column(_enum_column(Source, "source"))
-    source_ref: Mapped[Optional[str]] = mapped_column(String(200))
-    extractor: Mapped[Optional[str]] = mapped_column(String(100))
-    confidence: Mapped[float] = mapped_column(Float)
-    occurrences: Mapped[int] = mapped_column(Integer)
-    learned_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    last_reinforced_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-    @declared_attr.directive
-    def __table_args__(cls) -> tuple[object, ...]:  # noqa: N805 - SQLAlchemy directive
-        return (
-            UniqueConstraint("athlete_id", "normalized_text"),
-            CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),
-            CheckConstraint("occurrences >= 1", name="occurrences_positive"),
-            Index(None, "athlete_id", "confidence"),
-            {"sqlite_autoincrement": True},
-        )
+def _optional(name: str, kind: Any) -> Column[Any]:
+    return Column(name, kind, nullable=True)
 
 
-class FactRow(Base):
-    """An active key fact. Archived facts leave this table for `archive`."""
+# One person whose memory the vault keeps.
+athletes_table = Table(
+    "athletes",
+    metadata,
+    Column("id", String(ATHLETE_ID_MAX), primary_key=True),
+    _required("created_at", UTCDateTime),
+    _required("updated_at", UTCDateTime),
+)
 
-    __tablename__ = "facts"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    athlete_id: Mapped[str] = _athlete_fk()
-    text: Mapped[str] = mapped_column(String(FACT_TEXT_MAX))
-    normalized_text: Mapped[str] = mapped_column(String(ITEM_TEXT_MAX))
-    category: Mapped[Category] = mapped_column(_enum_column(Category, "category"))
-    conflict_key: Mapped[Optional[str]] = mapped_column(String(60))
-    source: Mapped[Source] = mapped_column(_enum_column(Source, "source"))
-    source_ref: Mapped[Optional[str]] = mapped_column(String(200))
-    extractor: Mapped[Optional[str]] = mapped_column(String(100))
-    confidence: Mapped[float] = mapped_column(Float)
+# An active key fact. Archived facts leave this table for `archive`.
+facts_table = Table(
+    "facts",
+    metadata,
+    _id(),
+    _athlete_fk(),
+    _required("text", String(FACT_TEXT_MAX)),
+    _required("normalized_text", String(ITEM_TEXT_MAX)),
+    _required("category", _enum_column(Category, "category")),
+    _optional("conflict_key", String(60)),
+    _required("source", _enum_column(Source, "source")),
+    _optional("source_ref", String(200)),
+    _optional("extractor", String(100)),
+    _required("confidence", Float),
     # Confidence at the last reinforcement; `confidence` is this decayed to the last decay run.
-    base_confidence: Mapped[float] = mapped_column(Float)
-    occurrences: Mapped[int] = mapped_column(Integer)
-    learned_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    _required("base_confidence", Float),
+    _required("occurrences", Integer),
+    _required("learned_at", UTCDateTime),
     # Time of the newest observation of this value: "newer wins" compares against it.
-    observed_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    last_reinforced_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    _required("observed_at", UTCDateTime),
+    _required("last_reinforced_at", UTCDateTime),
+    _required("updated_at", UTCDateTime),
     # When `confidence` next drops (end of the current unreinforced week): decay reads only
     # facts due. The default means "due now", so a row written without it is just recomputed.
-    decay_due_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=sql_text(f"'{DUE_NOW}'"))
+    Column(
+        "decay_due_at", UTCDateTime, nullable=False, server_default=sql_text(f"'{DUE_NOW}'")
+    ),
+    UniqueConstraint("athlete_id", "normalized_text"),
+    UniqueConstraint("athlete_id", "conflict_key"),
+    CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),
+    CheckConstraint("base_confidence >= 0 AND base_confidence <= 1", name="base_confidence_range"),
+    CheckConstraint("occurrences >= 1", name="occurrences_positive"),
+    # No other index: every per-athlete read uses the unique keys' athlete_id prefix, and
+    # whole-vault decay scans the table once (an index on decay_due_at cost more to maintain
+    # on 1.5 M rewritten rows than the 0.2 s scan of a run with nothing due).
+    sqlite_autoincrement=True,
+)
 
-    @declared_attr.directive
-    def __table_args__(cls) -> tuple[object, ...]:  # noqa: N805 - SQLAlchemy directive
-        return (
-            UniqueConstraint("athlete_id", "normalized_text"),
-            UniqueConstraint("athlete_id", "conflict_key"),
-            CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),
-            CheckConstraint(
-                "base_confidence >= 0 AND base_confidence <= 1", name="base_confidence_range"
-            ),
-            CheckConstraint("occurrences >= 1", name="occurrences_positive"),
-            # No other index: every per-athlete read uses the unique keys' athlete_id prefix, and
-            # whole-vault decay scans the table once (an index on decay_due_at cost more to
-            # maintain on 1.5 M rewritten rows than the 0.2 s scan of a run with nothing due).
-            {"sqlite_autoincrement": True},
-        )
+# An entity tag of a fact (`body:knee`, `time:morning`, `context:kids`). No index on `tag`
+# alone (dropped in 0003): every read goes by fact_id, which the primary key serves.
+fact_tags_table = Table(
+    "fact_tags",
+    metadata,
+    Column("fact_id", Integer, ForeignKey("facts.id", ondelete="CASCADE"), primary_key=True),
+    Column("tag", String(60), primary_key=True),
+)
 
 
-class FactTagRow(Base):
-    """An entity tag of a fact (`body:knee`, `time:morning`, `context:kids`)."""
-
-    __tablename__ = "fact_tags"
-
-    fact_id: Mapped[int] = mapped_column(
-        Integer, ForeignKey("facts.id", ondelete="CASCADE"), primary_key=True
+def _list_item_table(name: str) -> Table:
+    """A pattern or a coaching note: text, provenance, confidence, occurrences, times."""
+    return Table(
+        name,
+        metadata,
+        _id(),
+        _athlete_fk(),
+        _required("text", String(ITEM_TEXT_MAX)),
+        _required("normalized_text", String(ITEM_TEXT_MAX)),
+        _required("source", _enum_column(Source, "source")),
+        _optional("source_ref", String(200)),
+        _optional("extractor", String(100)),
+        _required("confidence", Float),
+        _required("occurrences", Integer),
+        _required("learned_at", UTCDateTime),
+        _required("last_reinforced_at", UTCDateTime),
+        _required("updated_at", UTCDateTime),
+        UniqueConstraint("athlete_id", "normalized_text"),
+        CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),
+        CheckConstraint("occurrences >= 1", name="occurrences_positive"),
+        Index(None, "athlete_id", "confidence"),
+        sqlite_autoincrement=True,
     )
-    tag: Mapped[str] = mapped_column(String(60), primary_key=True)
-
-    # No index on `tag` alone (dropped in 0003): every read goes by fact_id, which the primary
-    # key (fact_id, tag) serves, and an unread index is paid on every tag insert.
 
 
-class PatternRow(_ListItem, Base):
-    """A recurring behaviour ("skips Mondays frequently")."""
+patterns_table = _list_item_table("patterns")  # a recurring behaviour ("skips Mondays frequently")
+notes_table = _list_item_table("notes")  # a coaching note ("responds well to data-driven framing")
 
-    __tablename__ = "patterns"
-
-
-class NoteRow(_ListItem, Base):
-    """A coaching note ("responds well to data-driven framing")."""
-
-    __tablename__ = "notes"
-
-
-class ArchiveRow(Base):
-    """Everything that left the active set, with why and what replaced it."""
-
-    __tablename__ = "archive"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    athlete_id: Mapped[str] = _athlete_fk()
-    kind: Mapped[Kind] = mapped_column(_enum_column(Kind, "kind"))
+# Everything that left the active set, with why and what replaced it.
+archive_table = Table(
+    "archive",
+    metadata,
+    _id(),
+    _athlete_fk(),
+    _required("kind", _enum_column(Kind, "kind")),
     # None for an item archived in the same merge that proposed it (it never became active).
-    original_id: Mapped[Optional[int]] = mapped_column(Integer)
-    original_text: Mapped[str] = mapped_column(String(ITEM_TEXT_MAX))
-    category: Mapped[Optional[Category]] = mapped_column(_enum_column(Category, "category"))
-    conflict_key: Mapped[Optional[str]] = mapped_column(String(60))
-    source: Mapped[Source] = mapped_column(_enum_column(Source, "source"))
-    confidence: Mapped[float] = mapped_column(Float)
-    occurrences: Mapped[int] = mapped_column(Integer)
-    learned_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    superseded_by: Mapped[Optional[int]] = mapped_column(Integer)
-    reason: Mapped[ArchiveReason] = mapped_column(_enum_column(ArchiveReason, "reason"))
-    archived_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    _optional("original_id", Integer),
+    _required("original_text", String(ITEM_TEXT_MAX)),
+    _optional("category", _enum_column(Category, "category")),
+    _optional("conflict_key", String(60)),
+    _required("source", _enum_column(Source, "source")),
+    _required("confidence", Float),
+    _required("occurrences", Integer),
+    _required("learned_at", UTCDateTime),
+    _optional("superseded_by", Integer),
+    _required("reason", _enum_column(ArchiveReason, "reason")),
+    _required("archived_at", UTCDateTime),
+    Index(None, "athlete_id", "archived_at"),  # an athlete's archive, oldest first; forget
+    Index(None, "archived_at"),  # cleanup_archive: rows older than the retention, all athletes
+    Index(None, "kind", "superseded_by"),  # history walk: what a fact replaced
+    Index(None, "kind", "original_id"),  # history walk: a fact's own archive row (0003)
+    sqlite_autoincrement=True,
+)
 
-    __table_args__ = (
-        Index(None, "athlete_id", "archived_at"),  # an athlete's archive, oldest first; forget
-        Index(None, "archived_at"),  # cleanup_archive: rows older than the retention, all athletes
-        Index(None, "kind", "superseded_by"),  # history walk: what a fact replaced
-        Index(None, "kind", "original_id"),  # history walk: a fact's own archive row (0003)
-        {"sqlite_autoincrement": True},
-    )
+# An entity tag an archived fact had when it left (revision 0006): history by body part.
+archive_tags_table = Table(
+    "archive_tags",
+    metadata,
+    Column("archive_id", Integer, ForeignKey("archive.id", ondelete="CASCADE"), primary_key=True),
+    Column("tag", String(60), primary_key=True),
+)
 
-
-class ArchiveTagRow(Base):
-    """An entity tag an archived fact had when it left (revision 0006): history by body part."""
-
-    __tablename__ = "archive_tags"
-
-    archive_id: Mapped[int] = mapped_column(
-        Integer, ForeignKey("archive.id", ondelete="CASCADE"), primary_key=True
-    )
-    tag: Mapped[str] = mapped_column(String(60), primary_key=True)
-
-
-class ForgetLogRow(Base):
-    """Count-only audit of "forget" requests: what was asked is deliberately not kept."""
-
-    __tablename__ = "forget_log"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    athlete_id: Mapped[str] = _athlete_fk()
-    forgotten_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    facts: Mapped[int] = mapped_column(Integer)
-    patterns: Mapped[int] = mapped_column(Integer)
-    notes: Mapped[int] = mapped_column(Integer)
-    archived: Mapped[int] = mapped_column(Integer)
+# Count-only audit of "forget" requests: what was asked is deliberately not kept.
+forget_log_table = Table(
+    "forget_log",
+    metadata,
+    _id(),
+    _athlete_fk(),
+    _required("forgotten_at", UTCDateTime),
+    _required("facts", Integer),
+    _required("patterns", Integer),
+    _required("notes", Integer),
+    _required("archived", Integer),
+)

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Result, Table
-
-
-def table_of(model: type[Any]) -> Table:
-    """The Core table behind an ORM model (repositories write with Core statements)."""
-    return cast(Table, model.__table__)
+from sqlalchemy import CursorResult, Result
 
 
 def rowcount(result: Result[Any]) -> int:

@@ -10,12 +10,14 @@ from sqlalchemy import Connection, bindparam, delete, insert, literal_column, nu
 from vault.domain.models import Archived
 from vault.domain.rules import FactState, Removal
 from vault.domain.vocabulary import ArchiveReason, Kind
-from vault.storage.repositories._sql import rowcount, table_of
-from vault.storage.tables import ArchiveRow, ArchiveTagRow, FactRow, FactTagRow, ForgetLogRow
-
-archive_table = table_of(ArchiveRow)
-archive_tags_table = table_of(ArchiveTagRow)
-forget_log_table = table_of(ForgetLogRow)
+from vault.storage.repositories._sql import rowcount
+from vault.storage.tables import (
+    archive_table,
+    archive_tags_table,
+    fact_tags_table,
+    facts_table,
+    forget_log_table,
+)
 
 _INSERT = insert(archive_table).returning(archive_table.c.id, sort_by_parameter_order=True)
 _INSERT_TAGS = insert(archive_tags_table)
@@ -27,7 +29,7 @@ _BY_ATHLETE = (
 
 
 def _archive_facts_statement() -> Any:
-    facts = table_of(FactRow)
+    facts = facts_table
     copied = select(
         facts.c.athlete_id,
         literal_column(f"'{Kind.FACT.value}'"),
@@ -56,7 +58,7 @@ _ARCHIVE_FACTS = _archive_facts_statement()
 
 def _archive_fact_tags_statement() -> Any:
     """Copy the tags of facts just archived by `_ARCHIVE_FACTS` (before the facts are deleted)."""
-    tags = table_of(FactTagRow)
+    tags = fact_tags_table
     copied = (
         select(archive_table.c.id, tags.c.tag)
         .join(tags, tags.c.fact_id == archive_table.c.original_id)
@@ -72,7 +74,7 @@ _ARCHIVE_FACT_TAGS = _archive_fact_tags_statement()
 
 
 def _detach_statement(one_athlete: bool) -> Any:
-    facts = table_of(FactRow)
+    facts = facts_table
     archived = archive_table.alias("archived")
     live_facts = select(facts.c.id)
     live_archived = select(archived.c.original_id).where(

@@ -8,18 +8,18 @@ from typing import Any
 from sqlalchemy import Connection, Select, delete, func, select
 
 from vault.storage.dialect import ensure_athlete
-from vault.storage.repositories._sql import rowcount, table_of
+from vault.storage.repositories._sql import rowcount
 from vault.storage.tables import (
-    ArchiveRow,
-    AthleteRow,
-    FactRow,
-    FactTagRow,
-    ForgetLogRow,
-    NoteRow,
-    PatternRow,
+    archive_table,
+    athletes_table,
+    fact_tags_table,
+    facts_table,
+    forget_log_table,
+    notes_table,
+    patterns_table,
 )
 
-_athletes = table_of(AthleteRow)
+_athletes = athletes_table
 
 
 class AthleteRepository:
@@ -31,7 +31,7 @@ class AthleteRepository:
         ensure_athlete(self.connection, athlete_id, now)
 
     def exists(self, athlete_id: str) -> bool:
-        found = self.connection.execute(select(AthleteRow.id).where(AthleteRow.id == athlete_id))
+        found = self.connection.execute(select(athletes_table.c.id).where(athletes_table.c.id == athlete_id))
         return found.first() is not None
 
     def touch(self, athlete_id: str, now: datetime) -> None:
@@ -44,13 +44,12 @@ class AthleteRepository:
         counts = {
             "fact_tags": self._count(
                 select(func.count())
-                .select_from(FactTagRow)
-                .join(FactRow, FactRow.id == FactTagRow.fact_id)
-                .where(FactRow.athlete_id == athlete_id)
+                .select_from(fact_tags_table)
+                .join(facts_table, facts_table.c.id == fact_tags_table.c.fact_id)
+                .where(facts_table.c.athlete_id == athlete_id)
             )
         }
-        for model in (FactRow, PatternRow, NoteRow, ArchiveRow, ForgetLogRow):
-            table = table_of(model)
+        for table in (facts_table, patterns_table, notes_table, archive_table, forget_log_table):
             result = self.connection.execute(delete(table).where(table.c.athlete_id == athlete_id))
             counts[table.name] = rowcount(result)
         result = self.connection.execute(delete(_athletes).where(_athletes.c.id == athlete_id))

@@ -1,7 +1,7 @@
 """`vault copy`'s SQL: the schema's tables by how they relate to athletes, and the reads and
 writes that move rows between two vaults (either backend), each on a Connection it is given.
 
-The tables come from the schema itself (`vault.storage.tables.Base.metadata`), so a table added
+The tables come from the schema itself (`vault.storage.tables.metadata`), so a table added
 later is copied too: `athletes`; the tables whose rows belong to an athlete (a foreign key to
 `athletes.id`: facts, patterns, notes, archive, forget log, ...); their child tables (a
 foreign key to one of those: fact tags, ...); and shared tables that belong to no athlete.
@@ -19,11 +19,11 @@ from typing import Any
 from sqlalchemy import Column, Connection, Table, delete, func, insert, select
 
 from vault.storage.dialect import bump_sequences, last_ids
-from vault.storage.tables import AthleteRow, Base
+from vault.storage.tables import athletes_table, metadata
 
 Row = tuple[Any, ...]
 
-athletes: Table = AthleteRow.__table__  # type: ignore[assignment]
+athletes = athletes_table
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Layout:
 def layout() -> Layout:
     owner: dict[str, Column[Any]] = {}
     parent: dict[str, tuple[Column[Any], Table, Column[Any]]] = {}
-    tables = tuple(Base.metadata.sorted_tables)
+    tables = tuple(metadata.sorted_tables)
     for table in tables:
         for fk in table.foreign_keys:
             if fk.column.table is athletes:

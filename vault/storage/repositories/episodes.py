@@ -33,19 +33,15 @@ from vault.domain.text import matches_query
 from vault.domain.times import format_utc, parse_utc
 from vault.storage.dialect import has_fts5
 from vault.storage.episode_tables import (
-    EpisodeArchiveRow,
-    EpisodeRow,
-    EpisodeVectorRow,
-    KnowledgeNameRow,
-    KnowledgeRow,
+    episode_archive_table,
+    episode_vectors_table,
+    episodes_table,
+    knowledge_names_table,
+    knowledge_table,
 )
-from vault.storage.repositories._sql import rowcount, table_of
+from vault.storage.repositories._sql import rowcount
 
-episodes_table = table_of(EpisodeRow)
-vectors_table = table_of(EpisodeVectorRow)
-episode_archive_table = table_of(EpisodeArchiveRow)
-knowledge_table = table_of(KnowledgeRow)
-knowledge_names_table = table_of(KnowledgeNameRow)
+vectors_table = episode_vectors_table
 
 _E = episodes_table.c
 _META = _E["metadata"]

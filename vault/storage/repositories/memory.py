@@ -25,13 +25,17 @@ from vault.domain.models import Fact, ListItem
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
 from vault.domain.vocabulary import Category, Kind
 from vault.storage.dialect import locks_rows
-from vault.storage.repositories._sql import rowcount, table_of
-from vault.storage.tables import AthleteRow, FactRow, FactTagRow, NoteRow, PatternRow
+from vault.storage.repositories._sql import rowcount
+from vault.storage.tables import (
+    athletes_table,
+    fact_tags_table,
+    facts_table,
+    notes_table,
+    patterns_table,
+)
 
-facts_table = table_of(FactRow)
-athletes_table = table_of(AthleteRow)
-tags_table = table_of(FactTagRow)
-ITEM_TABLES: dict[Kind, Table] = {Kind.PATTERN: table_of(PatternRow), Kind.NOTE: table_of(NoteRow)}
+tags_table = fact_tags_table
+ITEM_TABLES: dict[Kind, Table] = {Kind.PATTERN: patterns_table, Kind.NOTE: notes_table}
 TABLES: dict[Kind, Table] = {Kind.FACT: facts_table, **ITEM_TABLES}
 
 # Statements built once so SQLAlchemy's compiled cache serves every merge.

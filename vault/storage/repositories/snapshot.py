@@ -28,28 +28,24 @@ from typing import Any
 from sqlalchemy import Connection, Table, bindparam, delete, insert, select
 
 from vault.domain.vocabulary import Category, Kind, Source
-from vault.storage.repositories._sql import rowcount, table_of
+from vault.storage.repositories._sql import rowcount
 from vault.storage.tables import (
-    ArchiveRow,
-    ArchiveTagRow,
-    AthleteRow,
-    FactRow,
-    FactTagRow,
-    NoteRow,
-    PatternRow,
+    archive_table,
+    archive_tags_table,
+    athletes_table,
+    fact_tags_table,
+    facts_table,
+    notes_table,
+    patterns_table,
 )
 
 Row = dict[str, Any]
 IdMap = dict[int, int]
 
-athletes_table = table_of(AthleteRow)
-fact_tags_table = table_of(FactTagRow)
-archive_table = table_of(ArchiveRow)
-archive_tags_table = table_of(ArchiveTagRow)
 KIND_TABLES: dict[Kind, Table] = {
-    Kind.FACT: table_of(FactRow),
-    Kind.PATTERN: table_of(PatternRow),
-    Kind.NOTE: table_of(NoteRow),
+    Kind.FACT: facts_table,
+    Kind.PATTERN: patterns_table,
+    Kind.NOTE: notes_table,
 }
 ARCHIVE = "archive"  # the archive's id space, next to the three kinds'
 
