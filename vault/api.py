@@ -121,6 +121,7 @@ def open_vault(
     `decay_policy` sets the weekly decay factor per category (default DEFAULT_DECAY_POLICY).
     A file this call created is removed again if opening it fails.
     """
+    _decay_policy(decay_policy)  # a bad policy is refused before anything is opened
     url = default_url() if target is None else as_url(target)
     created = _would_create(url, read_only)
     engine = create_vault_engine(url, read_only=read_only, synchronous=synchronous)
@@ -147,7 +148,7 @@ class Vault:
 
     def __init__(self, engine: Engine, *, decay_policy: DecayPolicy | None = None) -> None:
         self.engine = engine
-        self.decay_policy = DEFAULT_DECAY_POLICY if decay_policy is None else decay_policy
+        self.decay_policy = _decay_policy(decay_policy)
         self._writer = writer(engine)
 
     def close(self) -> None:
@@ -806,6 +807,14 @@ def _fetched(cursor: Any, limit: int | None) -> Iterator[tuple[Any, ...]]:
         if left is not None:
             left -= len(chunk)
         yield from (tuple(row) for row in chunk)
+
+
+def _decay_policy(policy: DecayPolicy | None) -> DecayPolicy:
+    if policy is None:
+        return DEFAULT_DECAY_POLICY
+    if not isinstance(policy, DecayPolicy):
+        raise InvalidInput(f"decay_policy must be a DecayPolicy, got {policy!r}")
+    return policy
 
 
 def _now(now: datetime | None) -> datetime:

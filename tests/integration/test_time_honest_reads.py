@@ -51,6 +51,11 @@ def test_the_decay_policy_is_configurable_and_checked(tmp_path: Path) -> None:
     for bad in (0.0, 1.5, True, "0.9"):
         with pytest.raises(InvalidInput):
             DecayPolicy(default=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="unknown category"):
+        DecayPolicy(by_category={"bogus": 0.9})  # type: ignore[dict-item]
+    with pytest.raises(InvalidInput, match="DecayPolicy"):
+        open_vault(tmp_path / "new.db", upgrade=True, decay_policy="fast")  # type: ignore[arg-type]
+    assert not (tmp_path / "new.db").exists()  # refused before anything was created
 
 
 def test_reads_and_decay_agree(vault: Vault) -> None:

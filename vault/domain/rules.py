@@ -69,6 +69,11 @@ class DecayPolicy:
     by_category: Mapping[Category, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for key in self.by_category:
+            try:
+                Category(key)
+            except ValueError:
+                raise InvalidInput(f"unknown category {key!r} in the decay policy") from None
         for factor in (self.default, *self.by_category.values()):
             if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 1:
                 raise InvalidInput(f"a weekly decay factor must be in (0, 1], got {factor!r}")
