@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import shutil
 import signal
 import time
@@ -38,8 +39,15 @@ SEED = int(os.environ.get("VAULT_CRASH_SEED", "20260302"))
 KILLS: dict[str, int] = {}  # scenario -> children killed while they ran (figures for the report)
 
 
-def _kill_after(pid: int, delay: float) -> bool:
-    """SIGKILL `pid` after `delay` s; True when it was still running (a real crash)."""
+def _kill_after(pid: int, delay: float, *, after_first_report: int | None = None) -> bool:
+    """SIGKILL `pid` after `delay` s; True when it was still running (a real crash).
+
+    With `after_first_report=fd` the delay starts once the child has written its first line
+    (without consuming it): on a loaded machine a child may need longer than any fixed delay to
+    start, and the kill must still land among its commits.
+    """
+    if after_first_report is not None:
+        select.select([after_first_report], [], [], 60.0)
     time.sleep(delay)
     finished, _ = os.waitpid(pid, os.WNOHANG)
     if finished:
@@ -81,9 +89,11 @@ def test_merges_killed_at_random_points_keep_every_committed_merge_whole(tmp_pat
     rng = random.Random(SEED)
     committed = 0  # merges the children reported committed, in all
     last = 0  # the last step the file holds
-    for _ in range(100):
+    for round_ in range(100):
         pid, fd = fork_child(lambda fd, s=last: _merging_child(path, s, fd))
-        killed = _kill_after(pid, rng.uniform(0.0, 0.02))
+        # odd rounds: anywhere from the start (opening included); even rounds: among the merges
+        among_merges = fd if round_ % 2 == 0 else None
+        killed = _kill_after(pid, rng.uniform(0.0, 0.02), after_first_report=among_merges)
         _count("merge", killed)
         reported = [int(line) for line in read_all(fd) if line.isdigit()]
         assert integrity(path) == "ok"
