@@ -14,16 +14,6 @@ from typing import TYPE_CHECKING, Any, cast
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import Engine, exc
 
-from vault.domain.episodes import (
-    EPISODE_ARCHIVE_RETENTION_DAYS,
-    EPISODE_CAP,
-    AddEpisodesResult,
-    Episode,
-    EpisodeIn,
-    Knowledge,
-    KnowledgeIn,
-    StorePolicy,
-)
 from vault.domain.errors import (
     AthleteNotFound,
     BusyError,
@@ -33,7 +23,14 @@ from vault.domain.errors import (
     StorageError,
     VaultError,
 )
-from vault.domain.limits import ARCHIVE_RETENTION_DAYS, ITEMS_PER_CALL, MAX_FACTS
+from vault.domain.limits import (
+    ARCHIVE_RETENTION_DAYS,
+    EPISODE_ARCHIVE_RETENTION_DAYS,
+    EPISODE_BUDGET,
+    EPISODE_CAP,
+    ITEMS_PER_CALL,
+    MAX_FACTS,
+)
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -57,19 +54,8 @@ from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.domain.vocabulary import Category, Kind, parse_category
 from vault.lazy import LazyModule
-from vault.prompt import (
-    DEFAULT_BUDGET,
-    DEFAULT_ENCODING,
-    MemoryBlock,
-    Profile,
-    Ranker,
-    facts_from_profile,
-    render_rows,
-    to_contract,
-    validate_contract,
-)
-from vault.prompt.episodes import EPISODE_BUDGET, EpisodeSections, render_episode_sections
-from vault.services import memory as services
+from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_rows
+from vault.prompt.tokens import DEFAULT_ENCODING
 from vault.storage import dialect, queries
 from vault.storage import migrations as migrate
 from vault.storage.dialect import is_sqlite
@@ -82,22 +68,45 @@ from vault.storage.engine import (
     sqlite_file,
     writer,
 )
-from vault.storage.uow import RetryPolicy, UnitOfWork, is_busy, storage_failure
+from vault.storage.failures import is_busy, storage_failure
 
 if TYPE_CHECKING:
     from vault import extraction
+    from vault.domain import episodes as episode_models
+    from vault.domain.episodes import (
+        AddEpisodesResult,
+        Episode,
+        EpisodeIn,
+        Knowledge,
+        KnowledgeIn,
+        StorePolicy,
+    )
     from vault.extraction import ActivityIn, Extractor, Turn
+    from vault.prompt import bootstrap, contract
+    from vault.prompt import episodes as episode_sections
+    from vault.prompt.bootstrap import Profile
+    from vault.prompt.episodes import EpisodeSections
+    from vault.prompt.sections import Ranker
     from vault.services import copy as copying
     from vault.services import episodes as episode_services
     from vault.services import health, interchange, learning
+    from vault.services import memory as services
+    from vault.storage import uow as units
     from vault.storage.repositories import episodes as episode_repositories
-else:  # imported on first use: `vault prompt` never pays for the extractor or YAML (start-up)
+    from vault.storage.uow import RetryPolicy, UnitOfWork
+else:  # imported on first use: `vault prompt` loads only what the MEMORY block needs (start-up)
     extraction = LazyModule("vault.extraction")
+    episode_models = LazyModule("vault.domain.episodes")
+    bootstrap = LazyModule("vault.prompt.bootstrap")
+    contract = LazyModule("vault.prompt.contract")
+    episode_sections = LazyModule("vault.prompt.episodes")
     copying = LazyModule("vault.services.copy")
     episode_services = LazyModule("vault.services.episodes")
     health = LazyModule("vault.services.health")
     interchange = LazyModule("vault.services.interchange")
     learning = LazyModule("vault.services.learning")
+    services = LazyModule("vault.services.memory")
+    units = LazyModule("vault.storage.uow")
     episode_repositories = LazyModule("vault.storage.repositories.episodes")
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
@@ -162,7 +171,7 @@ class Vault:
 
     def unit_of_work(self) -> UnitOfWork:
         """A write unit of work, for callers composing several steps in one transaction."""
-        return UnitOfWork(self._writer)
+        return units.UnitOfWork(self._writer)
 
     @contextmanager
     def _write(self) -> Iterator[UnitOfWork]:
@@ -170,7 +179,7 @@ class Vault:
         half-done transaction); a database failure becomes one VaultError: BusyError,
         StorageError (read-only, disk full), ConflictError or VaultError."""
         try:
-            with UnitOfWork(self._writer, retry=self.busy_retry) as uow:
+            with units.UnitOfWork(self._writer, retry=self.busy_retry) as uow:
                 yield uow
                 uow.commit()
         except exc.IntegrityError as error:
@@ -311,12 +320,12 @@ class Vault:
             return queries.list_items(connection, validated_athlete(athlete_id), Kind.NOTE)
 
     def archive(self, athlete_id: str) -> list[Archived]:
-        with UnitOfWork(self.engine) as uow:
+        with units.UnitOfWork(self.engine) as uow:
             return uow.archive.for_athlete(validated_athlete(athlete_id))
 
     def history(self, fact_id: int) -> tuple[list[Archived], int | None]:
         """What `fact_id` replaced (oldest first) and which fact is active for it today."""
-        with UnitOfWork(self.engine) as uow:
+        with units.UnitOfWork(self.engine) as uow:
             return services.fact_history(uow, fact_id)
 
     def summary(self, athlete_id: str) -> AthleteSummary | None:
@@ -397,8 +406,8 @@ class Vault:
         athlete = validated_athlete(athlete_id)
         if self.summary(athlete) is None:
             raise AthleteNotFound(athlete)
-        document = to_contract(self.memory(athlete, now), with_times=with_times)
-        validate_contract(document, with_times=with_times)
+        document = contract.to_contract(self.memory(athlete, now), with_times=with_times)
+        contract.validate_contract(document, with_times=with_times)
         return document
 
     def bootstrap(
@@ -407,7 +416,7 @@ class Vault:
         """Seed a (new) athlete's memory from their profile: sport, level, goal, weekly hours."""
         moment = _now(now)
         try:
-            facts = facts_from_profile(profile, moment)
+            facts = bootstrap.facts_from_profile(profile, moment)
         except ValidationError as error:
             raise InvalidInput(describe_validation_error(error)) from None
         return self.merge(athlete_id, facts, moment)
@@ -475,7 +484,7 @@ class Vault:
     def export(self, athlete_id: str) -> dict[str, Any]:
         """One athlete's whole memory as a `vault-export` v1 document (one read transaction)."""
         athlete = validated_athlete(athlete_id)
-        with UnitOfWork(self.engine) as uow:
+        with units.UnitOfWork(self.engine) as uow:
             return interchange.export_athlete(uow, athlete)
 
     def import_document(
@@ -557,7 +566,7 @@ class Vault:
         A generator: one page of athlete ids and one athlete's rows are held at a time, so
         memory stays flat however large the vault is; the documents form one consistent snapshot.
         """
-        with UnitOfWork(self.engine) as uow:
+        with units.UnitOfWork(self.engine) as uow:
             last = ""
             while ids := queries.athlete_ids_after(uow.connection, last, page):
                 for athlete in ids:
@@ -634,7 +643,7 @@ class Vault:
         owner's oldest episodes move to `episode_archive`. `embed` stores a vector per episode.
         """
         owner = validated_athlete(owner_id)
-        checked = [validated(EpisodeIn, item) for item in items]
+        checked = [validated(episode_models.EpisodeIn, item) for item in items]
         with self._write() as uow:
             return episode_services.add_episodes(
                 uow, owner, checked, _now(now), policy=policy, cap=cap, embed=embed, model=model
@@ -662,7 +671,7 @@ class Vault:
         counts = dict.fromkeys(("episodes", "added", "updated", "archived"), 0)
         stream = iter(items)
         with self._write() as uow:
-            while chunk := [validated(EpisodeIn, i) for i in itertools.islice(stream, batch)]:
+            while chunk := [validated(episode_models.EpisodeIn, i) for i in itertools.islice(stream, batch)]:
                 result = episode_services.add_episodes(uow, owner, chunk, moment)
                 counts["episodes"] += len(chunk)
                 counts["added"] += len(result.added)
@@ -711,7 +720,7 @@ class Vault:
     ) -> AddEpisodesResult:
         """The episodes an activity is worth (session with outcome, injury, race), recorded."""
         found = episode_services.episodes_from_activity(activity, policy=policy)
-        return self.add_episodes(owner_id, found, now=now) if found else AddEpisodesResult()
+        return self.add_episodes(owner_id, found, now=now) if found else episode_models.AddEpisodesResult()
 
     def forget_episodes(self, owner_id: str, query: str) -> dict[str, int]:
         """Erase the owner's episodes and archived episodes matching every word of `query`."""
@@ -754,7 +763,7 @@ class Vault:
         if isinstance(source, (str, os.PathLike)):
             items = episode_services.load_knowledge_files([Path(source)])
         else:
-            items = [validated(KnowledgeIn, item) for item in source]
+            items = [validated(episode_models.KnowledgeIn, item) for item in source]
         with self._write() as uow:
             return episode_services.store_knowledge(uow, items, _now(now))
 
@@ -775,7 +784,7 @@ class Vault:
     ) -> EpisodeSections:
         """Seed 003's KNOWLEDGE / PAST EXPERIENCE for `context`, within `budget` tokens."""
         recalled = self.recall(owner_id, context, k=k, now=now) if context.strip() else []
-        return render_episode_sections(
+        return episode_sections.render_episode_sections(
             self.knowledge_for(context), recalled, budget=budget, encoding=encoding
         )
 

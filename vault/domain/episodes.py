@@ -17,19 +17,18 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from vault.domain.limits import (
+    EPISODE_TEXT_MAX,
+    EPISODE_TYPE_MAX,
+    KNOWLEDGE_KIND_MAX,
+    KNOWLEDGE_NAME_MAX,
+    META_KEYS_MAX,
+    META_VALUE_MAX,
+    REF_MAX,
+)
 from vault.domain.text import clean_text
 from vault.domain.times import require_aware
 
-EPISODE_TEXT_MAX = 2000
-EPISODE_TYPE_MAX = 40
-REF_MAX = 200
-KNOWLEDGE_KIND_MAX = 40
-KNOWLEDGE_NAME_MAX = 200
-META_KEYS_MAX = 32
-META_VALUE_MAX = 200
-
-EPISODE_CAP = 100_000  # per owner; the oldest leave for episode_archive as `capped`
-EPISODE_ARCHIVE_RETENTION_DAYS = 90
 DEFAULT_TYPE = "note"
 
 # seed 003's metadata keys (any other short key is kept too)

@@ -38,6 +38,11 @@ ARCHIVE_RETENTION_DAYS = 90
 
 # -- prompt (seed 001 §7)
 PROMPT_BUDGET_TOKENS = 174
+EPISODE_BUDGET = 160  # tokens of seed 003's KNOWLEDGE + PAST EXPERIENCE sections
+
+# -- episodes and reference knowledge (seed 003)
+EPISODE_CAP = 100_000  # per owner; the oldest leave for episode_archive as `capped`
+EPISODE_ARCHIVE_RETENTION_DAYS = 90
 
 # -- lengths
 ATHLETE_ID_MAX = 128
@@ -47,6 +52,13 @@ SOURCE_REF_MAX = 200
 EXTRACTOR_MAX = 100
 CONFLICT_KEY_MAX = 60
 TAG_MAX = 60
+EPISODE_TEXT_MAX = 2000
+EPISODE_TYPE_MAX = 40
+REF_MAX = 200  # an app's own reference id of an episode
+KNOWLEDGE_KIND_MAX = 40
+KNOWLEDGE_NAME_MAX = 200
+META_KEYS_MAX = 32  # metadata keys on one episode
+META_VALUE_MAX = 200
 
 # -- what one call may carry (README "Reliability and privacy"); more is InvalidInput, unread
 TAGS_MAX = 20  # entity tags on one fact or retraction

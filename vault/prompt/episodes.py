@@ -23,12 +23,12 @@ from pydantic import BaseModel, ConfigDict
 
 from vault.domain.episodes import Episode, Knowledge
 from vault.domain.errors import InvalidInput
+from vault.domain.limits import EPISODE_BUDGET
 from vault.prompt.items import inline
 from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens
 
 KNOWLEDGE_LABEL = "KNOWLEDGE:"
 EXPERIENCE_LABEL = "PAST EXPERIENCE:"
-EPISODE_BUDGET = 160
 
 
 class DroppedLine(BaseModel):

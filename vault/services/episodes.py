@@ -17,7 +17,6 @@ from typing import Any
 from vault.domain.episode_query import RELATED_SURFACE, Query, Window, analyze, stem
 from vault.domain.episode_rank import DEFAULT_WEIGHTS, Candidate, Weights, cosine, rank
 from vault.domain.episodes import (
-    EPISODE_CAP,
     AddEpisodesResult,
     Episode,
     EpisodeIn,
@@ -28,6 +27,7 @@ from vault.domain.episodes import (
     name_key,
 )
 from vault.domain.errors import InvalidInput
+from vault.domain.limits import EPISODE_CAP
 from vault.domain.models import validated
 from vault.domain.text import query_terms
 from vault.extraction import ActivityIn

@@ -22,14 +22,14 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-from vault.domain.episodes import (
+from vault.domain.limits import (
+    ATHLETE_ID_MAX,
     EPISODE_TEXT_MAX,
     EPISODE_TYPE_MAX,
     KNOWLEDGE_KIND_MAX,
     KNOWLEDGE_NAME_MAX,
     REF_MAX,
 )
-from vault.domain.limits import ATHLETE_ID_MAX
 from vault.storage.tables import metadata
 from vault.storage.types import UTCDateTime
 from vault.storage.views import View

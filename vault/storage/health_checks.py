@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Engine, exc, text
 
 from vault.domain.limits import MAX_FACTS, MAX_NOTES, MAX_PATTERNS
 from vault.storage.engine import BUSY_TIMEOUT_MS
-from vault.storage.uow import is_busy
+from vault.storage.failures import is_busy
 from vault.storage.views import CURRENT_VIEWS
 
 # -- SQLite: file integrity

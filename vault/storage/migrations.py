@@ -11,7 +11,6 @@ from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.pool import NullPool
 
 from vault.domain.errors import SchemaOutOfDate, SchemaTooNew
-from vault.domain.legacy import LEGACY_TABLE
 from vault.storage.engine import create_vault_engine, writer
 
 if TYPE_CHECKING:  # Alembic is imported only when a file is upgraded (CLI start-up time)
@@ -145,6 +144,8 @@ def is_empty(engine: Engine) -> bool:
 
 def legacy_row_count(engine: Engine) -> int:
     """Rows in the legacy athlete_memory table (0 when there is none)."""
+    from vault.domain.legacy import LEGACY_TABLE  # here: opening a vault never loads the legacy parser
+
     with engine.connect() as connection:
         if not inspect(connection).has_table(LEGACY_TABLE):
             return 0

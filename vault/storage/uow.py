@@ -11,14 +11,10 @@ from types import TracebackType
 
 from sqlalchemy import Connection, Engine, exc
 
-from vault.domain.errors import BusyError, StorageError, VaultError
+from vault.storage.failures import is_busy
 from vault.storage.repositories import ArchiveRepository, AthleteRepository, MemoryRepository
 from vault.storage.repositories.episodes import EpisodeRepository
 from vault.storage.repositories.snapshot import SnapshotRepository
-
-SQLITE_BUSY = 5
-SQLITE_LOCKED = 6
-_BUSY_WORDS = ("database is locked", "database table is locked", "database is busy")
 
 
 @dataclass(frozen=True)
@@ -57,36 +53,6 @@ class RetryPolicy:
 
 
 DEFAULT_RETRY = RetryPolicy.from_env()
-
-
-def is_busy(error: BaseException) -> bool:
-    """SQLITE_BUSY / SQLITE_LOCKED (any extended code), as the driver reports it."""
-    orig = getattr(error, "orig", error)
-    code = getattr(orig, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF in (SQLITE_BUSY, SQLITE_LOCKED)
-    return any(word in str(orig).lower() for word in _BUSY_WORDS)
-
-
-def storage_failure(error: exc.DBAPIError, doing: str = "the write") -> VaultError:
-    """The vault's own error for a database failure: busy, read-only, full disk, I/O, other."""
-    message = str(error.orig)
-    lowered = message.lower()
-    if is_busy(error):
-        return BusyError(
-            f"the database is busy: another process held its write lock past every retry; "
-            f"{doing} did not happen, nothing was written ({message})"
-        )
-    if "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
-        return StorageError(
-            f"the vault file cannot be written (read-only file, directory or mount); "
-            f"nothing was written ({message})"
-        )
-    if "disk is full" in lowered or "disk full" in lowered:
-        return StorageError(f"the disk is full; nothing was written ({message})")
-    if "unable to open" in lowered or "disk i/o" in lowered or "cannot open" in lowered:
-        return StorageError(f"the vault file cannot be opened or read: {message}")
-    return VaultError(f"database error: {message}")
 
 
 class UnitOfWork:
