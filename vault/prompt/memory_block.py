@@ -21,7 +21,8 @@ that order that fits; a dropped item is never replaced by a lower-priority one t
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
@@ -59,7 +60,11 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
-class Dropped(_Frozen):
+# Dropped and Included are frozen dataclasses, not models: a block makes several per call on
+# the hot path (a dataclass costs ~0.8 µs, a model's `model_construct` ~2.7 µs); MemoryBlock
+# serializes them like models (`model_dump_json`).
+@dataclass(frozen=True, slots=True)
+class Dropped:
     """One item left out of the block, with its stored text and the reason."""
 
     kind: Kind
@@ -69,7 +74,8 @@ class Dropped(_Frozen):
     reason: DropReason
 
 
-class Included(_Frozen):
+@dataclass(frozen=True, slots=True)
+class Included:
     """Ids of the items in the block, in the order they appear."""
 
     facts: tuple[int, ...] = ()
@@ -115,12 +121,15 @@ def render_memory_block(
 
 
 def render_rows(
-    rows: Sequence[PromptRow], *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
+    rows: Mapping[Kind, Sequence[PromptRow]],
+    *,
+    budget: int = DEFAULT_BUDGET,
+    encoding: str = DEFAULT_ENCODING,
 ) -> MemoryBlock:
-    """`render_memory_block` for rows already in priority order within each kind (the hot path:
+    """`render_memory_block` for each kind's rows already in priority order (the hot path:
     `vault.storage.queries.prompt_rows` reads them in one statement)."""
     _check_budget(budget)
-    return _render(_by_kind(rows), budget, encoding)
+    return _render(rows, budget, encoding)
 
 
 def render_within(memory: AthleteMemory, budget: int, encoding: str) -> MemoryBlock:
@@ -142,14 +151,7 @@ def _check_budget(budget: int) -> None:
         raise InvalidInput(f"the memory token budget must be a positive integer, got {budget!r}")
 
 
-def _by_kind(rows: Sequence[PromptRow]) -> dict[Kind, list[PromptRow]]:
-    grouped: dict[Kind, list[PromptRow]] = {kind: [] for kind in SECTION_ORDER}
-    for row in rows:
-        grouped[row.kind].append(row)
-    return grouped
-
-
-def _render(ranked_rows: dict[Kind, list[PromptRow]], budget: int, encoding: str) -> MemoryBlock:
+def _render(ranked_rows: Mapping[Kind, Sequence[PromptRow]], budget: int, encoding: str) -> MemoryBlock:
     check_encoding(encoding)  # a bad encoding name fails here, even for an empty memory
     shown, dropped = _select(ranked_rows)
     prepare(_parts(shown), encoding)  # every text below is made of these
@@ -166,7 +168,7 @@ def _render(ranked_rows: dict[Kind, list[PromptRow]], budget: int, encoding: str
         text = layout({kind: [t for _, t in pairs] for kind, pairs in kept.items()})
         tokens = count_tokens(text, encoding)
     dropped += [_dropped(item, DropReason.BUDGET) for _, (item, _) in queue[:cut]]
-    included = Included.model_construct(
+    included = Included(
         facts=tuple(i.id for i, _ in kept[Kind.FACT]),
         patterns=tuple(i.id for i, _ in kept[Kind.PATTERN]),
         notes=tuple(i.id for i, _ in kept[Kind.NOTE]),
@@ -193,29 +195,33 @@ def _parts(shown: _Shown) -> Iterator[str]:
 _CAPS = {Kind.FACT: MAX_FACTS, Kind.PATTERN: MAX_LIST_ITEMS, Kind.NOTE: MAX_LIST_ITEMS}
 
 
-def _select(ranked_rows: dict[Kind, list[PromptRow]]) -> tuple[_Shown, list[Dropped]]:
+def _select(ranked_rows: Mapping[Kind, Sequence[PromptRow]]) -> tuple[_Shown, list[Dropped]]:
     """Apply the floor, the caps and the empty-text rule; keep priority order."""
-    shown: _Shown = {kind: [] for kind in SECTION_ORDER}
+    shown: _Shown = {}
     dropped: list[Dropped] = []
     for kind in SECTION_ORDER:
+        kept: list[tuple[PromptRow, str]] = []
+        shown[kind] = kept
+        cap, floored = _CAPS[kind], kind is _FACT
         for row in ranked_rows[kind]:
-            text = inline(row.text)
-            confident = math.isfinite(row.confidence) and row.confidence >= PROMPT_FLOOR
-            if kind is Kind.FACT and not confident:
-                reason = DropReason.BELOW_THRESHOLD
-            elif not text:
-                reason = DropReason.EMPTY
-            elif len(shown[kind]) >= _CAPS[kind]:
-                reason = DropReason.CAP
-            else:
-                shown[kind].append((row, text))
+            if floored and not PROMPT_FLOOR <= row.confidence < math.inf:  # NaN fails too
+                dropped.append(_dropped(row, _BELOW_THRESHOLD))
                 continue
-            dropped.append(_dropped(row, reason))
+            text = inline(row.text)
+            if not text:
+                dropped.append(_dropped(row, _EMPTY))
+            elif len(kept) >= cap:
+                dropped.append(_dropped(row, _CAP))
+            else:
+                kept.append((row, text))
     return shown, dropped
+
+
+# looked up once: an enum member read costs ~0.1 µs, and the block reads them per item
+_FACT = Kind.FACT
+_BELOW_THRESHOLD, _EMPTY, _CAP = DropReason.BELOW_THRESHOLD, DropReason.EMPTY, DropReason.CAP
 
 
 def _dropped(row: PromptRow, reason: DropReason) -> Dropped:
     # the row's values are already valid (read from the vault or from validated models)
-    return Dropped.model_construct(
-        kind=row.kind, id=row.id, text=row.text, confidence=row.confidence, reason=reason
-    )
+    return Dropped(row.kind, row.id, row.text, row.confidence, reason)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import (
@@ -65,7 +66,9 @@ _SUMMARY = select(views.athlete_summary).where(
 def _prompt_rows_statement() -> Any:
     """Every item of the athlete as (kind, id, text, confidence, base, last reinforced,
     category, due): facts from their table (today's confidence is computed from these),
-    patterns and notes from theirs in priority order. One statement, one snapshot.
+    patterns and notes from theirs. One statement, one snapshot, no ORDER BY: the rows are
+    ordered in Python per kind (sorting ~20 rows there is cheaper than SQLite's temporary
+    B-tree over the compound select; measured 42 vs 55 µs per read).
 
     Patterns and notes come from their tables: the `active_*` views add a window rank that
     SQLite cannot push the athlete filter through (measured: 34 vs 20 µs per read).
@@ -73,25 +76,18 @@ def _prompt_rows_statement() -> Any:
     f = _facts_table
     facts = select(
         literal_column(f"'{Kind.FACT.value}'").label("kind"),
-        literal_column("0").label("section"),
         f.c.id, f.c.text, f.c.confidence, f.c.base_confidence, f.c.last_reinforced_at,
         f.c.category, f.c.decay_due_at,
     ).where(f.c.athlete_id == bindparam("athlete"))  # fmt: skip
     items = [
         select(
-            literal_column(f"'{kind.value}'"), literal_column(str(order)),
+            literal_column(f"'{kind.value}'"),
             t.c.id, t.c.text, t.c.confidence, t.c.confidence, t.c.last_reinforced_at,
             null(), null(),
         ).where(t.c.athlete_id == bindparam("athlete"))  # fmt: skip
-        for order, (kind, t) in enumerate(((Kind.PATTERN, _patterns), (Kind.NOTE, _notes)), 1)
+        for kind, t in ((Kind.PATTERN, _patterns), (Kind.NOTE, _notes))
     ]
-    combined = union_all(facts, *items).subquery()
-    return select(*(c for c in combined.c if c.name != "section")).order_by(
-        combined.c.section,
-        combined.c.confidence.desc(),
-        combined.c.last_reinforced_at.desc(),
-        combined.c.id,
-    )
+    return union_all(facts, *items)
 
 
 _KINDS = {kind.value: kind for kind in Kind}
@@ -181,29 +177,41 @@ def memory(
 
 def prompt_rows(
     bind: Connection | Engine, athlete_id: str, now: datetime, policy: DecayPolicy
-) -> list[PromptRow]:
-    """The athlete's facts (>= 0.3 as of `now`), patterns and notes for the prompt, each kind in
-    priority order, in one statement and without building a model per row."""
+) -> dict[Kind, list[PromptRow]]:
+    """The athlete's facts (>= 0.3 as of `now`), patterns and notes for the prompt, by kind,
+    each in priority order, read in one statement without building a model per row."""
     now_text = format_utc(now)  # SQLite hands back canonical text: compare text with text
-    facts: list[tuple[float, Any, int, str]] = []
-    items: list[PromptRow] = []
-    recomputed = False
+    facts: list[_Ranked] = []
+    lists: dict[str, list[_Ranked]] = {_PATTERN: [], _NOTE: []}
     for kind, item_id, text, stored, base, last, category, due in _PROMPT_ROWS.rows(
         bind, {"athlete": athlete_id}
     ):
-        if kind != Kind.FACT.value:
-            items.append(PromptRow(_KINDS[kind], item_id, text, stored))
+        if kind != _FACT:
+            lists[kind].append((stored, last, item_id, text))
             continue
         confidence = stored
         if due <= (now_text if isinstance(due, str) else now):  # a decay step is due today
             confidence = decayed(base, utc_from_driver(last), now, policy.factor(category))
-            recomputed = True
         if confidence >= ACTIVE_FLOOR:
             facts.append((confidence, last, item_id, text))
-    if recomputed:  # SQL ordered the stored values; a changed one may move
-        facts.sort(key=lambda f: f[2])
-        facts.sort(key=lambda f: (f[0], f[1]), reverse=True)
-    return [PromptRow(Kind.FACT, i, t, c) for c, _, i, t in facts] + items
+    return {
+        Kind.FACT: _in_priority_order(Kind.FACT, facts),
+        Kind.PATTERN: _in_priority_order(Kind.PATTERN, lists[_PATTERN]),
+        Kind.NOTE: _in_priority_order(Kind.NOTE, lists[_NOTE]),
+    }
+
+
+_Ranked = tuple[float, Any, int, str]  # confidence, last reinforced, id, text
+_FACT, _PATTERN, _NOTE = Kind.FACT.value, Kind.PATTERN.value, Kind.NOTE.value
+_BY_ID, _BY_CONFIDENCE_THEN_RECENCY = itemgetter(2), itemgetter(0, 1)
+
+
+def _in_priority_order(kind: Kind, rows: list[_Ranked]) -> list[PromptRow]:
+    """Confidence first, then the most recently reinforced, then the oldest id (two stable
+    sorts; times compare as stored: canonical text on SQLite, datetimes on PostgreSQL)."""
+    rows.sort(key=_BY_ID)
+    rows.sort(key=_BY_CONFIDENCE_THEN_RECENCY, reverse=True)
+    return [PromptRow(kind, i, t, c) for c, _, i, t in rows]
 
 
 def summary(connection: Connection, athlete_id: str) -> AthleteSummary | None:
