@@ -9,7 +9,6 @@ from typing import Any
 
 from sqlalchemy import (
     Connection,
-    Row,
     Table,
     bindparam,
     delete,
@@ -23,8 +22,9 @@ from sqlalchemy import (
 
 from vault.domain.models import Fact, ListItem
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
-from vault.domain.vocabulary import Category, Kind
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage.dialect import locks_rows
+from vault.storage.driver_read import DriverRead
 from vault.storage.repositories._sql import rowcount
 from vault.storage.tables import (
     athletes_table,
@@ -33,6 +33,7 @@ from vault.storage.tables import (
     notes_table,
     patterns_table,
 )
+from vault.storage.types import utc_from_driver
 
 tags_table = fact_tags_table
 ITEM_TABLES: dict[Kind, Table] = {Kind.PATTERN: patterns_table, Kind.NOTE: notes_table}
@@ -78,7 +79,9 @@ def _load_active_statement() -> Any:
     return union_all(facts, *items)
 
 
-_LOAD_ACTIVE = _load_active_statement()
+# Run on the driver cursor (vault.storage.driver_read): the merge reads ~30 rows of 17 columns
+# per turn, and SQLAlchemy's result processing of them cost more than the read itself.
+_LOAD_ACTIVE = DriverRead(_load_active_statement())
 _FACT_STATE_COLUMNS = (
     "confidence", "base_confidence", "occurrences", "observed_at", "last_reinforced_at",
     "updated_at", "decay_due_at",
@@ -125,15 +128,15 @@ class MemoryRepository:
         facts: dict[int, FactState] = {}
         tags: dict[int, set[str]] = defaultdict(set)
         items: list[State] = []
-        for row in self.connection.execute(_LOAD_ACTIVE, {"athlete": athlete_id}):
-            kind = Kind(row.kind)
-            if kind is not Kind.FACT:
-                items.append(_item_state(row, kind))
+        for row in _LOAD_ACTIVE.rows(self.connection, {"athlete": athlete_id}):
+            kind, fact_id, tag = row[0], row[1], row[-1]
+            if kind != _FACT:
+                items.append(_item_state(row, _KINDS[kind]))
                 continue
-            if row.id not in facts:
-                facts[row.id] = fact_state(row, frozenset())
-            if row.tag is not None:
-                tags[row.id].add(row.tag)
+            if fact_id not in facts:
+                facts[fact_id] = _loaded_fact(row)
+            if tag is not None:
+                tags[fact_id].add(tag)
         for fact_id, fact_tags in tags.items():
             facts[fact_id].tags = frozenset(fact_tags)
         return [*facts.values(), *items]
@@ -276,44 +279,58 @@ class DecayRow:
     category: Category
 
 
-def fact_state(row: Row[Any], tags: frozenset[str]) -> FactState:
+_FACT = Kind.FACT.value
+_KINDS = {kind.value: kind for kind in Kind}
+_CATEGORIES = {category.value: category for category in Category}
+_SOURCES = {source.value: source for source in Source}
+
+
+def _loaded_fact(row: tuple[Any, ...]) -> FactState:
+    """A fact from a `_LOAD_ACTIVE` row as the driver returns it (times as canonical text on
+    SQLite, datetimes on PostgreSQL; enums as their stored values)."""
+    (_, fact_id, text, normalized_text, source, source_ref, extractor, confidence, occurrences,
+     learned_at, last_reinforced_at, updated_at, category, conflict_key, base_confidence,
+     observed_at, decay_due_at, _) = row  # fmt: skip
     return FactState(
-        key=stored_key(Kind.FACT, row.id),
-        id=row.id,
-        text=row.text,
-        normalized_text=row.normalized_text,
-        category=row.category,
-        conflict_key=row.conflict_key,
-        source=row.source,
-        source_ref=row.source_ref,
-        extractor=row.extractor,
-        confidence=row.confidence,
-        base_confidence=row.base_confidence,
-        occurrences=row.occurrences,
-        tags=tags,
-        learned_at=row.learned_at,
-        observed_at=row.observed_at,
-        last_reinforced_at=row.last_reinforced_at,
-        updated_at=row.updated_at,
-        decay_due_at=row.decay_due_at,
+        key=stored_key(Kind.FACT, fact_id),
+        id=fact_id,
+        text=text,
+        normalized_text=normalized_text,
+        category=_CATEGORIES[category],
+        conflict_key=conflict_key,
+        source=_SOURCES[source],
+        source_ref=source_ref,
+        extractor=extractor,
+        confidence=confidence,
+        base_confidence=base_confidence,
+        occurrences=occurrences,
+        tags=frozenset(),
+        learned_at=utc_from_driver(learned_at),
+        observed_at=utc_from_driver(observed_at),
+        last_reinforced_at=utc_from_driver(last_reinforced_at),
+        updated_at=utc_from_driver(updated_at),
+        decay_due_at=utc_from_driver(decay_due_at),
     )
 
 
-def _item_state(row: Row[Any], kind: Kind) -> ItemState:
+def _item_state(row: tuple[Any, ...], kind: Kind) -> ItemState:
+    """A pattern or note from a `_LOAD_ACTIVE` row as the driver returns it."""
+    (_, item_id, text, normalized_text, source, source_ref, extractor, confidence, occurrences,
+     learned_at, last_reinforced_at, updated_at, *_) = row  # fmt: skip
     return ItemState(
-        key=stored_key(kind, row.id),
-        id=row.id,
+        key=stored_key(kind, item_id),
+        id=item_id,
         kind=kind,
-        text=row.text,
-        normalized_text=row.normalized_text,
-        source=row.source,
-        source_ref=row.source_ref,
-        extractor=row.extractor,
-        confidence=row.confidence,
-        occurrences=row.occurrences,
-        learned_at=row.learned_at,
-        last_reinforced_at=row.last_reinforced_at,
-        updated_at=row.updated_at,
+        text=text,
+        normalized_text=normalized_text,
+        source=_SOURCES[source],
+        source_ref=source_ref,
+        extractor=extractor,
+        confidence=confidence,
+        occurrences=occurrences,
+        learned_at=utc_from_driver(learned_at),
+        last_reinforced_at=utc_from_driver(last_reinforced_at),
+        updated_at=utc_from_driver(updated_at),
     )
 
 
