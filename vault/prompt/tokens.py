@@ -107,8 +107,9 @@ class Tokenizer:
         self._constructor = constructor
         self._vocabulary: Vocabulary | None = None
         self._full: Encoding | None = None
-        self._partial: Encoding | None = None
-        self._covered: set[bytes] = set()  # the 3-byte sequences the partial encoder covers
+        # (the 3-byte sequences it covers, the partial encoder): one tuple, replaced whole, so a
+        # thread never pairs one build's encoder with another build's coverage
+        self._partial: tuple[frozenset[bytes], Encoding] | None = None
         self.partial_builds = 0
 
     @property
@@ -121,7 +122,7 @@ class Tokenizer:
                 self._full = tiktoken.get_encoding(self.name)
             else:
                 self._full = Encoding(**self.vocabulary().spec())
-            self._partial, self._covered = None, set()
+            self._partial = None
         return self._full
 
     def for_text(self, text: str) -> Encoding:
@@ -132,8 +133,9 @@ class Tokenizer:
             grams = grams_of(text.encode("utf-8"))
         except UnicodeEncodeError:  # lone surrogates: tiktoken replaces them; use the whole
             return self.full()
-        if self._partial is not None and grams <= self._covered:
-            return self._partial
+        partial = self._partial
+        if partial is not None and grams <= partial[0]:
+            return partial[1]
         return self._cover(grams)
 
     def prepare(self, parts: Iterable[str]) -> None:
@@ -143,17 +145,19 @@ class Tokenizer:
             grams = grams_of_joins([part.encode("utf-8") for part in parts])
         except UnicodeEncodeError:
             return
-        if self._partial is None or not grams <= self._covered:
+        partial = self._partial
+        if partial is None or not grams <= partial[0]:
             self._cover(grams)
 
     def _cover(self, grams: set[bytes]) -> Encoding:
         if self._constructor is None or self.partial_builds >= self.PARTIAL_BUILDS:
             return self.full()
         self.partial_builds += 1
-        covered = grams | self._covered
-        self._partial = Encoding(**self.vocabulary().spec(covered))
-        self._covered = covered
-        return self._partial
+        previous = self._partial
+        covered = frozenset(grams if previous is None else grams | previous[0])
+        encoding = Encoding(**self.vocabulary().spec(covered))
+        self._partial = (covered, encoding)
+        return encoding
 
     def vocabulary(self) -> "Vocabulary":
         if self._vocabulary is None:
@@ -213,7 +217,7 @@ class Vocabulary:
         return cls(spec["name"], spec["pat_str"], dict(spec["special_tokens"]), short, buckets,
                    marshal.dumps(ranks))  # fmt: skip
 
-    def spec(self, grams: set[bytes] | None = None) -> dict[str, Any]:
+    def spec(self, grams: Iterable[bytes] | None = None) -> dict[str, Any]:
         """Encoding arguments for every token (None), or for tokens starting with `grams`."""
         if grams is None:
             ranks = marshal.loads(self.whole)
