@@ -90,6 +90,7 @@ if TYPE_CHECKING:
     from vault.services import copy as copying
     from vault.services import episodes as episode_services
     from vault.services import health, interchange, learning
+    from vault.services import engine_sync
     from vault.services import memory as services
     from vault.storage import uow as units
     from vault.storage.repositories import episodes as episode_repositories
@@ -106,6 +107,7 @@ else:  # imported on first use: `vault prompt` loads only what the MEMORY block 
     interchange = LazyModule("vault.services.interchange")
     learning = LazyModule("vault.services.learning")
     services = LazyModule("vault.services.memory")
+    engine_sync = LazyModule("vault.services.engine_sync")
     units = LazyModule("vault.storage.uow")
     episode_repositories = LazyModule("vault.storage.repositories.episodes")
 
@@ -149,6 +151,12 @@ def open_vault(
         raise
     vault = Vault(engine, decay_policy=decay_policy)
     vault.busy_retry = busy_retry
+    if upgrade and not read_only and migrate.engine_sync_pending(engine):
+        try:
+            vault.sync_engine()
+        except BaseException:
+            engine.dispose()
+            raise
     return vault
 
 
@@ -171,15 +179,20 @@ class Vault:
 
     def unit_of_work(self) -> UnitOfWork:
         """A write unit of work, for callers composing several steps in one transaction."""
-        return units.UnitOfWork(self._writer)
+        return units.UnitOfWork(self._writer, hooks=self._hooks(None))
+
+    def _hooks(self, now: datetime | None) -> engine_sync.EngineSyncHooks:
+        """Every write transaction applies the engine's writes and republishes its rows."""
+        return engine_sync.EngineSyncHooks(policy=self.decay_policy, now=now)
 
     @contextmanager
-    def _write(self) -> Iterator[UnitOfWork]:
+    def _write(self, now: datetime | None = None, *, hooked: bool = True) -> Iterator[UnitOfWork]:
         """One write transaction. BEGIN IMMEDIATE is retried while the lock is busy (never a
         half-done transaction); a database failure becomes one VaultError: BusyError,
         StorageError (read-only, disk full), ConflictError or VaultError."""
         try:
-            with units.UnitOfWork(self._writer, retry=self.busy_retry) as uow:
+            hooks = self._hooks(now) if hooked else None
+            with units.UnitOfWork(self._writer, retry=self.busy_retry, hooks=hooks) as uow:
                 yield uow
                 uow.commit()
         except exc.IntegrityError as error:
@@ -215,7 +228,7 @@ class Vault:
         moment = _now(now)
         if not checked:
             return MergeResult()
-        with self._write() as uow:
+        with self._write(moment) as uow:
             return services.merge(uow, athlete, checked, moment, self.decay_policy)
 
     def remember(
@@ -234,7 +247,7 @@ class Vault:
         `progress(n)` is called as facts are recomputed; `facts_due_count(now)` is the total.
         """
         moment = _now(now)
-        with self._write() as uow:
+        with self._write(moment) as uow:
             return services.decay(uow, moment, progress, self.decay_policy)
 
     def forget(self, athlete_id: str, query: str, now: datetime | None = None) -> ForgetResult:
@@ -249,9 +262,17 @@ class Vault:
             raise InvalidInput(f"the query must be text, got {type(query).__name__}")
         moment = _now(now)
         with self._erasing():
-            with self._write() as uow:
+            with self._write(moment) as uow:
                 result = services.forget(uow, athlete, query, moment)
         return result.model_copy(update={"erased_from_disk": self._checkpoint()})
+
+    def sync_engine(self, now: datetime | None = None) -> engine_sync.EngineSyncReport:
+        """Apply the engine's waiting `athlete_memory` writes (and queued legacy rows) and
+        republish every changed athlete's row, in one transaction. Every write method does this
+        too; `open_vault(upgrade=True)` and `vault upgrade` run it when something waits."""
+        moment = _now(now)
+        with self._write(moment, hooked=False) as uow:
+            return engine_sync.sync(uow, moment, self.decay_policy)
 
     def delete_athlete(self, athlete_id: str) -> dict[str, int]:
         """Erase everything about one athlete; return rows deleted per table.
@@ -268,7 +289,7 @@ class Vault:
     def cleanup_archive(self, now: datetime | None = None, retention_days: int = ARCHIVE_RETENTION_DAYS) -> int:
         """Delete archive rows older than `retention_days`; return how many."""
         moment = _now(now)
-        with self._write() as uow:
+        with self._write(moment) as uow:
             return services.cleanup_archive(uow, moment, retention_days)
 
     # -- reads: facts as of `now` (default: the clock), patterns, notes and summaries from the views
@@ -354,7 +375,7 @@ class Vault:
         checked = _checked_candidates(found, trusted=False)
         episodes = episode_services.episodes_from_activity(activity)
         moment = _now(now) if now is not None else happened
-        with self._write() as uow:
+        with self._write(moment) as uow:
             result = (
                 services.merge(uow, athlete, checked, moment, self.decay_policy)
                 if checked
@@ -512,7 +533,7 @@ class Vault:
         athlete = validated_athlete(athlete_id)
         text, where = interchange.read_source(path)
         moment = _now(now)
-        with self._write() as uow:
+        with self._write(moment) as uow:
             return interchange.import_memories_yaml(
                 uow, text, athlete, replace=replace, now=moment, where=where
             )
@@ -670,7 +691,7 @@ class Vault:
         moment = _now(now)
         counts = dict.fromkeys(("episodes", "added", "updated", "archived"), 0)
         stream = iter(items)
-        with self._write() as uow:
+        with self._write(moment) as uow:
             while chunk := [validated(episode_models.EpisodeIn, i) for i in itertools.islice(stream, batch)]:
                 result = episode_services.add_episodes(uow, owner, chunk, moment)
                 counts["episodes"] += len(chunk)

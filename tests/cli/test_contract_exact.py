@@ -47,7 +47,7 @@ def test_cli_contract_objects_validate_against_the_seed_schema(tmp_path: Path) -
     assert prompt == exported
     jsonschema.validate(prompt, seed)
     assert set(prompt) == {"key_facts", "patterns", "coaching_notes"}
-    assert all(set(f) == {"fact", "source", "confidence"} for f in prompt["key_facts"])
+    assert all(set(f) == {"fact", "source", "confidence", "learned_at"} for f in prompt["key_facts"])
     timed = json.loads(runner.invoke(
         main, ["--db", db, "prompt", "ana", "--format", "json", "--with-times"]).stdout)
     with pytest.raises(jsonschema.ValidationError):  # why the option says it leaves the contract

@@ -235,7 +235,7 @@ def test_export_contract_is_the_seed_object(tmp_path: Path) -> None:
     )
     assert contract == {
         "key_facts": [{"fact": "primary sport: running", "source": "conversation",
-                       "confidence": 0.8}],
+                       "confidence": 0.8, "learned_at": "2026-01-01T00:00:00Z"}],
         "patterns": [],
         "coaching_notes": [],
     }  # fmt: skip

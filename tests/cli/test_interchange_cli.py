@@ -174,7 +174,7 @@ def test_vault_upgrade_adopts_a_legacy_file_and_facts_shows_it(run, db_path: Pat
     result = run("upgrade", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)  # a populated legacy file is no "empty file"
-    assert (report["before"], report["adopted"], report["skipped"]) == (None, 1, 0)
+    assert (report["before"], report["applied"], report["refused"]) == (None, 1, 0)
     data = json.loads(run("facts", "ana", "--json").output)
     assert [f["text"] for f in data["facts"]] == ["primary sport: running"]
     assert [p["text"] for p in data["patterns"]] == ["skips Mondays"]
@@ -206,15 +206,11 @@ def test_a_legacy_device_file_upgraded_then_prompted_prints_that_athletes_memory
     )
 
 
-def test_vault_upgrade_stops_on_a_bad_row_with_one_line(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
-    _legacy(db_path, [("ana", GOOD), ("bob", '{"key_facts": 3}')])
-    error = one_line_error(run("upgrade"))
-    assert "athlete 'bob': key_facts must be a list" in error and "--skip-bad-legacy-rows" in error
-
-
-def test_vault_upgrade_can_skip_bad_rows_and_reports_them(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
-    _legacy(db_path, [("ana", GOOD), ("bob", '{"key_facts": 3}')])
-    result = run("upgrade", "--skip-bad-legacy-rows")
+def test_vault_upgrade_adopts_the_rest_of_a_row_whose_parts_are_bad(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _legacy(db_path, [("ana", GOOD), ("bob", '{"key_facts": 3, "patterns": ["runs at dawn"]}')])
+    result = run("upgrade")
     assert result.exit_code == 0, result.output
-    assert "athlete 'bob': key_facts must be a list" in result.output
+    assert "key_facts is not a list; left out" in result.output
     assert json.loads(run("facts", "ana", "--json").output)["facts"]
+    assert [p["text"] for p in json.loads(run("facts", "bob", "--json").output)["patterns"]] == [
+        "runs at dawn"]  # fmt: skip

@@ -96,9 +96,10 @@ def test_delete_athlete_erases_every_row_and_only_theirs(vault: Vault, db_path: 
         vault.merge(athlete, [FactIn(text="knee pain again", category="injury")],
                     now=T0 + timedelta(days=1))
     counts = vault.delete_athlete("ana")
+    engine_row = {"athlete_memory": 1} if vault.engine.dialect.name == "sqlite" else {}
     assert counts == {"fact_tags": 1, "facts": 1, "patterns": 1, "notes": 1, "archive": 1,
                       "forget_log": 0, "athletes": 1,
-                      "episodes": 0, "episode_vectors": 0, "episode_archive": 0}
+                      "episodes": 0, "episode_vectors": 0, "episode_archive": 0, **engine_row}
     for table in ("facts", "patterns", "notes", "archive", "athletes"):
         assert rows(db_path, f"SELECT COUNT(*) FROM {table} WHERE " +
                     ("id" if table == "athletes" else "athlete_id") + " = 'ana'") == [(0,)]

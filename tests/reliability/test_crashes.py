@@ -8,13 +8,16 @@ plain sqlite3. Kill points are random; what is asserted never depends on timing.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import select
 import shutil
 import signal
+import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -22,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import T0
-from tests.migrations.test_legacy_adoption import fact, legacy_file, memory_json
+from tests.engine.engine_statements import ENSURE_TABLE
 from tests.reliability.conftest import (
     content,
     fork_child,
@@ -226,6 +229,34 @@ def test_whole_vault_decay_killed_is_all_or_nothing(tmp_path: Path) -> None:
 # -- an upgrade adopting a large legacy table
 
 
+def fact(text: str, confidence: float) -> dict[str, Any]:
+    return {"fact": text, "source": "conversation", "confidence": confidence,
+            "learned_at": "2026-02-16T08:00:00Z"}  # fmt: skip
+
+
+def memory_json(facts: list[dict[str, Any]], **rest: Any) -> str:
+    return json.dumps({"key_facts": facts, **rest}, separators=(",", ":"))
+
+
+def memory_rows(path: Path) -> tuple[list[tuple[Any, ...]], ...]:
+    """What adoption wrote, without the clock's times (adoption publishes with the time it ran)."""
+    return (
+        rows(path, "SELECT athlete_id, text, confidence, occurrences FROM facts ORDER BY 1, 2"),
+        rows(path, "SELECT COUNT(*) FROM athlete_memory"),
+        rows(path, "SELECT athlete_id, text FROM patterns UNION ALL SELECT athlete_id, text "
+                   "FROM notes ORDER BY 1, 2"),
+    )  # fmt: skip
+
+
+def legacy_file(path: Path, legacy_rows: list[tuple[str, str, str]]) -> Path:
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute("PRAGMA journal_mode=WAL")
+        raw.execute(ENSURE_TABLE)
+        raw.executemany("INSERT INTO athlete_memory VALUES (?, ?, ?)", legacy_rows)
+        raw.commit()
+    return path
+
+
 def test_an_upgrade_adopting_a_large_legacy_table_killed_leaves_old_or_new_complete(
     tmp_path: Path,
 ) -> None:
@@ -237,14 +268,15 @@ def test_an_upgrade_adopting_a_large_legacy_table_killed_leaves_old_or_new_compl
          "2026-02-16 08:00:00")
         for n in range(150)
     ]  # fmt: skip
-    base = legacy_file(tmp_path / "legacy.db", legacy_rows, engine=True)
+    base = legacy_file(tmp_path / "legacy.db", legacy_rows)
     old = content(base)
     path = tmp_path / "vault.db"
     shutil.copy(base, path)
     started = time.perf_counter()
     open_vault(path, upgrade=True).close()
     full = time.perf_counter() - started
-    new = content(path)
+    new = memory_rows(path)
+    assert len(new[0]) == 450 and new[1] == [(150,)]
     rng = random.Random(SEED + 3)
     for _ in range(25):
         for suffix in ("", "-wal", "-shm"):
@@ -260,10 +292,15 @@ def test_an_upgrade_adopting_a_large_legacy_table_killed_leaves_old_or_new_compl
         said = read_all(fd)
         assert integrity(path) == "ok"
         now_content = content(path)
-        if now_content != old:  # not the old file with its data: then the new one, complete
-            assert rows(path, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
-            assert rows(path, "SELECT COUNT(*) FROM athletes") == [(150,)]
-            assert rows(path, "SELECT COUNT(*) FROM legacy_athlete_memory") == [(150,)]
-            assert now_content == new
-        else:
+        if now_content == old:
             assert said == []
+            continue
+        # migrated (one transaction), then adopted (a second one): either nothing of the
+        # adoption, every row still queued, or all of it
+        assert rows(path, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
+        assert rows(path, "SELECT COUNT(*) FROM legacy_athlete_memory") == [(150,)]
+        adopted = rows(path, "SELECT COUNT(*) FROM athletes")
+        queued = rows(path, "SELECT COUNT(*) FROM engine_inbox")
+        assert (adopted, queued) in (([(0,)], [(150,)]), ([(150,)], [(0,)]))
+        open_vault(path, upgrade=True).close()  # the next open finishes the adoption
+        assert memory_rows(path) == new

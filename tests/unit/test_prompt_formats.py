@@ -239,8 +239,10 @@ def test_contract_export_shape_and_times():
     )  # fmt: skip
     assert to_contract(mem) == {
         "key_facts": [
-            {"fact": "primary sport: running", "source": "conversation", "confidence": 0.9},
-            {"fact": "knee | hip issues", "source": "conversation", "confidence": 0.35},
+            {"fact": "primary sport: running", "source": "conversation", "confidence": 0.9,
+             "learned_at": "2026-01-05T08:30:00Z"},
+            {"fact": "knee | hip issues", "source": "conversation", "confidence": 0.35,
+             "learned_at": "2026-01-06T07:00:00.000250Z"},
         ],
         "patterns": ["skips mondays"],
         "coaching_notes": ["likes data"],

@@ -15,6 +15,7 @@ from vault.cli.app import (
     warn,
     write_guard,
 )
+from vault.api import open_vault
 from vault.cli.output import on_terminal
 from vault.storage import migrations as migrate
 from vault.storage.engine import create_vault_engine
@@ -24,8 +25,8 @@ from vault.storage.engine import create_vault_engine
 @click.option(
     "--skip-bad-legacy-rows",
     is_flag=True,
-    help="Adopt the legacy athlete_memory rows that parse; skip and list the others "
-    "(they stay in legacy_athlete_memory).",
+    hidden=True,
+    help="No effect (kept for old scripts): no legacy row stops an upgrade any more.",
 )
 @verbose_option
 @json_option("Print the revisions and the adoption counts as JSON.")
@@ -34,8 +35,10 @@ from vault.storage.engine import create_vault_engine
 def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_json: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction.
 
-    Ends with one line: the revision before and after, and how many legacy athlete_memory rows
-    were adopted or skipped (each skipped row is a warning on stderr).
+    Then vault applies what waits in the engine's athlete_memory table (legacy rows to adopt,
+    writes the engine made) and publishes every athlete's row for the engine. Ends with one
+    line: the revision before and after, and how many engine rows were applied; each item left
+    out of an engine row is a warning on stderr.
     """
     engine = create_vault_engine(database_url(ctx))
     try:
@@ -43,25 +46,26 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
         legacy_rows = migrate.legacy_row_count(engine) if before is None or before < "0002" else 0
         empty = before is None and migrate.is_empty(engine)
         if legacy_rows and on_terminal():
-            click.echo(f"adopting {legacy_rows} legacy athlete_memory rows "
-                       "(one transaction; this can take a while)...", err=True)
+            click.echo(f"adopting {legacy_rows} legacy athlete_memory rows...", err=True)
         guard = write_guard(ctx)
         guard.attach(engine)
         with committing(ctx, "the upgrade (one transaction)"):
-            skipped = migrate.upgrade(engine, skip_bad_legacy_rows=skip_bad_legacy_rows)
+            migrate.upgrade(engine)
         after = migrate.current_revision(engine)
-        adopted = migrate.adopted_count(engine) if legacy_rows else 0
     finally:
         engine.dispose()
-    for problem in skipped:
-        warn(f"skipped legacy row: {problem}")
-    counts = {"adopted": adopted, "skipped": len(skipped)}
+    with open_vault(database_url(ctx)) as vault, committing(ctx, "applying the engine's rows"):
+        report = vault.sync_engine()
+    for line in report.lines:
+        warn(line)
+    counts = {"applied": report.applied, "refused": report.refused, "published": report.published}
     if as_json:
-        echo_json({"before": before, "after": after, **counts,
-                   "skipped_rows": [str(p) for p in skipped]})
+        echo_json({"before": before, "after": after, **counts, "lines": report.lines})
         return
+    engine_rows = (f"; engine rows: {report.applied} applied, {report.refused} kept unread"
+                   if report.applied or report.refused else "")  # fmt: skip
     if before == after:
-        click.echo(f"already at the newest schema ({after})")
+        click.echo(f"already at the newest schema ({after}){engine_rows}")
         return
     if before:
         origin = f"revision {before}"
@@ -69,9 +73,7 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
         origin = "empty file"
     else:
         origin = "a database without vault tables"
-    adoption = (f"; legacy athlete_memory: {adopted} athletes adopted, {len(skipped)} skipped"
-                if legacy_rows else "")
-    click.echo(f"upgraded {origin} -> {after}{adoption}")
+    click.echo(f"upgraded {origin} -> {after}{engine_rows}")
     if verbose and legacy_rows:
-        click.echo(f"{legacy_rows} legacy rows read; skipped rows stay in legacy_athlete_memory")
-
+        click.echo(f"{legacy_rows} legacy rows read; the original table is kept as "
+                   "legacy_athlete_memory")  # fmt: skip

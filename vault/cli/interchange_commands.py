@@ -51,7 +51,7 @@ _LISTS = ("facts", "patterns", "notes", "archive")
 @click.option("--contract", is_flag=True,
               help="Print seed 001's athlete_memory object instead (what the coach app reads).")
 @click.option("--with-times", is_flag=True,
-              help="With --contract: add learned_at and updated_at. This LEAVES seed 001's "
+              help="With --contract: add the top-level updated_at. This LEAVES the JSON-Schema "
                    "contract (its schema allows no updated_at).")
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --output file.")

@@ -30,7 +30,7 @@ FORMATS = ("memory", "markdown", "json")
               help="Print seed 003's KNOWLEDGE (reference knowledge named in TEXT) and PAST "
                    "EXPERIENCE (the episodes recalled for TEXT) sections instead.")
 @click.option("--with-times", is_flag=True,
-              help="With --format json: add learned_at and updated_at. This LEAVES seed 001's "
+              help="With --format json: add the top-level updated_at. This LEAVES the JSON-Schema "
                    "contract (its schema allows no updated_at).")
 @at_option("As of this time: confidences decay with time (default: now).")
 @json_option("Print the MEMORY block with its drop report.")

@@ -17,11 +17,11 @@ contract's three words by `vault.domain.vocabulary.CONTRACT_SOURCE`:
     behavior       <- behavior, activity_note, pattern_analysis
     profile_change <- profile_change
 
-`with_times=True` LEAVES the seed's contract: it adds `key_facts[].learned_at` and a top-level
-`updated_at` (RFC 3339, UTC, "Z"), the two times of seed 000's Rust structs, which the seed's
-schema does not have (a consumer validating with it rejects the top-level `updated_at`).
-`validate_contract(document, with_times=True)` checks such a document: the seed's schema for
-everything else, and the two times' format.
+Every fact has `learned_at` (RFC 3339, UTC, "Z"): the engine's `MemoryFact` requires it, and
+the schema's fact objects allow extra keys, so the default document satisfies both.
+`with_times=True` adds the top-level `updated_at`, which LEAVES the schema (its top level has
+`additionalProperties: false`); `validate_contract(document, with_times=True)` checks such a
+document: the schema for everything else, and the times' format.
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ TIMES = ("learned_at", "updated_at")  # what `with_times` adds (outside the seed
 def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str, Any]:
     """`memory` as an `athlete_memory` document (plain JSON types, ready for `json.dumps`).
 
-    The default is seed 001's object exactly; `with_times=True` adds `learned_at` per fact and
-    `updated_at` (when known) and is then NOT valid against the seed's schema.
+    Every fact carries `learned_at` (the schema's items allow it; the engine's `MemoryFact`
+    requires it). `with_times=True` adds the top-level `updated_at` (when known), which the
+    schema's `additionalProperties: false` does not allow.
     """
     document: dict[str, Any] = {
         "key_facts": [
@@ -60,7 +61,7 @@ def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str,
                 "fact": fact.text,
                 "source": CONTRACT_SOURCE[fact.source],
                 "confidence": fact.confidence,
-                **({"learned_at": utc_text(fact.learned_at)} if with_times else {}),
+                "learned_at": utc_text(fact.learned_at),
             }
             for fact in ranked(memory.facts)[:MAX_FACTS]
         ],

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Engine, exc
 from vault.storage import health_checks as sql_checks
 from vault.storage import migrations as migrate
 from vault.storage.dialect import is_sqlite
+from vault.storage.repositories.engine_table import shadowed, waiting_counts
 from vault.storage.engine import NEW_FILE_MODE, sqlite_file
 from vault.storage.health_checks import invariant_problems
 from vault.storage.views import CURRENT_VIEWS
@@ -131,6 +132,8 @@ def diagnose(engine: Engine) -> HealthReport:
             checks.append(revision)
             if revision.ok:
                 checks.append(_views(connection))
+                if sqlite:
+                    checks.append(_engine_table(connection))
                 problems = invariant_problems(connection)
                 for name, found in problems.items():
                     checks.append(
@@ -141,6 +144,21 @@ def diagnose(engine: Engine) -> HealthReport:
     if sqlite:
         checks.append(_erasure(engine))
     return HealthReport(tuple(checks))
+
+
+def _engine_table(connection: Connection) -> Check:
+    if shadowed(connection):
+        return Check(
+            "engine table",
+            False,
+            "a plain athlete_memory table shadows vault's: the engine's writes do not reach "
+            "vault and it does not see what vault learns; run `vault upgrade` to adopt its rows",
+        )
+    pending, unread = waiting_counts(connection)
+    detail = f"vault's; {pending} engine write(s) waiting"
+    if unread:
+        detail += f", {unread} row(s) kept unread (see engine_inbox.refused)"
+    return Check("engine table", True, detail)
 
 
 def _integrity(connection: Connection) -> Check:

@@ -28,6 +28,7 @@ from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
+from vault.storage.repositories.engine_table import EngineTableRepository
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 from vault.storage.repositories.memory import to_output
 from vault.storage.uow import UnitOfWork
@@ -124,6 +125,9 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     uow.archive.detach_dangling(athlete_id)
     episodes = uow.episodes.forget_matching(athlete_id, terms)  # what happened, too (seed 003)
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
+    engine_table = EngineTableRepository(uow.connection)
+    if engine_table.present:
+        engine_table.purge_refused(athlete_id)  # the engine row itself is republished at commit
     uow.archive.log_forget(athlete_id, now, counts)
     return ForgetResult(
         facts=counts["facts"],
@@ -142,6 +146,10 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     legacy = purge_legacy_copy(uow.connection, athlete_id)
     if legacy:
         counts["legacy_athlete_memory"] = legacy
+    engine_table = EngineTableRepository(uow.connection)
+    engine_rows = engine_table.purge(athlete_id) if engine_table.present else 0
+    if engine_rows:
+        counts["athlete_memory"] = engine_rows
     return counts
 
 

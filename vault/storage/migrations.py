@@ -16,12 +16,10 @@ from vault.storage.engine import create_vault_engine, writer
 if TYPE_CHECKING:  # Alembic is imported only when a file is upgraded (CLI start-up time)
     from alembic.config import Config
 
-    from vault.domain.legacy import LegacyProblem
-
 # Every revision this installation ships, oldest first. Opening a file compares its stamp with
 # this tuple instead of loading the scripts; tests/migrations/test_schema_lifecycle.py checks
 # it against Alembic's own view of alembic/versions.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
 HEAD = REVISIONS[-1]
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # the `vault` package
@@ -91,25 +89,34 @@ def check_schema(engine: Engine) -> None:
         )
 
 
-def upgrade(
-    engine: Engine, revision: str = "head", *, skip_bad_legacy_rows: bool = False
-) -> list[LegacyProblem]:
-    """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was.
-
-    Returns the legacy `athlete_memory` rows revision 0002 skipped (only with
-    `skip_bad_legacy_rows`; otherwise a bad row stops the upgrade with LegacyImportError).
-    """
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was."""
     from alembic import command
 
     if ensure_not_newer(engine) == HEAD and revision in ("head", HEAD):
-        return []  # nothing to upgrade: never take the write lock for it
-    skipped: list[LegacyProblem] = []
+        if engine_table_shadowed(engine):
+            with writer(engine).begin() as connection:
+                repair_engine_table(connection)
+        return  # nothing to upgrade: never take the write lock for it
     with _migration_connection(engine) as connection:
-        config = alembic_config(connection)
-        config.attributes["skip_bad_legacy_rows"] = skip_bad_legacy_rows
-        config.attributes["legacy_skipped"] = skipped  # reported by the caller, not logged
-        command.upgrade(config, revision)
-    return skipped
+        command.upgrade(alembic_config(connection), revision)
+
+
+def engine_table_shadowed(engine: Engine) -> bool:
+    """Whether a plain `athlete_memory` table stands where vault's should (SQLite at head)."""
+    from vault.storage.repositories.engine_table import shadowed
+
+    if engine.dialect.name != "sqlite":
+        return False
+    with engine.connect() as connection:
+        return shadowed(connection)
+
+
+def repair_engine_table(connection: Connection) -> int:
+    """`vault upgrade` on a file at head whose engine table is shadowed: adopt and restore."""
+    from vault.storage.repositories.engine_table import repair
+
+    return repair(connection)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
@@ -150,6 +157,20 @@ def legacy_row_count(engine: Engine) -> int:
         if not inspect(connection).has_table(LEGACY_TABLE):
             return 0
         return int(connection.execute(text(f"SELECT COUNT(*) FROM {LEGACY_TABLE}")).scalar_one())
+
+
+def engine_sync_pending(engine: Engine) -> bool:
+    """Whether engine writes or changed athletes wait for vault (revision 0007, SQLite only)."""
+    if engine.dialect.name != "sqlite":
+        return False
+    with engine.connect() as connection:
+        waiting = connection.execute(
+            text(
+                "SELECT EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL) "
+                "OR EXISTS (SELECT 1 FROM engine_dirty)"
+            )
+        ).scalar_one()
+    return bool(waiting)
 
 
 def adopted_count(engine: Engine) -> int:

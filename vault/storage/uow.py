@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Protocol
 
 from sqlalchemy import Connection, Engine, exc
 
@@ -55,6 +56,14 @@ class RetryPolicy:
 DEFAULT_RETRY = RetryPolicy.from_env()
 
 
+class WriteHooks(Protocol):
+    """Work that belongs to every write transaction: right after BEGIN, right before COMMIT."""
+
+    def after_begin(self, uow: "UnitOfWork") -> None: ...
+
+    def before_commit(self, uow: "UnitOfWork") -> None: ...
+
+
 class UnitOfWork:
     """`with uow:` opens a connection and begins; leaving without `commit()` rolls back.
 
@@ -77,8 +86,10 @@ class UnitOfWork:
         *,
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        hooks: WriteHooks | None = None,
     ) -> None:
         self._engine = engine
+        self._hooks = hooks
         self._connection: Connection | None = None
         self._retry = retry or DEFAULT_RETRY
         self._sleep = sleep
@@ -98,6 +109,12 @@ class UnitOfWork:
         self.archive = ArchiveRepository(connection)
         self.snapshots = SnapshotRepository(connection)
         self.episodes = EpisodeRepository(connection)
+        if self._hooks is not None:
+            try:
+                self._hooks.after_begin(self)
+            except BaseException:
+                self.__exit__(None, None, None)
+                raise
         return self
 
     def _begin(self) -> Connection:
@@ -137,6 +154,8 @@ class UnitOfWork:
             self._connection = None
 
     def commit(self) -> None:
+        if self._hooks is not None:
+            self._hooks.before_commit(self)
         self.connection.commit()
 
     def rollback(self) -> None:

@@ -1,0 +1,103 @@
+"""The engine's own Rust code, compiled as its guide prints it, against vault files.
+
+Needs `cargo` and Debian's packaged crates in /usr/share/cargo/registry (`.ci/run` installs
+librust-rusqlite-dev, librust-serde-json-dev, librust-chrono-dev, librust-serde-derive-dev);
+the build is offline. Without them the module is skipped with one line saying what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.engine.test_engine_table import fact, legacy_device, memory, vault_block
+from vault import FactIn, PatternIn, open_vault
+from vault.cli import main
+
+CRATE = Path(__file__).resolve().parent / "rust"
+REGISTRY = Path("/usr/share/cargo/registry")
+NEEDED = ("rusqlite-0.28", "serde_json-1", "chrono-0.4", "serde_derive-1")
+CARGO = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
+
+
+def _missing() -> str | None:
+    if not Path(CARGO).exists():
+        return "cargo is not installed"
+    have = {p.name for p in REGISTRY.iterdir()} if REGISTRY.is_dir() else set()
+    lacking = [n for n in NEEDED if not any(h.startswith(n) for h in have)]
+    if lacking:
+        return f"Debian's crates are not installed ({', '.join(lacking)}); see .ci/run"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_missing() is not None, reason=f"Rust engine check: {_missing()}")
+
+
+@pytest.fixture(scope="module")
+def engine_binary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("cargo-home")
+    (home / "config.toml").write_text(
+        '[source.crates-io]\nreplace-with = "debian"\n\n'
+        f'[source.debian]\ndirectory = "{REGISTRY}"\n\n[net]\noffline = true\n',
+        encoding="utf-8",
+    )
+    target = Path(os.environ.get("VAULT_RUST_TARGET", tmp_path_factory.mktemp("target")))
+    env = {**os.environ, "CARGO_HOME": str(home), "CARGO_TARGET_DIR": str(target)}
+    build = subprocess.run(
+        [CARGO, "build", "--quiet", "--offline", "--manifest-path", str(CRATE / "Cargo.toml")],
+        env=env, capture_output=True, text=True, timeout=1200,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr[-3000:]
+    (CRATE / "Cargo.lock").unlink(missing_ok=True)  # made by the build; depends on the registry
+    yield target / "debug" / "engine-memory-check"
+
+
+def run(binary: Path, db: Path, *args: str, stdin: str = "") -> str:
+    done = subprocess.run([str(binary), str(db), *args], input=stdin, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_compiled_engine_reads_writes_and_prints_the_same_block(engine_binary: Path, tmp_path: Path) -> None:
+    path = legacy_device(tmp_path / "vault.db", {
+        "ana": memory(fact("primary sport: running"), fact("works night shifts", 1.1, "josi_chat")),
+    })  # fmt: skip
+    assert CliRunner().invoke(main, ["--db", str(path), "upgrade"]).exit_code == 0
+    run(engine_binary, path, "ensure")  # the engine's next start
+    assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
+    assert json.loads(run(engine_binary, path, "read", "nobody")) is None
+
+    with open_vault(path) as vault:  # vault learns; the engine sees it at its next read
+        vault.merge("ana", [FactIn(text="has recurring knee issue", confidence=0.9),
+                            PatternIn(text="skips after rest days | often")])  # fmt: skip
+    assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
+
+    read = json.loads(run(engine_binary, path, "read", "ana"))
+    read["key_facts"].append(
+        {"fact": "prefers morning sessions", "source": "conversation", "confidence": 0.7,
+         "learned_at": "2026-03-01T07:00:00Z"})  # fmt: skip
+    run(engine_binary, path, "write", "ana", stdin=json.dumps(read))
+    assert "prefers morning sessions" in run(engine_binary, path, "block", "ana")
+    with open_vault(path) as vault:
+        vault.sync_engine()
+        assert "prefers morning sessions" in vault.memory_block("ana").text
+    assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
+
+    assert CliRunner().invoke(main, ["--db", str(path), "delete", "ana"]).exit_code == 0
+    assert json.loads(run(engine_binary, path, "read", "ana")) is None
+
+
+def test_the_compiled_engine_on_a_fresh_vault_file(engine_binary: Path, tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: cycling")
+    run(engine_binary, path, "ensure")
+    assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")

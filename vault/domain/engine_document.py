@@ -1,0 +1,220 @@
+"""What one row the engine writes to `athlete_memory` means to vault. Pure.
+
+The engine stores one JSON document per athlete, written by Rust's serde from its structs:
+
+    {"key_facts": [{"fact": "...", "source": "conversation", "confidence": 0.8,
+                    "learned_at": "2026-02-16T08:00:00.123456789Z"}],
+     "patterns": ["..."], "coaching_notes": ["..."], "updated_at": "2026-02-16T08:00:00Z"}
+
+A row is the engine's whole view of that athlete at the time it wrote it. Compared with the row
+it replaced (what the engine had read), it says:
+
+- a fact, pattern or note that is new: an observation at that time, merged like any other
+  (conflict keys, boosts, caps);
+- a fact repeated unchanged: nothing (writing back what it read is not an observation);
+- a fact whose confidence rose: the engine reinforced it (an observation at that time);
+  a fact whose confidence fell: the engine's own decay, which vault's decay already covers;
+- a fact, pattern or note left out: the engine's own decay or cap, never a retraction.
+
+Lenient, item by item: anything the engine's types allow is taken. A source outside vault's list
+is mapped to `conversation`, a confidence outside 0..1 is clamped, and each adjustment is noted;
+an item that cannot be read (no text, a wrong type) is left out with a note. Only a row that is
+not a JSON object at all is refused whole (`EngineRowError`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from vault.domain.text import normalize_text
+from vault.domain.times import parse_iso_time
+from vault.domain.vocabulary import Source
+
+FALLBACK_SOURCE = Source.CONVERSATION
+_SOURCES = {s.value: s for s in Source}
+
+
+class EngineRowError(ValueError):
+    """The row is not an athlete_memory JSON object at all."""
+
+
+@dataclass(frozen=True)
+class EngineFact:
+    """One key fact as the engine stored it (confidence as written, possibly out of 0..1)."""
+
+    text: str
+    source: str
+    confidence: float
+    learned_at: datetime | None
+
+
+@dataclass(frozen=True)
+class EngineDocument:
+    """One parsed row; `notes` says what was adjusted or left out while reading it."""
+
+    facts: tuple[EngineFact, ...] = ()
+    patterns: tuple[str, ...] = ()
+    coaching_notes: tuple[str, ...] = ()
+    updated_at: datetime | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A new or reinforced item, in the form vault's merge takes (kind: fact/pattern/note)."""
+
+    kind: str
+    text: str
+    observed_at: datetime
+    confidence: float = 0.7  # facts carry the engine's own; patterns and notes take vault's
+    source: Source = FALLBACK_SOURCE
+
+
+@dataclass
+class Changes:
+    """What a row changes, and what was adjusted on the way."""
+
+    observations: list[Observation] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_document(raw: object) -> EngineDocument:
+    """Read one `memory_json` value leniently (see the module docstring)."""
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", errors="replace")
+    if not isinstance(raw, str):
+        raise EngineRowError(f"memory_json is a {type(raw).__name__}, not JSON text")
+    try:
+        document = json.loads(raw, parse_constant=lambda name: None)
+    except (ValueError, RecursionError) as error:
+        raise EngineRowError(f"memory_json is not JSON ({error})") from None
+    if not isinstance(document, dict):
+        raise EngineRowError(f"memory_json is a JSON {type(document).__name__}, not an object")
+    notes: list[str] = []
+    facts = tuple(
+        fact
+        for position, item in enumerate(_list(document, "key_facts", notes))
+        if (fact := _fact(position, item, notes)) is not None
+    )
+    return EngineDocument(
+        facts=facts,
+        patterns=_texts(document, "patterns", notes),
+        coaching_notes=_texts(document, "coaching_notes", notes),
+        updated_at=_time(document.get("updated_at")),
+        notes=tuple(notes),
+    )
+
+
+def changes(previous: EngineDocument | None, current: EngineDocument, written_at: datetime) -> Changes:
+    """What `current` adds to `previous` (None: everything is new, as for a legacy row)."""
+    result = Changes(notes=list(current.notes))
+    before = {} if previous is None else {normalize_text(f.text): f for f in previous.facts}
+    for fact in current.facts:
+        old = before.get(normalize_text(fact.text))
+        confidence = _clamped(fact, result.notes)
+        if old is not None and not fact.confidence > old.confidence:
+            continue  # repeated unchanged, or the engine's own decay
+        when = written_at if old is not None else _observed(fact.learned_at, written_at)
+        result.observations.append(
+            Observation("fact", fact.text, when, confidence, _source(fact.source, result.notes))
+        )
+    for kind, now_items, old_items in (
+        ("pattern", current.patterns, () if previous is None else previous.patterns),
+        ("note", current.coaching_notes, () if previous is None else previous.coaching_notes),
+    ):
+        seen = {normalize_text(text) for text in old_items}
+        for text in now_items:
+            if normalize_text(text) not in seen:
+                result.observations.append(Observation(kind, text, written_at))
+    return result
+
+
+def _list(document: dict[str, Any], key: str, notes: list[str]) -> list[Any]:
+    value = document.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        notes.append(f"{key} is not a list; left out")
+        return []
+    return value
+
+
+def _texts(document: dict[str, Any], key: str, notes: list[str]) -> tuple[str, ...]:
+    kept = []
+    for position, item in enumerate(_list(document, key, notes)):
+        if isinstance(item, str) and item.strip():
+            kept.append(item)
+        else:
+            notes.append(f"{key}[{position}] is not a text; left out")
+    return tuple(kept)
+
+
+def _fact(position: int, item: object, notes: list[str]) -> EngineFact | None:
+    where = f"key_facts[{position}]"
+    if not isinstance(item, dict):
+        notes.append(f"{where} is not an object; left out")
+        return None
+    text = item.get("fact")
+    if not isinstance(text, str) or not text.strip():
+        notes.append(f"{where} has no fact text; left out")
+        return None
+    confidence = item.get("confidence")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        notes.append(f"{where}: confidence {confidence!r} is not a number; taken as 0.5")
+        confidence = 0.5
+    elif not math.isfinite(confidence):
+        notes.append(f"{where}: confidence {confidence!r} is not finite; taken as 0.5")
+        confidence = 0.5
+    source = item.get("source")
+    return EngineFact(
+        text=text,
+        source=source if isinstance(source, str) else "",
+        confidence=float(confidence),
+        learned_at=_time(item.get("learned_at")),
+    )
+
+
+def _clamped(fact: EngineFact, notes: list[str]) -> float:
+    if 0.0 <= fact.confidence <= 1.0:
+        return fact.confidence
+    clamped = min(1.0, max(0.0, fact.confidence))
+    notes.append(f"{fact.text!r}: confidence {fact.confidence:g} clamped to {clamped:g}")
+    return clamped
+
+
+def _source(raw: str, notes: list[str]) -> Source:
+    known = _SOURCES.get(raw.strip().lower())
+    if known is not None:
+        return known
+    notes.append(f"source {raw!r} recorded as {FALLBACK_SOURCE.value}")
+    return FALLBACK_SOURCE
+
+
+def _observed(learned_at: datetime | None, written_at: datetime) -> datetime:
+    """A new fact was observed when the engine learned it, never after the row was written."""
+    return written_at if learned_at is None else min(learned_at, written_at)
+
+
+def _time(raw: object) -> datetime | None:
+    if not isinstance(raw, str):
+        return None
+    try:
+        return parse_iso_time(raw)
+    except (ValueError, OverflowError):
+        return None
+
+
+def column_time(raw: object) -> datetime | None:
+    """The engine's `updated_at` column: SQLite's CURRENT_TIMESTAMP text is UTC without a zone."""
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    text = raw.strip().replace(" ", "T", 1)
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed

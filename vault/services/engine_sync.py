@@ -1,0 +1,216 @@
+"""Keep the engine's `athlete_memory` table and vault's memory one memory (SQLite).
+
+Every write transaction of the facade runs `apply_engine_writes` right after BEGIN (so the
+operation sees what the engine wrote) and `publish_changed` right before COMMIT (so the
+engine's next read sees what the operation changed). Both run under the write lock, so the
+engine cannot write in between: its next read returns what it wrote or what vault made of it.
+
+What an engine row means is `vault.domain.engine_document`. Rows go through the same input
+rules and privacy filter as `remember`; items they refuse are left out and reported (for a
+legacy row, in `legacy_adoption.reason`), and the athlete's row is republished without them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pydantic import ValidationError
+
+from vault.domain.engine_document import (
+    EngineDocument,
+    EngineRowError,
+    Observation,
+    changes,
+    column_time,
+    parse_document,
+)
+from vault.domain.errors import InvalidInput
+from vault.domain.models import (
+    Candidate,
+    FactIn,
+    NoteIn,
+    PatternIn,
+    describe_validation_error,
+    validated_athlete,
+)
+from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
+from vault.domain.times import utc_now
+from vault.extraction import check_candidate
+from vault.prompt.engine_row import engine_document, engine_json
+from vault.prompt.memory_block import render_memory_block
+from vault.services.memory import merge
+from vault.storage import queries
+from vault.storage.repositories.engine_table import EngineTableRepository, InboxRow
+from vault.storage.uow import UnitOfWork
+
+log = logging.getLogger("vault.engine")
+
+ENGINE_EXTRACTOR = "engine:athlete_memory"
+LEGACY_EXTRACTOR = "legacy:athlete_memory"
+
+
+@dataclass
+class EngineSyncReport:
+    """What one sync applied: rows, and the lines saying what was adjusted or left out."""
+
+    applied: int = 0
+    refused: int = 0
+    published: int = 0
+    lines: list[str] = field(default_factory=list)
+
+
+def apply_engine_writes(
+    uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
+) -> EngineSyncReport:
+    """Merge every waiting engine row (and queued legacy row) into vault, oldest first."""
+    report = EngineSyncReport()
+    table = EngineTableRepository(uow.connection)
+    if not table.present:
+        return report
+    for row in table.pending():
+        _apply(uow, table, row, now, policy, report)
+    return report
+
+
+def publish_changed(
+    uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
+) -> int:
+    """Rewrite the engine row of every athlete whose memory changed in this transaction."""
+    table = EngineTableRepository(uow.connection)
+    if not table.present:
+        return 0
+    athletes = table.dirty()
+    for athlete_id in athletes:
+        memory = queries.memory(uow.connection, athlete_id, now, policy)
+        if not (memory.facts or memory.patterns or memory.notes):
+            table.unpublish(athlete_id)  # the engine reads None: no MEMORY block, as vault prints
+            continue
+        block = render_memory_block(memory)
+        table.publish(athlete_id, engine_json(engine_document(memory, block, now)), now)
+    if athletes:
+        table.clear_dirty()
+    return len(athletes)
+
+
+def sync(uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY) -> EngineSyncReport:
+    """Apply the engine's writes, then publish every changed athlete (`vault upgrade` runs this)."""
+    report = apply_engine_writes(uow, now, policy)
+    report.published = publish_changed(uow, now, policy)
+    return report
+
+
+def _apply(
+    uow: UnitOfWork,
+    table: EngineTableRepository,
+    row: InboxRow,
+    now: datetime,
+    policy: DecayPolicy,
+    report: EngineSyncReport,
+) -> None:
+    legacy = row.origin == "legacy"
+    try:
+        athlete_id = validated_athlete(_key_text(row.athlete_key))
+        current = parse_document(row.memory_json)
+    except (InvalidInput, EngineRowError) as error:
+        reason = str(error)
+        table.refuse(row.id, reason)
+        report.refused += 1
+        report.lines.append(f"engine row for {row.athlete_key!r} kept unread: {reason}")
+        if legacy:
+            table.record_adoption(_key_text(row.athlete_key) or None, "skipped", reason, _NONE)
+        return
+    written_at = min(column_time(row.written_at) or current.updated_at or now, now)
+    found = changes(_previous(row.previous_json), current, written_at)
+    lines = list(found.notes)
+    candidates = [c for o in found.observations if (c := _candidate(o, legacy, lines)) is not None]
+    uow.athletes.ensure(athlete_id, now)
+    if candidates:
+        merge(uow, athlete_id, candidates, now, policy)
+    table.mark_dirty(athlete_id)  # republish even when nothing merged: withheld text leaves the row
+    table.applied(row.id)
+    report.applied += 1
+    report.lines += [f"{athlete_id}: {line}" for line in lines]
+    for line in lines:
+        log.warning("engine row for %s: %s", athlete_id, line)
+    if legacy:
+        counts = {
+            "facts": sum(isinstance(c, FactIn) for c in candidates),
+            "patterns": sum(isinstance(c, PatternIn) for c in candidates),
+            "notes": sum(isinstance(c, NoteIn) for c in candidates),
+        }
+        table.record_adoption(athlete_id, "adopted", "; ".join(lines) or None, counts)
+
+
+_NONE = {"facts": 0, "patterns": 0, "notes": 0}
+
+
+def _key_text(raw: object) -> str:
+    if raw is None or isinstance(raw, bytes):
+        return ""
+    return str(raw).strip()
+
+
+def _previous(raw: object) -> EngineDocument | None:
+    if raw is None:
+        return None
+    try:
+        return parse_document(raw)
+    except EngineRowError:
+        return None  # what it replaced was unreadable: everything in the new row is new
+
+
+def _candidate(observation: Observation, legacy: bool, lines: list[str]) -> Candidate | None:
+    extractor = LEGACY_EXTRACTOR if legacy else ENGINE_EXTRACTOR
+    try:
+        candidate: Candidate
+        if observation.kind == "fact":
+            candidate = FactIn(
+                text=observation.text,
+                confidence=observation.confidence,
+                source=observation.source,
+                observed_at=observation.observed_at,
+                extractor=extractor,
+            )
+        elif observation.kind == "pattern":
+            candidate = PatternIn(
+                text=observation.text, observed_at=observation.observed_at, extractor=extractor
+            )
+        else:
+            candidate = NoteIn(
+                text=observation.text, observed_at=observation.observed_at, extractor=extractor
+            )
+    except ValidationError as error:
+        lines.append(f"{observation.kind} {_short(observation.text)} refused: "
+                     f"{describe_validation_error(error)}")  # fmt: skip
+        return None
+    problem = check_candidate(candidate)
+    if problem is not None:
+        lines.append(f"{observation.kind} withheld by the privacy filter: {problem}")
+        return None
+    return candidate
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+@dataclass
+class EngineSyncHooks:
+    """The facade's write hooks (`UnitOfWork(hooks=...)`): engine writes in, changed rows out.
+
+    `now` is the operation's time; None reads the clock when the hook runs.
+    """
+
+    policy: DecayPolicy = DEFAULT_DECAY_POLICY
+    now: datetime | None = None
+
+    def _moment(self) -> datetime:
+        return self.now if self.now is not None else utc_now()
+
+    def after_begin(self, uow: UnitOfWork) -> None:
+        apply_engine_writes(uow, self._moment(), self.policy)
+
+    def before_commit(self, uow: UnitOfWork) -> None:
+        publish_changed(uow, self._moment(), self.policy)

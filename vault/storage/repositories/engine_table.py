@@ -1,0 +1,171 @@
+"""The engine's `athlete_memory` table, its inbox and the dirty list (revision 0007, SQLite).
+
+The engine writes rows with its own statements; a trigger copies each into `engine_inbox`.
+Triggers on facts, patterns and notes list the athletes whose memory changed in
+`engine_dirty`. This repository reads and empties both and writes vault's rows (written_by =
+'vault', which the trigger ignores). It never commits. On PostgreSQL none of this exists and
+`present` is False.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from vault.storage.dialect import is_sqlite
+from vault.storage.repositories._sql import rowcount
+
+ENGINE_TABLE = "athlete_memory"
+ADOPTION_TABLE = "legacy_adoption"
+
+_PENDING = text(
+    "SELECT id, athlete_id, memory_json, previous_json, written_at, origin FROM engine_inbox "
+    "WHERE refused IS NULL ORDER BY id"
+)
+_APPLIED = text("DELETE FROM engine_inbox WHERE id = :id")
+_REFUSE = text("UPDATE engine_inbox SET refused = :reason WHERE id = :id")
+_DIRTY = text("SELECT athlete_id FROM engine_dirty")
+_CLEAN = text("DELETE FROM engine_dirty")
+_MARK = text("INSERT OR IGNORE INTO engine_dirty (athlete_id) VALUES (:athlete)")
+_PUBLISH = text(
+    "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at, written_by) "
+    "VALUES (:athlete, :document, :updated_at, 'vault')"
+)
+_UNPUBLISH = text("DELETE FROM athlete_memory WHERE athlete_id = :athlete")
+_PURGE_REFUSED = text(
+    "DELETE FROM engine_inbox WHERE refused IS NOT NULL AND TRIM(CAST(athlete_id AS TEXT)) = :athlete"
+)
+_PURGE_INBOX = text("DELETE FROM engine_inbox WHERE TRIM(CAST(athlete_id AS TEXT)) = :athlete")
+_ADOPTED = text(
+    "UPDATE legacy_adoption SET status = :status, reason = :reason, facts = :facts, "
+    "patterns = :patterns, notes = :notes, archived = 0 "
+    "WHERE athlete_id = :athlete AND status <> 'adopted'"
+)
+_ADOPTION_INSERT = text(
+    "INSERT INTO legacy_adoption (athlete_id, status, reason, facts, patterns, notes, archived) "
+    "VALUES (:athlete, :status, :reason, :facts, :patterns, :notes, 0)"
+)
+# Revision 0007's table and trigger, spelled again for `repair` (a revision cannot be imported);
+# tests/engine/test_engine_table.py checks that both give the same schema.
+CREATE_ENGINE_TABLE = (
+    "CREATE TABLE athlete_memory (athlete_id TEXT PRIMARY KEY, memory_json TEXT NOT NULL, "
+    "updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, "
+    "written_by TEXT NOT NULL DEFAULT 'engine' CHECK (written_by IN ('engine', 'vault')))"
+)
+ENGINE_WRITE_TRIGGER = (
+    "CREATE TRIGGER athlete_memory_engine_write BEFORE INSERT ON athlete_memory "
+    "WHEN NEW.written_by = 'engine' BEGIN "
+    "INSERT INTO engine_inbox (athlete_id, memory_json, previous_json, written_at, origin) "
+    "VALUES (NEW.athlete_id, NEW.memory_json, "
+    "(SELECT memory_json FROM athlete_memory WHERE athlete_id = NEW.athlete_id), "
+    "NEW.updated_at, 'engine'); END"
+)
+_TRIGGER_EXISTS = text(
+    "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'athlete_memory_engine_write'"
+)
+_HAS_ADOPTION = text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'legacy_adoption'")
+
+
+@dataclass(frozen=True)
+class InboxRow:
+    """One row the engine wrote (or a legacy row queued for adoption), not applied yet."""
+
+    id: int
+    athlete_key: Any  # as the engine stored it: SQLite lets a TEXT key hold NULL or a number
+    memory_json: Any
+    previous_json: Any
+    written_at: Any
+    origin: str
+
+
+class EngineTableRepository:
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self.present = is_sqlite(connection)
+
+    def pending(self) -> list[InboxRow]:
+        return [InboxRow(*row) for row in self._connection.execute(_PENDING).all()]
+
+    def applied(self, row_id: int) -> None:
+        self._connection.execute(_APPLIED, {"id": row_id})
+
+    def refuse(self, row_id: int, reason: str) -> None:
+        """Keep a row vault cannot read at all, with the reason (doctor lists them)."""
+        self._connection.execute(_REFUSE, {"id": row_id, "reason": reason})
+
+    def dirty(self) -> list[str]:
+        return list(self._connection.execute(_DIRTY).scalars())
+
+    def mark_dirty(self, athlete_id: str) -> None:
+        self._connection.execute(_MARK, {"athlete": athlete_id})
+
+    def clear_dirty(self) -> None:
+        self._connection.execute(_CLEAN)
+
+    def publish(self, athlete_id: str, document: str, at: datetime) -> None:
+        stamp = at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")  # as CURRENT_TIMESTAMP
+        self._connection.execute(
+            _PUBLISH, {"athlete": athlete_id, "document": document, "updated_at": stamp}
+        )
+
+    def unpublish(self, athlete_id: str) -> None:
+        self._connection.execute(_UNPUBLISH, {"athlete": athlete_id})
+
+    def purge(self, athlete_id: str) -> int:
+        """Delete the athlete's engine row and every inbox row naming them."""
+        deleted = rowcount(self._connection.execute(_UNPUBLISH, {"athlete": athlete_id}))
+        return deleted + rowcount(self._connection.execute(_PURGE_INBOX, {"athlete": athlete_id}))
+
+    def purge_refused(self, athlete_id: str) -> int:
+        """Delete the unreadable rows kept for the athlete (forget cannot search them)."""
+        return rowcount(self._connection.execute(_PURGE_REFUSED, {"athlete": athlete_id}))
+
+    def record_adoption(self, athlete_id: str | None, status: str, reason: str | None,
+                        counts: dict[str, int]) -> None:  # fmt: skip
+        """What became of one legacy row (`legacy_adoption`; a file without it is left alone)."""
+        if self._connection.execute(_HAS_ADOPTION).first() is None:
+            return
+        params = {"athlete": athlete_id, "status": status, "reason": reason, **counts}
+        if athlete_id is None or not rowcount(self._connection.execute(_ADOPTED, params)):
+            self._connection.execute(_ADOPTION_INSERT, params)
+
+
+def shadowed(connection: Connection) -> bool:
+    """A plain `athlete_memory` table (or none) where vault's should be: the engine's writes
+    would not reach vault. Only meaningful on a SQLite file at revision 0007 or later."""
+    return is_sqlite(connection) and connection.execute(_TRIGGER_EXISTS).first() is None
+
+
+def waiting_counts(connection: Connection) -> tuple[int, int]:
+    """Engine rows waiting to be applied, and rows kept unread (bad JSON, no athlete id)."""
+    pending, unread = connection.execute(
+        text("SELECT COUNT(*) - COUNT(refused), COUNT(refused) FROM engine_inbox")
+    ).one()
+    return int(pending), int(unread)
+
+
+def repair(connection: Connection) -> int:
+    """Queue a shadowing plain table's rows as engine writes and put vault's table back.
+
+    Runs in the caller's transaction; returns the rows queued. Every athlete is marked dirty,
+    so the next write transaction publishes every row again.
+    """
+    queued = 0
+    if connection.execute(
+        text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'athlete_memory'")
+    ).first():
+        columns = {row[1] for row in connection.execute(text("PRAGMA table_info(athlete_memory)"))}
+        written = "updated_at" if "updated_at" in columns else "NULL"
+        queued = rowcount(connection.execute(text(
+            "INSERT INTO engine_inbox (athlete_id, memory_json, previous_json, written_at, origin) "
+            f"SELECT athlete_id, memory_json, NULL, {written}, 'engine' FROM athlete_memory "
+            "ORDER BY rowid"
+        )))  # fmt: skip
+        connection.execute(text("DROP TABLE athlete_memory"))
+    connection.execute(text(CREATE_ENGINE_TABLE))
+    connection.execute(text(ENGINE_WRITE_TRIGGER))
+    connection.execute(text("INSERT OR IGNORE INTO engine_dirty (athlete_id) SELECT id FROM athletes"))
+    return queued
