@@ -25,6 +25,9 @@ def _lower(value: Any) -> Any:
     return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
 
 
+Stripped = BeforeValidator(lambda value: value.strip() if isinstance(value, str) else value)
+
+
 def _one_of(choices: dict[str, str]) -> BeforeValidator:
     """Accept the synonyms models tend to send (`md` for markdown, `turn` for conversation)."""
     return BeforeValidator(lambda value: choices.get(_lower(value), _lower(value)))
@@ -40,6 +43,7 @@ AthleteArg = Annotated[
 ]
 QueryArg = Annotated[
     str,
+    Stripped,
     Field(
         min_length=1, max_length=MAX_QUERY, description="Words to search for.",
         validation_alias=_aliases("query", "q", "search", "search_query", "context"),
@@ -55,6 +59,7 @@ OptionalQueryArg = Annotated[
 ]
 TextArg = Annotated[
     str,
+    Stripped,
     Field(
         min_length=1,
         description="The text, in the athlete's third person, e.g. 'prefers morning runs'.",
@@ -65,6 +70,7 @@ TextArg = Annotated[
 ]
 MessageArg = Annotated[
     str,
+    Stripped,
     Field(
         min_length=1, max_length=20_000,
         description="What the athlete wrote (one conversation turn) or the activity's note.",
