@@ -10,6 +10,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from vault.domain.errors import VaultError
 from vault.mcp.scope import OutOfScope
 
+# The API's advice to a program; a client of this server has no such switch (never trusted).
+API_ONLY_ADVICE = "; pass trusted=True for a manual entry you vouch for"
+
 
 @contextmanager
 def refusals() -> Iterator[None]:
@@ -19,4 +22,4 @@ def refusals() -> Iterator[None]:
     try:
         yield
     except (VaultError, OutOfScope) as error:
-        raise ToolError(str(error)) from None
+        raise ToolError(str(error).replace(API_ONLY_ADVICE, "")) from None

@@ -30,7 +30,8 @@ Stripped = BeforeValidator(lambda value: value.strip() if isinstance(value, str)
 
 def _one_of(choices: dict[str, str]) -> BeforeValidator:
     """Accept the synonyms models tend to send (`md` for markdown, `turn` for conversation)."""
-    return BeforeValidator(lambda value: choices.get(_lower(value), _lower(value)))
+    return BeforeValidator(lambda value: choices.get(_lower(value), _lower(value))
+                           if isinstance(value, str) else value)
 
 
 # -- arguments: the first name is the one the input schema shows; the others are accepted too
