@@ -10,15 +10,15 @@ from mcp_types import ToolAnnotations
 from pydantic import AliasChoices, Field
 
 from vault.domain.errors import FactNotFound
-from vault.domain.models import Fact, ListItem
 from vault.domain.limits import MAX_FACTS, MAX_NOTES, MAX_PATTERNS
+from vault.domain.models import Fact, ListItem
 from vault.mcp.port import VaultPort
 from vault.mcp.refusals import refusals
 from vault.mcp.schemas import (
+    ArchivedItem,
     AthleteArg,
     AthleteList,
     AthleteOverview,
-    ArchivedItem,
     DroppedItem,
     FactHistory,
     FactList,
@@ -27,8 +27,8 @@ from vault.mcp.schemas import (
     MemoryItem,
     OptionalQueryArg,
     QueryArg,
-    RecallResult,
     RecalledEpisode,
+    RecallResult,
     limit_arg,
 )
 from vault.mcp.scope import Scope
@@ -38,6 +38,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
                             open_world_hint=False)  # fmt: skip
 MAX_ITEMS = MAX_FACTS + MAX_PATTERNS + MAX_NOTES
 MAX_BUDGET = 4_000
+_FACT_ID = AliasChoices("fact_id", "id", "fact")
 
 
 def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> None:
@@ -148,8 +149,6 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
                 )  # fmt: skip
             return AthleteList(athletes=overviews)
 
-
-_FACT_ID = AliasChoices("fact_id", "id", "fact")
 
 
 def _fact_ids(port: VaultPort, athlete: str) -> set[int]:

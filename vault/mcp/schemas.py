@@ -7,7 +7,7 @@ returns structured content a client can validate; every field is named for what 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -36,7 +36,7 @@ def _one_of(choices: dict[str, str]) -> BeforeValidator:
 
 # -- arguments: the first name is the one the input schema shows; the others are accepted too
 AthleteArg = Annotated[
-    Union[str, None],
+    str | None,
     Field(
         description="The athlete; may be left out when the server serves one athlete.",
         validation_alias=_aliases("athlete_id", "athlete", "user_id", "group_id", "owner_id"),
@@ -51,7 +51,7 @@ QueryArg = Annotated[
     ),
 ]  # fmt: skip
 OptionalQueryArg = Annotated[
-    Union[str, None],
+    str | None,
     Field(
         max_length=MAX_QUERY,
         description="Rank by relevance to these words; leave out to list everything.",
@@ -79,7 +79,7 @@ MessageArg = Annotated[
     ),
 ]  # fmt: skip
 AtArg = Annotated[
-    Union[datetime, None],
+    datetime | None,
     Field(
         description="When it was said or happened, ISO 8601 with a timezone (default: now).",
         validation_alias=_aliases("at", "observed_at", "occurred_at", "timestamp", "reference_time"),
@@ -126,10 +126,10 @@ class Evidence(_Out):
     """Where an item came from and how often it was seen."""
 
     source: str
-    source_ref: Union[str, None]
-    extractor: Union[str, None]
+    source_ref: str | None
+    extractor: str | None
     occurrences: int
-    observed_at: Union[datetime, None]
+    observed_at: datetime | None
     learned_at: datetime
     last_reinforced_at: datetime
 
@@ -138,7 +138,7 @@ class MemoryItem(_Out):
     id: int
     kind: str
     text: str
-    category: Union[str, None]
+    category: str | None
     confidence: float
     tags: list[str]
     evidence: Evidence
@@ -168,10 +168,10 @@ class MemoryItem(_Out):
 class ArchivedItem(_Out):
     id: int
     kind: str
-    original_id: Union[int, None]
+    original_id: int | None
     text: str
     reason: str
-    superseded_by: Union[int, None]
+    superseded_by: int | None
     learned_at: datetime
     archived_at: datetime
 
@@ -195,15 +195,15 @@ class MemoryDocument(_Out):
     athlete_id: str
     format: str
     text: str = Field(description="Put this text into the model's prompt as it is.")
-    tokens: Union[int, None] = None
-    budget: Union[int, None] = None
+    tokens: int | None = None
+    budget: int | None = None
     included_ids: list[int] = Field(default_factory=list)
     dropped: list[DroppedItem] = Field(default_factory=list)
 
 
 class FactList(_Out):
     athlete_id: str
-    query: Union[str, None]
+    query: str | None
     items: list[MemoryItem]
 
 
@@ -223,10 +223,10 @@ class MergeReport(_Out):
 class RecalledEpisode(_Out):
     id: int
     type: str
-    outcome: Union[str, None]
+    outcome: str | None
     text: str
     occurred_at: datetime
-    ref: Union[str, None]
+    ref: str | None
     score: float
     meta: dict[str, Any]
 
@@ -274,7 +274,7 @@ class FactHistory(_Out):
     athlete_id: str
     fact_id: int
     replaced: list[ArchivedItem] = Field(description="What the fact replaced, oldest first.")
-    active_id: Union[int, None] = Field(description="The fact that holds its place today.")
+    active_id: int | None = Field(description="The fact that holds its place today.")
 
 
 class AthleteOverview(_Out):
@@ -283,7 +283,7 @@ class AthleteOverview(_Out):
     patterns: int
     notes: int
     archived: int
-    last_updated: Union[datetime, None]
+    last_updated: datetime | None
 
 
 class AthleteList(_Out):

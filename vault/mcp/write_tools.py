@@ -7,7 +7,7 @@ and privacy filter (never `trusted`): a refused input writes nothing.
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
@@ -38,7 +38,7 @@ ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempot
                            open_world_hint=False)  # fmt: skip
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True,
                               open_world_hint=False)  # fmt: skip
-Word = Annotated[Union[str, None], Field(max_length=40)]
+Word = Annotated[str | None, Field(max_length=40)]
 
 
 def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> None:
@@ -47,11 +47,11 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
         text: TextArg,
         athlete_id: AthleteArg = None,
         kind: Kind = "fact",
-        category: Annotated[Union[str, None], Field(
+        category: Annotated[str | None, Field(
             max_length=40, description="For a fact: sport, goal, duration, time_preference, "
             "level, injury, preference, context, training_response, insight or general "
             "(derived from the text when left out).")] = None,
-        confidence: Annotated[Union[float, None], Field(
+        confidence: Annotated[float | None, Field(
             ge=0, le=1, description="0..1 (default 0.8 for a fact, 0.7 otherwise).")] = None,
         at: AtArg = None,
     ) -> MergeReport:
@@ -77,10 +77,10 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
         athlete_id: AthleteArg = None,
         source: LearnSource = "conversation",
         at: AtArg = None,
-        activity_id: Annotated[Union[str, None], Field(
+        activity_id: Annotated[str | None, Field(
             max_length=200, description="For an activity: its id in your app (a repeat "
             "updates it instead of adding it again).")] = None,
-        sport: Annotated[Union[str, None], Field(max_length=60)] = None,
+        sport: Annotated[str | None, Field(max_length=60)] = None,
         completed: bool = True,
     ) -> MergeReport:
         """Learn from what the athlete said or did: the vault's extractor finds facts in one
@@ -110,7 +110,7 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
         type: Annotated[Word, Field(description="e.g. session, injury, race, note.")] = None,
         outcome: Annotated[Word, Field(description="e.g. completed, skipped, pain, pb.")] = None,
         at: AtArg = None,
-        ref: Annotated[Union[str, None], Field(
+        ref: Annotated[str | None, Field(
             max_length=200, description="Your app's id for it: recording the same ref again "
             "rewrites the episode.")] = None,
     ) -> EpisodeReport:
