@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 
 from vault import Vault, open_vault
 from vault.mcp.scope import Scope
@@ -51,4 +53,25 @@ def test_two_clients_writing_at_once_lose_nothing(vault: Vault, second: Vault) -
     assert not any(error for errors in asyncio.run(both()) for error in errors)
     assert sorted(f.text for f in vault.active_facts("ana")) == sorted(f"likes {x}" for x in LIKES)
     refs = {e.ref for e in vault.recall("ana", "session", k=100)}
+    assert refs == {f"{who}-{n}" for who in ("one", "two") for n in range(EPISODES_EACH)}
+
+
+def test_two_vault_mcp_processes_writing_one_file_lose_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "coach.db"
+    with open_vault(db, upgrade=True):
+        pass
+    command = ["-m", "vault", "--db", str(db), "mcp", "--athlete", "ana", "--allow-writes"]
+    server = StdioServerParameters(command=sys.executable, args=command)
+
+    async def both() -> list[list[bool]]:
+        async with Client(server) as one, Client(server) as two:
+            return list(await asyncio.gather(write(one, "one", LIKES[:3]),
+                                             write(two, "two", LIKES[3:6])))  # fmt: skip
+
+    assert not any(error for errors in asyncio.run(both()) for error in errors)
+    with open_vault(db) as vault:
+        assert sorted(f.text for f in vault.active_facts("ana")) == sorted(
+            f"likes {x}" for x in LIKES[:6]
+        )
+        refs = {e.ref for e in vault.recall("ana", "session", k=100)}
     assert refs == {f"{who}-{n}" for who in ("one", "two") for n in range(EPISODES_EACH)}
