@@ -20,6 +20,7 @@ COMMANDS = {
     "episode": "episode_commands", "knowledge": "episode_commands", "recall": "episode_commands",
     "export": "interchange_commands", "import": "interchange_commands",
     "import-yaml": "interchange_commands",
+    "mcp": "mcp_commands",
     "ingest": "learning_commands", "relevant": "learning_commands",
     "remember": "memory_commands", "facts": "memory_commands", "forget": "memory_commands",
     "decay": "memory_commands", "delete": "memory_commands", "history": "memory_commands",

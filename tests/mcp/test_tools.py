@@ -1,0 +1,182 @@
+"""Every tool through the SDK's in-process client: the happy path, bad input, scope."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from mcp import Client
+from mcp_client import call, ok, refused, session
+
+from vault import Vault
+from vault.cli import main
+
+READS = {"read_memory", "search_facts", "recall_episodes", "fact_history", "list_athletes"}
+WRITES = {"add_memory", "learn", "add_episode"}
+
+
+def tools(vault: Vault, **flags: bool) -> dict[str, Any]:
+    async def work(client: Client) -> Any:
+        return (await client.list_tools()).tools
+
+    return {tool.name: tool for tool in session(vault, "ana", work=work, **flags)}
+
+
+def test_a_read_only_server_offers_only_read_tools_each_with_an_output_schema(vault: Vault) -> None:
+    offered = tools(vault)
+    assert set(offered) == READS
+    for tool in offered.values():
+        assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
+        assert tool.output_schema and tool.output_schema["type"] == "object"
+        assert len(tool.description or "") > 60  # a sentence a model can act on
+
+
+def test_writes_and_forget_are_offered_only_when_allowed(vault: Vault) -> None:
+    writing = tools(vault, writes=True)
+    assert set(writing) == READS | WRITES
+    assert all(writing[name].annotations.read_only_hint is False for name in WRITES)
+    assert all(writing[name].annotations.destructive_hint is False for name in WRITES)
+    forgetting = tools(vault, writes=True, forget=True)
+    assert set(forgetting) == READS | WRITES | {"forget"}
+    assert forgetting["forget"].annotations.destructive_hint is True
+
+
+def test_read_memory_is_the_memory_block_the_coach_sees(vault: Vault) -> None:
+    vault.remember("ana", "has a recurring knee issue")
+    vault.remember("ana", "prefers morning sessions")
+    block = ok(call(vault, "read_memory", {}))
+    expected = vault.memory_block("ana")
+    assert block["text"] == expected.text and "knee" in block["text"]
+    assert block["tokens"] == expected.tokens and len(block["included_ids"]) == 2
+    markdown = ok(call(vault, "read_memory", {"athlete": "ana", "format": "md"}))
+    assert markdown["format"] == "markdown" and "- has a recurring knee issue" in markdown["text"]
+
+
+def test_read_memory_refuses_a_bad_budget_and_format(vault: Vault) -> None:
+    refused(call(vault, "read_memory", {"budget": 0}), "budget")
+    refused(call(vault, "read_memory", {"format": "html"}), "format")
+
+
+def test_search_facts_lists_items_with_their_evidence(vault: Vault) -> None:
+    vault.ingest_message("ana", "I usually run in the morning, my knee has been sore")
+    vault.remember("ana", "likes intervals")
+    listed = ok(call(vault, "search_facts", {}))
+    texts = [item["text"] for item in listed["items"]]
+    assert "likes intervals" in texts and "prefers morning sessions" in texts
+    learned = next(i for i in listed["items"] if i["text"] == "prefers morning sessions")
+    assert learned["evidence"]["source"] == "user_message"
+    assert learned["evidence"]["extractor"].startswith("rules:")
+    assert learned["evidence"]["source_ref"] is not None
+    found = ok(call(vault, "search_facts", {"q": "intervals", "k": 1}))
+    assert [item["text"] for item in found["items"]] == ["likes intervals"]
+    refused(call(vault, "search_facts", {"limit": 0}), "limit")
+
+
+def test_a_fact_remembered_by_a_client_appears_in_vault_prompt(vault: Vault, vault_url: str) -> None:
+    added = ok(call(vault, "add_memory", {"content": "has a recurring knee issue"}, writes=True))
+    assert [item["text"] for item in added["added"]] == ["has a recurring knee issue"]
+    assert added["added"][0]["category"] == "injury"
+    printed = CliRunner().invoke(main, ["--db", vault_url, "prompt", "ana"])
+    assert printed.exit_code == 0 and "has a recurring knee issue" in printed.stdout
+
+
+def test_add_memory_takes_patterns_and_notes_too(vault: Vault) -> None:
+    ok(call(vault, "add_memory", {"text": "skips Monday sessions", "type": "pattern"}, writes=True))
+    ok(call(vault, "add_memory", {"text": "responds well to short goals", "kind": "notes"},
+            writes=True))  # fmt: skip
+    assert [p.text for p in vault.patterns("ana")] == ["skips Monday sessions"]
+    assert [n.text for n in vault.notes("ana")] == ["responds well to short goals"]
+
+
+@pytest.mark.parametrize("arguments, words", [
+    ({"text": ""}, ["text"]),
+    ({}, ["text"]),
+    ({"text": "call me on +44 7700 900123"}, ["refused", "nothing was written"]),
+    ({"text": "likes hills", "confidence": 2}, ["confidence"]),
+    ({"text": "likes hills", "kind": "secret"}, ["kind"]),
+    ({"text": "likes hills", "at": "2026-03-02T08:00:00"}, ["timezone"]),
+    ({"text": "likes hills", "category": "astrology"}, ["category"]),
+    ({"text": "x" * 5000}, ["200"]),
+])  # fmt: skip
+def test_add_memory_refuses_bad_input_and_writes_nothing(
+    vault: Vault, arguments: dict[str, Any], words: list[str]
+) -> None:
+    message = refused(call(vault, "add_memory", arguments, writes=True), *words)
+    assert "trusted" not in message  # the API's switch, which no client of the server has
+    assert vault.summary("ana") is None
+
+
+def test_learn_from_a_conversation_turn_and_from_an_activity_note(vault: Vault) -> None:
+    said = ok(call(vault, "learn", {"message": "I'm training for a half marathon in 12 weeks"},
+                   writes=True))  # fmt: skip
+    assert [item["text"] for item in said["added"]] == ["goal: half marathon"]
+    assert said["added"][0]["evidence"]["source"] == "user_message"
+    done = ok(call(vault, "learn", {
+        "text": "Long run, my left knee started hurting after 20 km", "source": "activity",
+        "at": "2026-03-02T08:00:00+01:00", "sport": "running", "activity_id": "run-1",
+    }, writes=True))  # fmt: skip
+    assert any("knee" in item["text"] for item in done["added"])
+    assert vault.recall("ana", "knee hurting", k=1)[0].ref is not None  # the session, recorded
+
+
+def test_learn_refuses_bad_input(vault: Vault) -> None:
+    refused(call(vault, "learn", {"text": "hi", "source": "email"}, writes=True), "source")
+    refused(call(vault, "learn", {"text": "   "}, writes=True), "text")
+    refused(call(vault, "learn", {"text": "ran", "source": "activity", "at": "yesterday"},
+                 writes=True), "at")  # fmt: skip
+    assert vault.summary("ana") is None
+
+
+def test_add_episode_then_recall_it(vault: Vault) -> None:
+    added = ok(call(vault, "add_episode", {
+        "episode_body": "raced the city 10k in 41:30, a personal best", "type": "race",
+        "outcome": "pb", "at": "2026-03-01T09:00:00Z", "ref": "race-1",
+    }, writes=True))  # fmt: skip
+    assert len(added["added"]) == 1
+    vault.add_episode("ana", "easy recovery jog, legs heavy", type="session")
+    recalled = ok(call(vault, "recall_episodes", {"query": "10k race", "k": 1}))
+    [episode] = recalled["episodes"]
+    assert episode["ref"] == "race-1" and episode["outcome"] == "pb" and episode["score"] > 0
+    again = ok(call(vault, "add_episode", {"text": "raced the city 10k in 41:10", "ref": "race-1"},
+                    writes=True))  # fmt: skip
+    assert again["updated"] == added["added"] and again["added"] == []
+
+
+def test_episode_tools_refuse_bad_input(vault: Vault) -> None:
+    refused(call(vault, "add_episode", {"text": "x" * 2001}, writes=True), "2000")
+    refused(call(vault, "add_episode", {"text": "ran", "type": "x" * 41}, writes=True), "type")
+    refused(call(vault, "recall_episodes", {}), "query")
+    refused(call(vault, "recall_episodes", {"query": "run", "limit": 101}), "limit")
+    assert vault.recall("ana", "ran", k=5) == []
+
+
+def test_forget_erases_what_matches(vault: Vault) -> None:
+    vault.remember("ana", "has a recurring knee issue")
+    vault.remember("ana", "likes intervals")
+    vault.add_episode("ana", "knee pain on the long run")
+    report = ok(call(vault, "forget", {"query": "knee"}, writes=True, forget=True))
+    assert (report["facts"], report["episodes"]) == (1, 1)
+    assert [f.text for f in vault.active_facts("ana")] == ["likes intervals"]
+    refused(call(vault, "forget", {"query": "  "}, writes=True, forget=True), "query")
+    refused(call(vault, "forget", {"query": "?!"}, writes=True, forget=True), "nothing to forget")
+
+
+def test_fact_history_shows_what_a_fact_replaced(vault: Vault) -> None:
+    first = vault.remember("ana", "goal: half marathon").added[0]
+    second = vault.remember("ana", "goal: marathon").added[0]
+    history = ok(call(vault, "fact_history", {"fact_id": second.id}))
+    assert history["active_id"] == second.id
+    assert [row["original_id"] for row in history["replaced"]] == [first.id]
+    assert history["replaced"][0]["text"] == "goal: half marathon"
+    old = ok(call(vault, "fact_history", {"id": first.id}))
+    assert old["active_id"] == second.id
+    refused(call(vault, "fact_history", {"fact_id": 999}), "no fact with id 999")
+    refused(call(vault, "fact_history", {"fact_id": "one"}), "fact_id")
+
+
+def test_list_athletes_shows_only_the_served_ones(vault: Vault) -> None:
+    vault.remember("ana", "likes intervals")
+    vault.remember("bob", "likes hills")
+    listed = ok(call(vault, "list_athletes", {}, "ana", "cy"))
+    assert [(a["athlete_id"], a["facts"]) for a in listed["athletes"]] == [("ana", 1), ("cy", 0)]

@@ -1,0 +1,25 @@
+"""Every anticipated failure of a tool becomes a tool error the model can read and act on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from vault.domain.errors import VaultError
+from vault.mcp.scope import OutOfScope
+
+# The API's advice to a program; a client of this server has no such switch (never trusted).
+API_ONLY_ADVICE = "; pass trusted=True for a manual entry you vouch for"
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """`with refusals():` around a tool's body: bad input, a scope violation or a busy file is
+    one clear message (`is_error`), never a crash of the server. The facade has already rolled
+    back whatever the failing operation began, so nothing is half written."""
+    try:
+        yield
+    except (VaultError, OutOfScope) as error:
+        raise ToolError(str(error).replace(API_ONLY_ADVICE, "")) from None

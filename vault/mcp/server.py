@@ -1,0 +1,81 @@
+"""Build the MCP server for one vault and one scope, and run it on stdio or loopback HTTP."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Literal
+
+from mcp.server.mcpserver import MCPServer
+
+from vault.api import Vault
+from vault.mcp.port import VaultPort
+from vault.mcp.read_tools import register_read_tools
+from vault.mcp.resources import register_resources
+from vault.mcp.scope import Scope
+from vault.mcp.write_tools import register_forget_tool, register_write_tools
+
+NAME = "vault"
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+def build_server(vault: Vault, scope: Scope, *, log_level: LogLevel = "WARNING") -> MCPServer:
+    """The server: read tools always; write tools only with `allow_writes`, `forget` only
+    with `allow_forget` (a tool the client may not use is not offered at all)."""
+    server: MCPServer = MCPServer(
+        NAME, instructions=_instructions(scope), version=_version(), log_level=log_level
+    )
+    port = VaultPort(vault)
+    register_read_tools(server, port, scope)
+    if scope.allow_writes:
+        register_write_tools(server, port, scope)
+    if scope.allow_forget:
+        register_forget_tool(server, port, scope)
+    register_resources(server, port, scope)
+    return server
+
+
+def loopback(address: str) -> tuple[str, int]:
+    """HOST:PORT on a loopback address (127.0.0.0/8, ::1 or localhost), or ValueError: the
+    server has no authentication, so it never listens where another machine can reach it."""
+    host, separator, port_text = address.rpartition(":")
+    host = host.strip("[]")
+    if not separator or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(f"give HOST:PORT, e.g. 127.0.0.1:8765, not {address!r}")
+    if host == "localhost":
+        return host, int(port_text)
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        raise ValueError(f"{host!r} is not a loopback address; use 127.0.0.1 or ::1") from None
+    if not ip.is_loopback:
+        raise ValueError(f"{host} is not a loopback address; use 127.0.0.1 or ::1")
+    return host, int(port_text)
+
+
+def serve(server: MCPServer, http: tuple[str, int] | None = None) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    if http is None:
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=http[0], port=http[1])
+
+
+def _instructions(scope: Scope) -> str:
+    who = (f"athlete {scope.athletes[0]!r} (athlete_id may be left out)"
+           if len(scope.athletes) == 1 else "athletes " + ", ".join(scope.athletes))  # fmt: skip
+    can = ("It may remember, learn and record episodes" if scope.allow_writes
+           else "It is read-only")  # fmt: skip
+    forget = "; forget is allowed" if scope.allow_forget else ""
+    return (
+        f"The memory a coach keeps about {who}. Start with read_memory; search_facts shows "
+        f"evidence, recall_episodes brings back what happened. {can}{forget}."
+    )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("vault")
+    except PackageNotFoundError:
+        return "0"
