@@ -8,6 +8,7 @@ replace by conflict key, insert, floor and the 15-fact cap. No validation, no mo
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -125,6 +126,7 @@ def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate],
                 archived.append((fact, "capped", None))
                 facts.remove(fact)
         _write(db, athlete, facts, changed, archived, now_s)
+        publish_engine_rows(db, now_s)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
@@ -190,6 +192,50 @@ def memory_block(db: sqlite3.Connection, athlete: str) -> tuple[str, int]:
                 break
 
 
+_ENGINE_FACTS = (
+    "SELECT text, source, confidence, learned_at FROM facts WHERE athlete_id = ? "
+    f"AND confidence >= 0.5 {_ORDER} LIMIT 15"
+)
+_FOLD = {"user_message": "conversation", "manual": "conversation", "activity_note": "behavior",
+         "pattern_analysis": "behavior"}  # fmt: skip
+
+
+def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
+    """The same work as vault's engine table upkeep: each changed athlete's block items, fitted
+    to the budget, written as the engine's JSON row (inside the caller's transaction)."""
+    encode = tiktoken.get_encoding(ENCODING).encode_ordinary
+    stamp = now_s[:19].replace("T", " ")
+    for (athlete,) in db.execute("DELETE FROM engine_dirty RETURNING athlete_id").fetchall():
+        facts = [(t.replace("|", "/"), src, c, learned)
+                 for t, src, c, learned in db.execute(_ENGINE_FACTS, (athlete,))]  # fmt: skip
+        lists = [[text.replace("|", "/") for (text,) in db.execute(sql, (athlete,))]
+                 for _, sql in _BLOCK_QUERIES[1:]]  # fmt: skip
+        sections = [[f[0] for f in facts], *lists]
+        while True:
+            lines = [f"{label}{' | '.join(items)}\n"
+                     for (label, _), items in zip(_BLOCK_QUERIES, sections) if items]  # fmt: skip
+            block = "MEMORY:\n" + "".join(lines) if lines else ""
+            if not block or len(encode(block)) <= BUDGET:
+                break
+            for index in (0, 2, 1):
+                if sections[index]:
+                    sections[index].pop()
+                    break
+        if not block:
+            db.execute("DELETE FROM athlete_memory WHERE athlete_id = ?", (athlete,))
+            continue
+        document = {
+            "key_facts": [{"fact": t, "source": _FOLD.get(src, src), "confidence": c,
+                           "learned_at": learned} for t, src, c, learned in facts[:len(sections[0])]],
+            "patterns": sections[1], "coaching_notes": sections[2], "updated_at": now_s,
+        }  # fmt: skip
+        db.execute(
+            "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at, "
+            "written_by) VALUES (?, ?, ?, 'vault')",
+            (athlete, json.dumps(document, ensure_ascii=False, separators=(",", ":")), stamp),
+        )
+
+
 _DECAYED = (
     "round(base_confidence * pow(0.95, "
     "CAST((julianday(:now) - julianday(last_reinforced_at)) / 7 AS INTEGER)), 6)"
@@ -215,6 +261,7 @@ def decay(db: sqlite3.Connection, now: datetime) -> int:
             params,
         )
         db.execute("DELETE FROM facts WHERE confidence < 0.3")
+        publish_engine_rows(db, params["now"])
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

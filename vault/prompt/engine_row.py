@@ -14,32 +14,39 @@ are RFC 3339 in UTC.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from vault.domain.models import AthleteMemory
-from vault.domain.vocabulary import CONTRACT_SOURCE
+from vault.domain.models import PromptRow
+from vault.domain.vocabulary import CONTRACT_SOURCE, Kind, Source
 from vault.prompt.items import inline, utc_text
 from vault.prompt.memory_block import MemoryBlock
 
 
-def engine_document(memory: AthleteMemory, block: MemoryBlock, written_at: datetime) -> dict[str, Any]:
-    """The row's document: the block's items, each with what the engine's structs require."""
-    facts = {fact.id: fact for fact in memory.facts}
-    patterns = {item.id: item for item in memory.patterns}
-    notes = {item.id: item for item in memory.notes}
+def engine_document(
+    rows: Mapping[Kind, Sequence[PromptRow]],
+    block: MemoryBlock,
+    fact_origins: Mapping[int, tuple[Source, datetime]],
+    written_at: datetime,
+) -> dict[str, Any]:
+    """The row's document: the block's items (`block` rendered from `rows`), each with what the
+    engine's structs require; `fact_origins` gives each shown fact's source and learned_at."""
+    by_id = {kind: {row.id: row for row in rows[kind]} for kind in (Kind.FACT, Kind.PATTERN, Kind.NOTE)}
+    facts = []
+    for fact_id in block.included.facts:
+        row = by_id[Kind.FACT][fact_id]
+        source, learned_at = fact_origins[fact_id]
+        facts.append({
+            "fact": inline(row.text),
+            "source": CONTRACT_SOURCE[source],
+            "confidence": row.confidence,
+            "learned_at": utc_text(learned_at),
+        })  # fmt: skip
     return {
-        "key_facts": [
-            {
-                "fact": inline(facts[i].text),
-                "source": CONTRACT_SOURCE[facts[i].source],
-                "confidence": facts[i].confidence,
-                "learned_at": utc_text(facts[i].learned_at),
-            }
-            for i in block.included.facts
-        ],
-        "patterns": [inline(patterns[i].text) for i in block.included.patterns],
-        "coaching_notes": [inline(notes[i].text) for i in block.included.notes],
+        "key_facts": facts,
+        "patterns": [inline(by_id[Kind.PATTERN][i].text) for i in block.included.patterns],
+        "coaching_notes": [inline(by_id[Kind.NOTE][i].text) for i in block.included.notes],
         "updated_at": utc_text(written_at),
     }
 

@@ -39,7 +39,7 @@ from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.extraction import check_candidate
 from vault.prompt.engine_row import engine_document, engine_json
-from vault.prompt.memory_block import render_memory_block
+from vault.prompt.memory_block import render_rows
 from vault.services.memory import merge
 from vault.storage import queries
 from vault.storage.repositories.engine_table import EngineTableRepository, InboxRow
@@ -81,16 +81,16 @@ def publish_changed(
     table = EngineTableRepository(uow.connection)
     if not table.present:
         return 0
-    athletes = table.dirty()
+    athletes = table.take_dirty()
     for athlete_id in athletes:
-        memory = queries.memory(uow.connection, athlete_id, now, policy)
-        if not (memory.facts or memory.patterns or memory.notes):
+        rows = queries.prompt_rows(uow.connection, athlete_id, now, policy)
+        block = render_rows(rows)
+        if not block.text:
             table.unpublish(athlete_id)  # the engine reads None: no MEMORY block, as vault prints
             continue
-        block = render_memory_block(memory)
-        table.publish(athlete_id, engine_json(engine_document(memory, block, now)), now)
-    if athletes:
-        table.clear_dirty()
+        origins = queries.fact_origins(uow.connection, athlete_id)
+        document = engine_document(rows, block, origins, now)
+        table.publish(athlete_id, engine_json(document), now)
     return len(athletes)
 
 

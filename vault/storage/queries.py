@@ -26,7 +26,7 @@ from vault.domain.limits import ACTIVE_FLOOR, MAX_FACTS, PROMPT_FLOOR
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
 from vault.domain.rules import DecayPolicy, decayed
 from vault.domain.times import format_utc
-from vault.domain.vocabulary import Category, Kind
+from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage import views
 from vault.storage.driver_read import DriverRead
 from vault.storage.tables import (
@@ -94,6 +94,9 @@ _KINDS = {kind.value: kind for kind in Kind}
 # Compiled once, run on the driver cursor: times arrive as the driver gives them (canonical
 # text on SQLite, aware datetimes on PostgreSQL) and are compared without being parsed.
 _PROMPT_ROWS = DriverRead(_prompt_rows_statement())
+_FACT_ORIGINS = select(
+    _facts_table.c.id, _facts_table.c.source, _facts_table.c.learned_at
+).where(_facts_table.c.athlete_id == bindparam("athlete"))
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
@@ -173,6 +176,12 @@ def memory(
         notes=tuple(list_items(connection, athlete_id, Kind.NOTE)),
         updated_at=connection.execute(_UPDATED_AT, {"athlete": athlete_id}).scalar_one_or_none(),
     )
+
+
+def fact_origins(connection: Connection, athlete_id: str) -> dict[int, tuple[Source, datetime]]:
+    """Each fact's source and learned_at (what the engine's row carries beside the text)."""
+    rows = connection.execute(_FACT_ORIGINS, {"athlete": athlete_id})
+    return {fact_id: (Source(source), learned_at) for fact_id, source, learned_at in rows}
 
 
 def prompt_rows(

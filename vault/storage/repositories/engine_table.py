@@ -27,8 +27,7 @@ _PENDING = text(
 )
 _APPLIED = text("DELETE FROM engine_inbox WHERE id = :id")
 _REFUSE = text("UPDATE engine_inbox SET refused = :reason WHERE id = :id")
-_DIRTY = text("SELECT athlete_id FROM engine_dirty")
-_CLEAN = text("DELETE FROM engine_dirty")
+_TAKE_DIRTY = text("DELETE FROM engine_dirty RETURNING athlete_id")
 _MARK = text("INSERT OR IGNORE INTO engine_dirty (athlete_id) VALUES (:athlete)")
 _PUBLISH = text(
     "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at, written_by) "
@@ -96,14 +95,12 @@ class EngineTableRepository:
         """Keep a row vault cannot read at all, with the reason (doctor lists them)."""
         self._connection.execute(_REFUSE, {"id": row_id, "reason": reason})
 
-    def dirty(self) -> list[str]:
-        return list(self._connection.execute(_DIRTY).scalars())
+    def take_dirty(self) -> list[str]:
+        """The athletes whose memory changed since the last publish; the list is emptied."""
+        return list(self._connection.execute(_TAKE_DIRTY).scalars())
 
     def mark_dirty(self, athlete_id: str) -> None:
         self._connection.execute(_MARK, {"athlete": athlete_id})
-
-    def clear_dirty(self) -> None:
-        self._connection.execute(_CLEAN)
 
     def publish(self, athlete_id: str, document: str, at: datetime) -> None:
         stamp = at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")  # as CURRENT_TIMESTAMP
