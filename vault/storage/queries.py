@@ -22,11 +22,11 @@ from sqlalchemy import (
     union_all,
 )
 
-from vault.domain.limits import ACTIVE_FLOOR, MAX_FACTS, PROMPT_FLOOR
+from vault.domain.limits import ACTIVE_FLOOR
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
 from vault.domain.rules import DecayPolicy, decayed
 from vault.domain.times import format_utc
-from vault.domain.vocabulary import Category, Kind
+from vault.domain.vocabulary import Kind
 from vault.storage import views
 from vault.storage.driver_read import DriverRead
 from vault.storage.tables import (
@@ -97,19 +97,21 @@ _PROMPT_ROWS = DriverRead(_prompt_rows_statement())
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
-def active_facts(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
+def facts(
+    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy,
+    *, floor: float = ACTIVE_FLOOR,
 ) -> list[Fact]:
-    """Facts with confidence >= 0.3 as of `now`, best first (confidence, newest, oldest id)."""
+    """Facts with confidence >= `floor` (at least 0.3) as of `now`, best first (confidence,
+    newest, oldest id)."""
     rows = connection.execute(_FACTS_OF, {"athlete": athlete_id}).all()
     current = [(row, _confidence_now(row, now, policy)) for row in rows]
-    kept = [(row, confidence) for row, confidence in current if confidence >= ACTIVE_FLOOR]
+    kept = [(row, confidence) for row, confidence in current if confidence >= floor]
     if not kept:
         return []
     tags: dict[int, list[str]] = defaultdict(list)
     for fact_id, tag in connection.execute(_SELECT_TAGS, {"ids": [r.id for r, _ in kept]}):
         tags[fact_id].append(tag)
-    facts = [
+    found = [
         Fact.model_construct(
             **{name: getattr(row, name) for name in _FACT_COLUMNS if name != "confidence"},
             confidence=confidence,
@@ -117,29 +119,7 @@ def active_facts(
         )
         for row, confidence in kept
     ]
-    return _best_first(facts)
-
-
-def prompt_facts(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
-) -> list[Fact]:
-    """Facts with confidence >= 0.5 as of `now`, best first (what the MEMORY block may show)."""
-    return [f for f in active_facts(connection, athlete_id, now, policy) if f.confidence >= PROMPT_FLOOR]
-
-
-def top_facts(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy,
-    limit: int = MAX_FACTS,
-) -> list[Fact]:
-    """The athlete's top facts as of `now` (at most 15)."""
-    return active_facts(connection, athlete_id, now, policy)[:limit]
-
-
-def facts_by_category(
-    connection: Connection, athlete_id: str, category: Category, now: datetime,
-    policy: DecayPolicy,
-) -> list[Fact]:
-    return [f for f in active_facts(connection, athlete_id, now, policy) if f.category == category]
+    return _best_first(found)
 
 
 def _confidence_now(row: Any, now: datetime, policy: DecayPolicy) -> float:
@@ -168,7 +148,7 @@ def memory(
     """Everything active for one athlete as of `now` (facts >= 0.3; patterns; notes)."""
     return AthleteMemory(
         athlete_id=athlete_id,
-        facts=tuple(active_facts(connection, athlete_id, now, policy)),
+        facts=tuple(facts(connection, athlete_id, now, policy)),
         patterns=tuple(list_items(connection, athlete_id, Kind.PATTERN)),
         notes=tuple(list_items(connection, athlete_id, Kind.NOTE)),
         updated_at=connection.execute(_UPDATED_AT, {"athlete": athlete_id}).scalar_one_or_none(),
