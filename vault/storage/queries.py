@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlalchemy import (
     Connection,
-    Engine,
     bindparam,
     column,
     func,
@@ -25,10 +24,8 @@ from sqlalchemy import (
 from vault.domain.limits import ACTIVE_FLOOR
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
 from vault.domain.rules import DecayPolicy, decayed
-from vault.domain.times import format_utc
 from vault.domain.vocabulary import Kind
 from vault.storage import views
-from vault.storage.driver_read import DriverRead
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,
@@ -36,7 +33,6 @@ from vault.storage.tables import (
     notes_table,
     patterns_table,
 )
-from vault.storage.types import utc_from_driver
 
 _tags = fact_tags_table
 _patterns = patterns_table
@@ -91,9 +87,7 @@ def _prompt_rows_statement() -> Any:
 
 
 _KINDS = {kind.value: kind for kind in Kind}
-# Compiled once, run on the driver cursor: times arrive as the driver gives them (canonical
-# text on SQLite, aware datetimes on PostgreSQL) and are compared without being parsed.
-_PROMPT_ROWS = DriverRead(_prompt_rows_statement())
+_PROMPT_ROWS = _prompt_rows_statement()
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
@@ -156,22 +150,21 @@ def memory(
 
 
 def prompt_rows(
-    bind: Connection | Engine, athlete_id: str, now: datetime, policy: DecayPolicy
+    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
 ) -> dict[Kind, list[PromptRow]]:
     """The athlete's facts (>= 0.3 as of `now`), patterns and notes for the prompt, by kind,
     each in priority order, read in one statement without building a model per row."""
-    now_text = format_utc(now)  # SQLite hands back canonical text: compare text with text
     facts: list[_Ranked] = []
     lists: dict[str, list[_Ranked]] = {_PATTERN: [], _NOTE: []}
-    for kind, item_id, text, stored, base, last, category, due in _PROMPT_ROWS.rows(
-        bind, {"athlete": athlete_id}
+    for kind, item_id, text, stored, base, last, category, due in connection.execute(
+        _PROMPT_ROWS, {"athlete": athlete_id}
     ):
         if kind != _FACT:
             lists[kind].append((stored, last, item_id, text))
             continue
         confidence = stored
-        if due <= (now_text if isinstance(due, str) else now):  # a decay step is due today
-            confidence = decayed(base, utc_from_driver(last), now, policy.factor(category))
+        if due <= now:  # a decay step is due today
+            confidence = decayed(base, last, now, policy.factor(category))
         if confidence >= ACTIVE_FLOOR:
             facts.append((confidence, last, item_id, text))
     return {
@@ -188,7 +181,7 @@ _BY_ID, _BY_CONFIDENCE_THEN_RECENCY = itemgetter(2), itemgetter(0, 1)
 
 def _in_priority_order(kind: Kind, rows: list[_Ranked]) -> list[PromptRow]:
     """Confidence first, then the most recently reinforced, then the oldest id (two stable
-    sorts; times compare as stored: canonical text on SQLite, datetimes on PostgreSQL)."""
+    sorts)."""
     rows.sort(key=_BY_ID)
     rows.sort(key=_BY_CONFIDENCE_THEN_RECENCY, reverse=True)
     return [PromptRow(kind, i, t, c) for c, _, i, t in rows]
