@@ -130,7 +130,7 @@ archived:
     marathon = report.ids["m2"]
     assert report.ids == {"m1": marathon, "m2": marathon, "m3": marathon}
     assert rows(db_path, "SELECT text, confidence, occurrences, learned_at FROM facts") == [
-        ("Goal: Marathon!", 0.6, 3, "2025-02-01T00:00:00.000000Z")
+        ("Goal: Marathon", 0.6, 3, "2025-02-01T00:00:00.000000Z")
     ]
     # an archived memory takes its successor's type when it has one, else a derived category
     assert rows(
