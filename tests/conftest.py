@@ -113,10 +113,9 @@ def _sqlite_only(item: pytest.Item) -> bool:
 def _isolated_default_vault(
     tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No test touches the user's ./vault.db or ~/.cache (the tokenizer cache goes to tmp)."""
+    """No test touches the user's ./vault.db."""
     monkeypatch.delenv("VAULT_DB_URL", raising=False)
     monkeypatch.setenv("VAULT_DB", str(tmp_path / "default-vault.db"))
-    monkeypatch.setenv("VAULT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
 @pytest.fixture

@@ -85,7 +85,7 @@ def main() -> None:
         started = time.perf_counter()
         with open_vault(source, upgrade=True) as v:
             for first in range(0, count, 500):
-                v.import_documents(document(n) for n in range(first, min(first + 500, count)))
+                v.transfer.import_documents(document(n) for n in range(first, min(first + 500, count)))
         print(f"built {count} athletes via the library in {time.perf_counter() - started:.1f} s")
         exported = vault_cli("--db", str(source), "export", "--all", "--output", str(stream))
         size = stream.stat().st_size

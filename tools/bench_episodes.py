@@ -82,7 +82,7 @@ def build(path: Path, total: int, owner_size: int, vectors: int) -> None:
                     for i in range(min(5000, size - offset))
                 ]  # fmt: skip
                 use_vectors = owner == "big" and offset < vectors
-                v.add_episodes(owner, items, now=NOW, embed=embed if use_vectors else None)
+                v.episodes.add(owner, items, now=NOW, embed=embed if use_vectors else None)
                 done += len(items)
             if owner == "big" or done % 100_000 < 1000:
                 print(f"  {done:,} episodes, {time.perf_counter() - start:.0f} s", flush=True)
@@ -103,10 +103,10 @@ def time_recall(path: Path, owner: str, queries: int, use_embed: bool = False) -
     pools: list[int] = []
     with open_vault(path) as v:
         for q in questions[:20]:  # warm the page cache and the statement cache
-            v.recall(owner, q, now=NOW)
+            v.episodes.recall(owner, q, now=NOW)
         for q in questions:
             began = time.perf_counter()
-            v.recall(owner, q, now=NOW, embed=embed if use_embed else None)
+            v.episodes.recall(owner, q, now=NOW, embed=embed if use_embed else None)
             samples.append(time.perf_counter() - began)
         with v.engine.connect() as connection:
             repo = EpisodeRepository(connection)

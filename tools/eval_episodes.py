@@ -73,10 +73,10 @@ def ours(data: dict, *, verbose: bool = False) -> list[int | None]:
                  "meta": {"role": t["role"]}}
                 for t in conversation["turns"]
             ]  # fmt: skip
-            v.add_episodes(conversation["id"], items, now=datetime.fromisoformat(conversation["asked_at"]))
+            v.episodes.add(conversation["id"], items, now=datetime.fromisoformat(conversation["asked_at"]))
         asked = {c["id"]: datetime.fromisoformat(c["asked_at"]) for c in data["conversations"]}
         for q in data["questions"]:
-            found = v.recall(q["conversation"], q["question"], k=10, now=asked[q["conversation"]])
+            found = v.episodes.recall(q["conversation"], q["question"], k=10, now=asked[q["conversation"]])
             rank = _rank([e.ref or "" for e in found], q["answers"])
             ranks.append(rank)
             if verbose and (rank is None or rank > 1):

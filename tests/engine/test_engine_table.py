@@ -96,7 +96,7 @@ def test_adoption_takes_what_the_engines_types_allow_and_says_what_it_changed(tm
     output = cli(path, "upgrade")
     assert "1 applied" in output
     with open_vault(path, read_only=True) as vault:
-        facts = {f.text: f for f in vault.active_facts("ana")}
+        facts = {f.text: f for f in vault.facts("ana")}
         remembered = FactIn(text="works night shifts")
     assert set(facts) == {"works night shifts"}
     assert facts["works night shifts"].confidence == 1.0
@@ -146,7 +146,7 @@ def test_what_the_engine_writes_becomes_vault_memory(tmp_path: Path) -> None:
     assert read_memory(path, "ana") == document  # the engine reads its own write back
     with open_vault(path) as vault:
         vault.remember("ana", "primary sport: cycling", now=T0 + timedelta(hours=2))  # newer wins
-        texts = {f.text for f in vault.active_facts("ana", now=T0 + timedelta(hours=2))}
+        texts = {f.text for f in vault.facts("ana", now=T0 + timedelta(hours=2))}
         notes = [n.text for n in vault.notes("ana")]
     assert texts == {"primary sport: cycling", "prefers morning sessions"}
     assert notes == ["responds well to encouragement"]
@@ -159,8 +159,8 @@ def test_writing_back_what_it_read_is_not_an_observation(tmp_path: Path) -> None
         vault.merge("ana", [FactIn(text="primary sport: running", confidence=0.6)], now=T0)
     write_memory(path, "ana", read_memory(path, "ana") or {})
     with open_vault(path) as vault:
-        vault.sync_engine(now=T0 + timedelta(hours=1))
-        (only,) = vault.active_facts("ana", now=T0 + timedelta(hours=1))
+        vault.admin.sync_engine(now=T0 + timedelta(hours=1))
+        (only,) = vault.facts("ana", now=T0 + timedelta(hours=1))
     assert (only.occurrences, only.confidence) == (1, 0.6)
 
 
@@ -174,8 +174,8 @@ def test_a_dropped_fact_is_not_a_retraction_and_a_raised_one_is_reinforced(tmp_p
     kept[0]["confidence"] = 0.7  # the engine's own boost
     write_memory(path, "ana", {**document, "key_facts": kept})
     with open_vault(path) as vault:
-        vault.sync_engine(now=T0 + timedelta(hours=1))
-        facts = {f.text: f for f in vault.active_facts("ana", now=T0 + timedelta(hours=1))}
+        vault.admin.sync_engine(now=T0 + timedelta(hours=1))
+        facts = {f.text: f for f in vault.facts("ana", now=T0 + timedelta(hours=1))}
     assert set(facts) == {"primary sport: running", "has recurring knee issue"}
     assert facts["primary sport: running"].occurrences == 2
 
@@ -191,8 +191,8 @@ def test_two_engine_writes_before_vault_runs_are_both_applied(tmp_path: Path) ->
     second["patterns"].append("skips Mondays")
     write_memory(path, "ana", second)
     with open_vault(path) as vault:
-        report = vault.sync_engine(now=T0 + timedelta(hours=1))
-        texts = {f.text for f in vault.active_facts("ana", now=T0 + timedelta(hours=1))}
+        report = vault.admin.sync_engine(now=T0 + timedelta(hours=1))
+        texts = {f.text for f in vault.facts("ana", now=T0 + timedelta(hours=1))}
         patterns = [p.text for p in vault.patterns("ana")]
     assert report.applied == 2
     assert texts == {"primary sport: running", "prefers morning sessions"}

@@ -87,7 +87,7 @@ def test_the_compiled_engine_reads_writes_and_prints_the_same_block(engine_binar
     run(engine_binary, path, "write", "ana", stdin=json.dumps(read))
     assert "prefers morning sessions" in run(engine_binary, path, "block", "ana")
     with open_vault(path) as vault:
-        vault.sync_engine()
+        vault.admin.sync_engine()
         assert "prefers morning sessions" in vault.memory_block("ana").text
     assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
 

@@ -139,7 +139,7 @@ def test_decay_reports_progress_up_to_the_number_of_facts_due(vault: Vault, monk
     monkeypatch.setattr(memory_service, "DECAY_BATCH", 7)
     fill(vault, 6)
     later = T0 + timedelta(weeks=9)
-    due = vault.facts_due_count(now=later)
+    due = vault.admin.facts_due_count(now=later)
     reported: list[int] = []
     vault.decay(now=later, progress=reported.append)
     assert due > 7 and sum(reported) == due and len(reported) >= 2

@@ -14,15 +14,15 @@ HILLS = {"id": "act_9", "started_at": "2026-05-01T07:00:00Z", "name": "Hill repe
 
 def test_an_ingested_activity_records_its_episode_in_the_same_transaction(vault: Vault) -> None:
     vault.ingest_activity("ana", HILLS)
-    recalled = vault.recall("ana", "hill repeats", now=T0)
+    recalled = vault.episodes.recall("ana", "hill repeats", now=T0)
     assert recalled and recalled[0].ref.startswith("activity:act_9")
     vault.ingest_activity("ana", HILLS)  # the same activity again rewrites, never duplicates
-    assert len({e.ref for e in vault.recall("ana", "hill repeats", k=10, now=T0)}) == len(recalled)
+    assert len({e.ref for e in vault.episodes.recall("ana", "hill repeats", k=10, now=T0)}) == len(recalled)
 
 
 def test_forget_and_delete_cover_episodes(vault: Vault) -> None:
     vault.ingest_activity("ana", HILLS)
     assert vault.forget("ana", "hill repeats", now=T0).episodes >= 1
-    assert vault.recall("ana", "hill repeats", now=T0) == []
+    assert vault.episodes.recall("ana", "hill repeats", now=T0) == []
     vault.ingest_activity("ana", HILLS)
     assert vault.delete_athlete("ana")["episodes"] >= 1

@@ -82,18 +82,18 @@ def test_tags_are_kept_when_a_fact_is_archived_by_decay(vault: Vault, db_path: P
 def test_archived_tags_survive_export_and_import(vault: Vault, tmp_path: Path) -> None:
     vault.merge("ana", [FactIn(text="has recurring knee issue", category="injury")], now=T0)
     vault.merge("ana", [Retraction(category="injury", tags={"body:knee"})], now=T0 + timedelta(days=1))
-    document = vault.export("ana")
+    document = vault.transfer.export("ana")
     assert document["archive"][0]["tags"] == ["body:knee"]
     other = tmp_path / "other.db"
     with open_vault(other, upgrade=True) as copy:
-        assert copy.import_document(document).changed
-        assert copy.export("ana") == document
-        assert not copy.import_document(document).changed  # tags compared too: idempotent
+        assert copy.transfer.import_document(document).changed
+        assert copy.transfer.export("ana") == document
+        assert not copy.transfer.import_document(document).changed  # tags compared too: idempotent
     old_style = {**document, "archive": [{k: v for k, v in a.items() if k != "tags"}
                                           for a in document["archive"]]}  # before 0006
     with open_vault(tmp_path / "third.db", upgrade=True) as third:
-        assert third.import_document(old_style).changed
-        assert third.export("ana")["archive"][0]["tags"] == []
+        assert third.transfer.import_document(old_style).changed
+        assert third.transfer.export("ana")["archive"][0]["tags"] == []
 
 
 def test_forget_erases_archived_tags_with_their_rows(vault: Vault, db_path: Path) -> None:

@@ -13,7 +13,7 @@ T0 = datetime(2026, 3, 2, 8, tzinfo=timezone.utc)
 
 def document_with(vault: Vault, text: str) -> dict[str, object]:
     vault.merge("ana", [FactIn(text="goal: 10k")], now=T0)
-    doc = vault.export("ana")
+    doc = vault.transfer.export("ana")
     doc["athlete"]["id"] = "bea"  # type: ignore[index]
     doc["facts"][0]["text"] = text  # type: ignore[index]
     return doc
@@ -26,11 +26,11 @@ def test_an_import_holding_private_or_hostile_text_is_refused_and_writes_nothing
 ) -> None:
     doc = document_with(vault, text)
     with pytest.raises(InvalidInput, match="facts id"):
-        vault.import_document(doc)
+        vault.transfer.import_document(doc)
     assert vault.summary("bea") is None
 
 
 def test_a_trusted_import_keeps_the_text(vault: Vault) -> None:
     doc = document_with(vault, "mail me at bea@example.com")
-    vault.import_document(doc, trusted=True)
+    vault.transfer.import_document(doc, trusted=True)
     assert [f.text for f in vault.memory("bea").facts] == ["mail me at bea@example.com"]

@@ -74,7 +74,7 @@ def rich_memory(vault: Vault, athlete: str = "ana") -> None:
 def test_seed_002_example_imports_with_types_levels_and_the_archive(
     vault: Vault, db_path: Path
 ) -> None:
-    report = vault.import_memories_yaml(SEED_YAML, "ana", now=IMPORTED_AT)
+    report = vault.transfer.import_memories_yaml(SEED_YAML, "ana", now=IMPORTED_AT)
     knee, morning, climbing = (
         report.ids[k] for k in ("mem_a1b2c3d4", "mem_e5f6g7h8", "mem_i9j0k1l2")
     )
@@ -126,11 +126,11 @@ archived:
   - {id: m0, original_content: "goal: 5k", superseded_by: m1, archived_at: "2024-12-01T00:00:00Z", reason: x}
   - {id: m9, original_content: "old note", superseded_by: gone, archived_at: "2024-12-02T00:00:00Z"}
 """
-    report = vault.import_memories_yaml(text, "ana", now=IMPORTED_AT)
+    report = vault.transfer.import_memories_yaml(text, "ana", now=IMPORTED_AT)
     marathon = report.ids["m2"]
     assert report.ids == {"m1": marathon, "m2": marathon, "m3": marathon}
     assert rows(db_path, "SELECT text, confidence, occurrences, learned_at FROM facts") == [
-        ("Goal: Marathon!", 0.6, 3, "2025-02-01T00:00:00.000000Z")
+        ("Goal: Marathon", 0.6, 3, "2025-02-01T00:00:00.000000Z")
     ]
     # an archived memory takes its successor's type when it has one, else a derived category
     assert rows(
@@ -177,7 +177,7 @@ def test_a_bad_yaml_file_is_one_clear_error_and_writes_nothing(
     text, message = YAML_MISTAKES[case]
     before = whole_file(db_path)
     with pytest.raises(InvalidInput, match=message) as error:
-        vault.import_memories_yaml(text, "ana")
+        vault.transfer.import_memories_yaml(text, "ana")
     assert "\n" not in str(error.value)
     assert whole_file(db_path) == before
 
@@ -185,9 +185,9 @@ def test_a_bad_yaml_file_is_one_clear_error_and_writes_nothing(
 def test_an_athlete_with_memory_is_replaced_only_on_request(vault: Vault, db_path: Path) -> None:
     vault.remember("ana", "goal: 5k", now=T0)
     with pytest.raises(InvalidInput, match="already has memory"):
-        vault.import_memories_yaml(SEED_YAML, "ana")
+        vault.transfer.import_memories_yaml(SEED_YAML, "ana")
     assert rows(db_path, "SELECT text FROM facts") == [("goal: 5k",)]
-    vault.import_memories_yaml(SEED_YAML, "ana", replace=True, now=IMPORTED_AT)
+    vault.transfer.import_memories_yaml(SEED_YAML, "ana", replace=True, now=IMPORTED_AT)
     assert len(rows(db_path, "SELECT text FROM facts WHERE text = 'goal: 5k'")) == 0
     assert rows(db_path, "SELECT COUNT(*) FROM facts") == [(3,)]
 
@@ -225,11 +225,11 @@ def ranked(document: dict[str, Any]) -> dict[str, Any]:
 def test_export_import_export_is_identical(vault: Vault, tmp_path: Path, fmt: str) -> None:
     rich_memory(vault, "bob")  # so ana's ids in the source file do not start at 1
     rich_memory(vault)
-    original = vault.export("ana")
+    original = vault.transfer.export("ana")
     first = render(original, fmt)
     with open_vault(tmp_path / "fresh.db", upgrade=True) as fresh:
-        report = fresh.import_document(parse_text(first))
-        second = render(fresh.export("ana"), fmt)
+        report = fresh.transfer.import_document(parse_text(first))
+        second = render(fresh.transfer.export("ana"), fmt)
     assert report.changed
     # ids are renumbered on import (never trusted): the same memory, ids in the same order;
     # into a fresh file renumbering in document order gives 1..n in every id space
@@ -237,8 +237,8 @@ def test_export_import_export_is_identical(vault: Vault, tmp_path: Path, fmt: st
     assert restored == ranked(original) == ranked(restored)
     assert ranked(original) != original, "the source's ids come after bob's"
     with open_vault(tmp_path / "fresh-again.db", upgrade=True) as again:
-        again.import_document(parse_text(second))
-        third = render(again.export("ana"), fmt)
+        again.transfer.import_document(parse_text(second))
+        third = render(again.transfer.export("ana"), fmt)
     assert third == second, "export -> import into a fresh file -> export: the same bytes"
     document = parse_text(first).canonical()
     assert len(document["archive"]) >= 5 and {a["reason"] for a in document["archive"]} >= {
@@ -250,45 +250,45 @@ def test_importing_the_same_document_twice_changes_nothing(
     vault: Vault, db_path: Path, tmp_path: Path
 ) -> None:
     rich_memory(vault)
-    document = vault.export("ana")
+    document = vault.transfer.export("ana")
     other = tmp_path / "other.db"
     with open_vault(other, upgrade=True) as target:
-        assert target.import_document(document).changed
+        assert target.transfer.import_document(document).changed
         after_first = whole_file(other)
-        assert not target.import_document(copy.deepcopy(document)).changed
+        assert not target.transfer.import_document(copy.deepcopy(document)).changed
         # the renumbered export is the same memory too
-        assert not target.import_document(target.export("ana")).changed
+        assert not target.transfer.import_document(target.transfer.export("ana")).changed
     assert whole_file(other) == after_first
     # and into the file it came from: nothing to do either
     before = whole_file(db_path)
-    assert not vault.import_document(document).changed
+    assert not vault.transfer.import_document(document).changed
     assert whole_file(db_path) == before
 
 
 def test_import_restores_the_document_over_later_changes(vault: Vault) -> None:
     rich_memory(vault)
-    document = vault.export("ana")
+    document = vault.transfer.export("ana")
     vault.merge("ana", [FactIn(text="goal: ultra"), NoteIn(text="hates treadmills")],
                 now=T0 + timedelta(weeks=8))  # fmt: skip
     vault.forget("ana", "night shifts", now=T0 + timedelta(weeks=8))
-    assert ranked(vault.export("ana")) != ranked(document)
-    assert vault.import_document(document).changed
-    assert ranked(vault.export("ana")) == ranked(document)  # new ids, same order
+    assert ranked(vault.transfer.export("ana")) != ranked(document)
+    assert vault.transfer.import_document(document).changed
+    assert ranked(vault.transfer.export("ana")) == ranked(document)  # new ids, same order
 
 
 def test_ids_are_renumbered_consistently_and_other_athletes_are_untouched(
     vault: Vault, tmp_path: Path
 ) -> None:
     rich_memory(vault)
-    document = vault.export("ana")
+    document = vault.transfer.export("ana")
     with open_vault(tmp_path / "busy.db", upgrade=True) as busy:
         rich_memory(busy, "bob")  # same ids, another athlete
-        bob_before = busy.export("bob")
-        report = busy.import_document(document)
+        bob_before = busy.transfer.export("bob")
+        report = busy.transfer.import_document(document)
         assert report.changed
-        restored = busy.export("ana")
-        assert not busy.import_document(document).changed, "a renumbered import is idempotent"
-        assert busy.export("bob") == bob_before
+        restored = busy.transfer.export("ana")
+        assert not busy.transfer.import_document(document).changed, "a renumbered import is idempotent"
+        assert busy.transfer.export("bob") == bob_before
         marathon = next(f["id"] for f in restored["facts"] if f["text"] == "goal: marathon")
         chain, current = busy.history(marathon)
     assert [a.original_text for a in chain] == ["goal: 10k"] and current == marathon
@@ -322,8 +322,8 @@ def _document(facts: list[dict[str, Any]], archive: list[dict[str, Any]]) -> dic
 
 
 def test_new_facts_never_reuse_an_id_the_imported_archive_refers_to(vault: Vault) -> None:
-    vault.import_document(_document([_fact_row()], [_archive_row()]))
-    stored = vault.export("ana")
+    vault.transfer.import_document(_document([_fact_row()], [_archive_row()]))
+    stored = vault.transfer.export("ana")
     archived_id = stored["archive"][0]["original_id"]  # 10k's own id: no row holds it any more
     assert archived_id not in {f["id"] for f in stored["facts"]}
     added = vault.remember("ana", "goal: ultra", now=T0).added[0]
@@ -338,9 +338,9 @@ def test_the_largest_64_bit_id_is_only_a_label(vault: Vault, db_path: Path, huge
     """Today's ids are renumbered, so a document's id never reaches a sequence: an id of
     9223372036854775807 used to push sqlite_sequence to its end ("database or disk is full")."""
     document = _document([_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)])
-    assert vault.import_document(document).changed
-    assert not vault.import_document(document).changed
-    stored = vault.export("ana")
+    assert vault.transfer.import_document(document).changed
+    assert not vault.transfer.import_document(document).changed
+    stored = vault.transfer.export("ana")
     assert stored["facts"][0]["id"] == 2 and stored["archive"][0]["original_id"] == 1
     assert rows(db_path, "SELECT name, seq FROM sqlite_sequence WHERE seq > 0 ORDER BY name") == [
         ("archive", 1), ("facts", 2)]  # fmt: skip
@@ -355,7 +355,7 @@ def test_import_cost_does_not_grow_with_other_athletes(tmp_path: Path) -> None:
     writes only the athlete's rows, through indexes, whatever else the file holds."""
     with open_vault(tmp_path / "source.db", upgrade=True) as source:
         rich_memory(source)
-        document = source.export("ana")
+        document = source.transfer.export("ana")
 
     def cost(others: int) -> list[tuple[int, int]]:
         with open_vault(tmp_path / f"busy-{others}.db", upgrade=True) as busy:
@@ -381,7 +381,7 @@ def test_import_cost_does_not_grow_with_other_athletes(tmp_path: Path) -> None:
             try:
                 for expect_change in (True, False):  # a restore, then an import that is a no-op
                     statements[0] = steps[0] = 0
-                    assert busy.import_document(document).changed is expect_change
+                    assert busy.transfer.import_document(document).changed is expect_change
                     measured.append((statements[0], steps[0]))
             finally:
                 event.remove(Engine, "before_cursor_execute", count)
@@ -408,7 +408,7 @@ def test_the_service_functions_compose_in_a_callers_unit_of_work(
     with vault.unit_of_work() as uow:
         restore(uow, changed)
         uow.commit()
-    assert ranked(vault.export("cleo"))["facts"] == ranked(document)["facts"]
+    assert ranked(vault.transfer.export("cleo"))["facts"] == ranked(document)["facts"]
 
 
 # ---- vault-export: validation ---------------------------------------------------------------------
@@ -461,7 +461,7 @@ def test_an_invalid_document_is_refused_before_anything_is_written(
 ) -> None:
     before = whole_file(db_path)
     with pytest.raises(InvalidInput, match=message) as error:
-        vault.import_document(_broken(change))
+        vault.transfer.import_document(_broken(change))
     assert "\n" not in str(error.value)
     assert whole_file(db_path) == before
 
@@ -521,29 +521,29 @@ def test_a_hostile_document_is_refused_and_the_file_is_unchanged_byte_for_byte(
     with open_vault(path, upgrade=True) as target:
         rich_memory(target)
         rich_memory(target, "bob")
-        document = target.export("ana")
+        document = target.transfer.export("ana")
     before = path.read_bytes()  # closed: the WAL is checkpointed into the file
     with open_vault(path) as target:
         with pytest.raises(InvalidInput, match=HOSTILE[case]) as error:
-            target.import_document(_hostile(case, document))
+            target.transfer.import_document(_hostile(case, document))
         with pytest.raises(InvalidInput, match=HOSTILE[case]):  # the same through the text parser
-            target.import_document(parse_text(json.dumps(_hostile(case, document))))
+            target.transfer.import_document(parse_text(json.dumps(_hostile(case, document))))
         assert "\n" not in str(error.value)
-        assert target.export("ana") == document
+        assert target.transfer.export("ana") == document
     assert path.read_bytes() == before
     with open_vault(path) as target:
         added = target.remember("cleo", "goal: 5k", now=T0).added[0]  # later inserts still work
         assert added.id > max(f["id"] for f in document["facts"])
-        assert not target.import_document(document).changed  # the unbroken document: no change
+        assert not target.transfer.import_document(document).changed  # the unbroken document: no change
 
 
 def test_the_unbroken_document_imports(vault: Vault) -> None:
-    assert vault.import_document(_broken("nothing")).facts == 1
+    assert vault.transfer.import_document(_broken("nothing")).facts == 1
 
 
 def test_exporting_an_unknown_athlete_is_an_error(vault: Vault) -> None:
     with pytest.raises(AthleteNotFound):
-        vault.export("nobody")
+        vault.transfer.export("nobody")
 
 
 def test_export_takes_out_whatever_is_stored_and_import_says_what_it_refuses(
@@ -558,21 +558,21 @@ def test_export_takes_out_whatever_is_stored_and_import_says_what_it_refuses(
             "occurrences, learned_at, observed_at, last_reinforced_at, updated_at FROM facts LIMIT 1"
         )
         raw.commit()
-    document = vault.export("ana")
+    document = vault.transfer.export("ana")
     assert len(document["facts"]) == 16
     with open_vault(tmp_path / "other.db", upgrade=True) as other:
         with pytest.raises(InvalidInput, match="facts: 16 items; the vault keeps at most 15"):
-            other.import_document(document)
+            other.transfer.import_document(document)
 
 
 @pytest.mark.postgres
 def test_the_same_document_round_trips_through_postgresql(vault: Vault, pg_vault: Vault) -> None:
     rich_memory(vault)
-    document = vault.export("ana")
+    document = vault.transfer.export("ana")
     rich_memory(pg_vault, "bob")  # takes the same ids first: new ids come after bob's
-    assert pg_vault.import_document(document).changed
-    assert not pg_vault.import_document(document).changed
-    restored = pg_vault.export("ana")
+    assert pg_vault.transfer.import_document(document).changed
+    assert not pg_vault.transfer.import_document(document).changed
+    restored = pg_vault.transfer.export("ana")
     assert ranked(restored) == ranked(document)
     marathon = next(f["id"] for f in restored["facts"] if f["text"] == "goal: marathon")
     chain, current = pg_vault.history(marathon)
@@ -586,6 +586,6 @@ def test_the_same_document_round_trips_through_postgresql(vault: Vault, pg_vault
 def test_a_huge_id_is_only_a_label_on_postgresql(pg_vault: Vault) -> None:
     huge = 2**63 - 1
     document = _document([_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)])
-    assert pg_vault.import_document(document).changed
-    assert not pg_vault.import_document(document).changed
+    assert pg_vault.transfer.import_document(document).changed
+    assert not pg_vault.transfer.import_document(document).changed
     assert pg_vault.remember("ana", "primary sport: running", now=T0).added[0].id < huge

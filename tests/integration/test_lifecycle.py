@@ -38,7 +38,7 @@ def test_decay_run_once_equals_decay_run_weekly(tmp_path: Path) -> None:
             v.merge("ana", [FactIn(text="goal: marathon", confidence=0.9)], now=T0)
             for day in steps:
                 v.decay(now=T0 + timedelta(days=day))
-            results.append(v.active_facts("ana", now=T0 + timedelta(days=21))[0].confidence)
+            results.append(v.facts("ana", now=T0 + timedelta(days=21))[0].confidence)
     assert results[0] == results[1] == results[2] == pytest.approx(0.9 * 0.95**3)
 
 
@@ -55,10 +55,10 @@ def test_reinforcement_resets_the_decay_clock(vault: Vault) -> None:
     vault.merge("ana", [FactIn(text="goal: marathon", confidence=0.8)], now=T0)
     vault.merge("ana", [FactIn(text="goal: marathon")], now=T0 + timedelta(weeks=2))
     # decayed to 0.8 * 0.95^2 = 0.722 before the boost, then +0.1
-    [fact] = vault.active_facts("ana", now=T0 + timedelta(weeks=2))
+    [fact] = vault.facts("ana", now=T0 + timedelta(weeks=2))
     assert fact.confidence == pytest.approx(0.722 + 0.1)
     vault.decay(now=T0 + timedelta(weeks=2, days=6))
-    assert vault.active_facts("ana", now=T0 + timedelta(weeks=2, days=6))[0].confidence == (
+    assert vault.facts("ana", now=T0 + timedelta(weeks=2, days=6))[0].confidence == (
         pytest.approx(0.822)
     )
 

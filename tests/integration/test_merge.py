@@ -23,7 +23,7 @@ def test_round_trip_preserves_every_field(vault: Vault, db_path: Path) -> None:
         source_ref="act_42", extractor="rules:lifestyle", confidence=0.7, observed_at=T0,
     )
     vault.merge("ana", [fact], now=T0)
-    [stored] = vault.active_facts("ana", now=T0)
+    [stored] = vault.facts("ana", now=T0)
     assert (stored.text, stored.category.value, stored.source.value) == (
         "works night shifts | weekends off", "context", "behavior"
     )
@@ -144,6 +144,6 @@ def test_naive_now_is_rejected(vault: Vault) -> None:
 def test_facts_by_category_accepts_seed_aliases_and_refuses_unknown_ones(vault: Vault) -> None:
     vault.merge("ana", [FactIn(text="works night shifts", category="context"),
                         FactIn(text="goal: 10k")], now=T0)
-    assert [f.text for f in vault.facts_by_category("ana", "lifestyle")] == ["works night shifts"]
+    assert [f.text for f in vault.facts("ana", category="lifestyle")] == ["works night shifts"]
     with pytest.raises(InvalidInput, match="unknown category"):
-        vault.facts_by_category("ana", "astrology")
+        vault.facts("ana", category="astrology")

@@ -30,7 +30,7 @@ TEXT = "prefers long easy runs"
 
 
 def _fact(vault: Vault) -> tuple[int, float]:
-    [fact] = vault.active_facts("ana", now=T0 + timedelta(days=14))  # as of the decay run
+    [fact] = vault.facts("ana", now=T0 + timedelta(days=14))  # as of the decay run
     return fact.occurrences, fact.confidence
 
 
@@ -151,7 +151,7 @@ def test_merges_of_different_athletes_do_not_wait_for_each_other(pg_vault: Vault
         assert [f.text for f in result.added] == ["likes hills"]
     finally:
         first.__exit__(None, None, None)
-    assert pg_vault.active_facts("ana", now=T0) == []  # the open transaction was rolled back
+    assert pg_vault.facts("ana", now=T0) == []  # the open transaction was rolled back
 
 
 @pytest.mark.parametrize(

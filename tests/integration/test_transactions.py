@@ -90,7 +90,7 @@ def test_a_read_only_vault_cannot_write(vault: Vault, db_path: Path) -> None:
     vault.merge("ana", [FactIn(text="goal: 5k")], now=T0)
     before = hashlib.sha256(db_path.read_bytes()).hexdigest()
     with open_vault(db_path, read_only=True) as reader:
-        assert [f.text for f in reader.active_facts("ana")] == ["goal: 5k"]
+        assert [f.text for f in reader.facts("ana")] == ["goal: 5k"]
         with pytest.raises(Exception, match="readonly|read-only|query_only"):
             reader.merge("ana", [FactIn(text="goal: 10k")], now=T0)
     assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before

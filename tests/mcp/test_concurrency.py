@@ -51,8 +51,8 @@ def test_two_clients_writing_at_once_lose_nothing(vault: Vault, second: Vault) -
                                              write(two, "two", LIKES[1::2])))  # fmt: skip
 
     assert not any(error for errors in asyncio.run(both()) for error in errors)
-    assert sorted(f.text for f in vault.active_facts("ana")) == sorted(f"likes {x}" for x in LIKES)
-    refs = {e.ref for e in vault.recall("ana", "session", k=100)}
+    assert sorted(f.text for f in vault.facts("ana")) == sorted(f"likes {x}" for x in LIKES)
+    refs = {e.ref for e in vault.episodes.recall("ana", "session", k=100)}
     assert refs == {f"{who}-{n}" for who in ("one", "two") for n in range(EPISODES_EACH)}
 
 
@@ -70,8 +70,8 @@ def test_two_vault_mcp_processes_writing_one_file_lose_nothing(tmp_path: Path) -
 
     assert not any(error for errors in asyncio.run(both()) for error in errors)
     with open_vault(db) as vault:
-        assert sorted(f.text for f in vault.active_facts("ana")) == sorted(
+        assert sorted(f.text for f in vault.facts("ana")) == sorted(
             f"likes {x}" for x in LIKES[:6]
         )
-        refs = {e.ref for e in vault.recall("ana", "session", k=100)}
+        refs = {e.ref for e in vault.episodes.recall("ana", "session", k=100)}
     assert refs == {f"{who}-{n}" for who in ("one", "two") for n in range(EPISODES_EACH)}

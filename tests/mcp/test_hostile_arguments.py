@@ -53,8 +53,8 @@ def shared_vault(tmp_path: Path) -> Iterator[Vault]:
 def test_any_arguments_get_a_result_or_a_reason(shared_vault: Vault,
                                                 request: tuple[str, dict[str, Any]]) -> None:
     tool, arguments = request
-    before = shared_vault.export("ana")
+    before = shared_vault.transfer.export("ana")
     result = call(shared_vault, tool, arguments, "ana", writes=True, forget=True)
     if result.is_error:
         assert error_text(result) != f"Error executing tool {tool}", arguments  # a crash
-        assert shared_vault.export("ana") == before  # refused: nothing was written
+        assert shared_vault.transfer.export("ana") == before  # refused: nothing was written

@@ -29,12 +29,12 @@ CALLS = [
 def two_athletes(vault: Vault) -> Vault:
     vault.remember("ana", "likes intervals")
     vault.remember("bob", "likes hills")
-    vault.add_episode("bob", "hill repeats in the rain")
+    vault.episodes.add_one("bob", "hill repeats in the rain")
     return vault
 
 
 def bobs_rows(vault: Vault) -> tuple[Any, ...]:
-    return (vault.export("bob"), [e.id for e in vault.recall("bob", "hill", k=10)])
+    return (vault.transfer.export("bob"), [e.id for e in vault.episodes.recall("bob", "hill", k=10)])
 
 
 @pytest.mark.parametrize("tool, arguments", CALLS)
@@ -56,7 +56,7 @@ def test_an_unknown_athlete_reads_like_another_athletes(two_athletes: Vault) -> 
 
 
 def test_another_athletes_fact_history_reads_like_a_missing_fact(two_athletes: Vault) -> None:
-    [bobs] = two_athletes.active_facts("bob")
+    [bobs] = two_athletes.facts("bob")
     theirs = refused(call(two_athletes, "fact_history", {"fact_id": bobs.id}))
     missing = refused(call(two_athletes, "fact_history", {"fact_id": 4242}))
     assert theirs.replace(str(bobs.id), "N") == missing.replace("4242", "N")
@@ -64,15 +64,15 @@ def test_another_athletes_fact_history_reads_like_a_missing_fact(two_athletes: V
 
 
 def test_without_allow_writes_no_write_reaches_the_file(two_athletes: Vault) -> None:
-    before = two_athletes.export("ana")
+    before = two_athletes.transfer.export("ana")
     for tool, arguments in CALLS[5:]:
         refused(call(two_athletes, tool, arguments), tool)  # not offered: an unknown tool
-    assert two_athletes.export("ana") == before
+    assert two_athletes.transfer.export("ana") == before
 
 
 def test_forget_needs_its_own_flag(two_athletes: Vault) -> None:
     refused(call(two_athletes, "forget", {"query": "intervals"}, writes=True), "forget")
-    assert [f.text for f in two_athletes.active_facts("ana")] == ["likes intervals"]
+    assert [f.text for f in two_athletes.facts("ana")] == ["likes intervals"]
 
 
 def test_an_allow_list_needs_the_athlete_named_and_serves_each(two_athletes: Vault) -> None:

@@ -117,7 +117,7 @@ def test_learn_from_a_conversation_turn_and_from_an_activity_note(vault: Vault) 
         "at": "2026-03-02T08:00:00+01:00", "sport": "running", "activity_id": "run-1",
     }, writes=True))  # fmt: skip
     assert any("knee" in item["text"] for item in done["added"])
-    assert vault.recall("ana", "knee hurting", k=1)[0].ref is not None  # the session, recorded
+    assert vault.episodes.recall("ana", "knee hurting", k=1)[0].ref is not None  # the session, recorded
 
 
 def test_learn_refuses_bad_input(vault: Vault) -> None:
@@ -134,7 +134,7 @@ def test_add_episode_then_recall_it(vault: Vault) -> None:
         "outcome": "pb", "at": "2026-03-01T09:00:00Z", "ref": "race-1",
     }, writes=True))  # fmt: skip
     assert len(added["added"]) == 1
-    vault.add_episode("ana", "easy recovery jog, legs heavy", type="session")
+    vault.episodes.add_one("ana", "easy recovery jog, legs heavy", type="session")
     recalled = ok(call(vault, "recall_episodes", {"query": "10k race", "k": 1}))
     [episode] = recalled["episodes"]
     assert episode["ref"] == "race-1" and episode["outcome"] == "pb" and episode["score"] > 0
@@ -148,16 +148,16 @@ def test_episode_tools_refuse_bad_input(vault: Vault) -> None:
     refused(call(vault, "add_episode", {"text": "ran", "type": "x" * 41}, writes=True), "type")
     refused(call(vault, "recall_episodes", {}), "query")
     refused(call(vault, "recall_episodes", {"query": "run", "limit": 101}), "limit")
-    assert vault.recall("ana", "ran", k=5) == []
+    assert vault.episodes.recall("ana", "ran", k=5) == []
 
 
 def test_forget_erases_what_matches(vault: Vault) -> None:
     vault.remember("ana", "has a recurring knee issue")
     vault.remember("ana", "likes intervals")
-    vault.add_episode("ana", "knee pain on the long run")
+    vault.episodes.add_one("ana", "knee pain on the long run")
     report = ok(call(vault, "forget", {"query": "knee"}, writes=True, forget=True))
     assert (report["facts"], report["episodes"]) == (1, 1)
-    assert [f.text for f in vault.active_facts("ana")] == ["likes intervals"]
+    assert [f.text for f in vault.facts("ana")] == ["likes intervals"]
     refused(call(vault, "forget", {"query": "  "}, writes=True, forget=True), "query")
     refused(call(vault, "forget", {"query": "?!"}, writes=True, forget=True), "nothing to forget")
 

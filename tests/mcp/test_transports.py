@@ -39,7 +39,7 @@ def test_stdio_server_remembers_and_reads_back(tmp_path: Path) -> None:
     assert outsider.is_error and "not served here" in outsider.content[0].text
     assert "has a recurring knee issue" in block.structured_content["text"]
     with open_vault(db) as vault:  # written to the file, not held in the server's memory
-        assert [f.text for f in vault.active_facts("ana")] == ["has a recurring knee issue"]
+        assert [f.text for f in vault.facts("ana")] == ["has a recurring knee issue"]
 
 
 def free_port() -> int:

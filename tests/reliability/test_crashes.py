@@ -130,14 +130,14 @@ def _documents(tmp_path: Path, count: int) -> list[dict[str, Any]]:
                                   FactIn(text=f"likes route {n}", confidence=0.6),
                                   NoteIn(text=f"note for {n}")], now=T0)  # fmt: skip
             vault.merge(athlete, [FactIn(text=f"goal: race {n + 1}")], now=T0 + timedelta(days=1))
-            docs.append(vault.export(athlete))
+            docs.append(vault.transfer.export(athlete))
     return docs
 
 
 def _importing_child(path: Path, docs: list[dict[str, Any]], fd: int) -> None:
     with open_vault(path) as vault:
         for doc in docs:
-            vault.import_document(doc)
+            vault.transfer.import_document(doc)
             report(fd, doc["athlete"]["id"])
 
 
@@ -178,7 +178,7 @@ def test_an_import_of_many_athletes_killed_leaves_each_athlete_whole_or_absent(t
         assert reported <= present and len(present - reported) <= 1  # one may commit unreported
         with open_vault(path, read_only=True) as vault:
             for athlete in present:
-                assert _without_ids(vault.export(athlete)) == expected[athlete]
+                assert _without_ids(vault.transfer.export(athlete)) == expected[athlete]
         orphans = rows(path, "SELECT COUNT(*) FROM facts WHERE athlete_id NOT IN (SELECT id FROM athletes)")
         assert orphans == [(0,)]
 

@@ -16,6 +16,7 @@ from tests.conftest import T0
 from tests.reliability.conftest import on_disk
 from vault import FactIn, NoteIn, PatternIn, open_vault
 from vault.cli import main
+from vault.facade.store import Store
 from vault.services import health
 
 SECRET = b"zebra"
@@ -51,11 +52,11 @@ def test_forget_with_a_reader_holding_an_old_snapshot_says_so_then_erase_finishe
             result = vault.forget("ana", "zebra", now=T0 + timedelta(days=2))
             assert (result.facts, result.patterns, result.notes) == (2, 1, 1)
             assert result.erased_from_disk is False  # the reader pins the old pages in the WAL
-            assert vault.erasure_pending()
-            report = vault.doctor()
+            assert vault.admin.erasure_pending()
+            report = vault.admin.doctor()
             assert not report.healthy
             assert [c.name for c in report.checks if not c.ok] == ["erasure"]
-            assert vault.erase(wait=0) is False  # still pinned: said, not hidden
+            assert vault.admin.erase(wait=0) is False  # still pinned: said, not hidden
     finally:
         reader.close()
     runner = CliRunner()
@@ -74,8 +75,8 @@ def test_forget_and_delete_leave_no_trace_in_the_file_or_the_wal(vault_file: Pat
     with open_vault(vault_file) as vault:
         assert vault.forget("ana", "zebra").erased_from_disk is True
         vault.delete_athlete("bob")
-        assert not vault.erasure_pending()
-        assert vault.doctor().healthy
+        assert not vault.admin.erasure_pending()
+        assert vault.admin.doctor().healthy
     assert SECRET not in on_disk(vault_file)
 
 
@@ -87,10 +88,10 @@ def test_delete_with_a_reader_open_is_finished_by_erase_once_the_reader_lets_go(
     reader = _old_snapshot(vault_file)
     with open_vault(vault_file) as vault:
         vault.delete_athlete("bob")
-        assert vault.erasure_pending()
+        assert vault.admin.erasure_pending()
         reader.close()
-        assert vault.erase(wait=1.0) is True
-        assert not vault.erasure_pending()
+        assert vault.admin.erase(wait=1.0) is True
+        assert not vault.admin.erasure_pending()
     assert b"stripes" not in on_disk(vault_file)
 
 
@@ -122,22 +123,22 @@ def test_an_erasure_that_crashed_before_its_checkpoint_is_visible_to_doctor(
 ) -> None:
     _store_secret(vault_file)
     with open_vault(vault_file) as vault:
-        monkeypatch.setattr(type(vault), "_checkpoint", lambda self, wait=None: (_ for _ in ()).throw(
+        monkeypatch.setattr(Store, "checkpoint", lambda self, wait=None: (_ for _ in ()).throw(
             KeyboardInterrupt()))  # fmt: skip
         with pytest.raises(KeyboardInterrupt):
             vault.forget("ana", "zebra")
     monkeypatch.undo()
     with open_vault(vault_file, read_only=True) as reader:
-        assert [c.name for c in reader.doctor().checks if not c.ok] == ["erasure"]
+        assert [c.name for c in reader.admin.doctor().checks if not c.ok] == ["erasure"]
     with open_vault(vault_file) as vault:
-        assert vault.erase(wait=1) is True
+        assert vault.admin.erase(wait=1) is True
 
 
 def test_a_failed_forget_does_not_leave_an_erasure_marked(vault_file: Path) -> None:
     with open_vault(vault_file) as vault:
         with pytest.raises(Exception, match="no memory"):
             vault.forget("nobody", "zebra")
-        assert not vault.erasure_pending()
+        assert not vault.admin.erasure_pending()
 
 
 def test_new_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:

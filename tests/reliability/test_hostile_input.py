@@ -153,8 +153,8 @@ def test_forget_and_reads_refuse_whatever_is_invalid(
         lambda v: v.remember("ana", "goal: 5k", now=datetime(2026, 1, 1)),
         lambda v: v.merge("ana", [{"kind": "pattern", "text": "x", "category": "injury"}]),
         lambda v: v.merge("ana", [{"kind": "retraction", "conflict_key": "goal"}]),
-        lambda v: v.erase(wait=-1),
-        lambda v: v.erase(wait=True),
+        lambda v: v.admin.erase(wait=-1),
+        lambda v: v.admin.erase(wait=True),
     ],
 )
 def test_the_issues_lenient_calls_are_invalid_input(template: Path, tmp_path: Path, call: Any) -> None:
@@ -273,14 +273,14 @@ class VaultMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def export_import_export(self, data: st.DataObject) -> None:
         athlete = data.draw(st.sampled_from(self._athletes()))
-        document = self.vault.export(athlete)
-        self.vault.import_document(document)  # the same content: nothing changes
-        assert self.vault.export(athlete) == document
-        self.mirror.import_document(document)  # another file: ids renumbered, content equal
-        copied = self.mirror.export(athlete)
+        document = self.vault.transfer.export(athlete)
+        self.vault.transfer.import_document(document)  # the same content: nothing changes
+        assert self.vault.transfer.export(athlete) == document
+        self.mirror.transfer.import_document(document)  # another file: ids renumbered, content equal
+        copied = self.mirror.transfer.export(athlete)
         assert _without_ids(copied) == _without_ids(document)
-        self.mirror.import_document(copied)
-        assert self.mirror.export(athlete) == copied
+        self.mirror.transfer.import_document(copied)
+        assert self.mirror.transfer.export(athlete) == copied
 
     @invariant()
     def rules_hold(self) -> None:

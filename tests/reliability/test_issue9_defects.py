@@ -18,14 +18,14 @@ def test_a_retraction_matches_tags_whatever_their_case(vault_file: Path) -> None
     with open_vault(vault_file) as vault:
         vault.merge("ana", [FactIn(text="sore knee after runs", category="injury",
                                    tags={"Body:Knee"})], now=T0)  # fmt: skip
-        assert [f.tags for f in vault.active_facts("ana", now=T0)] == [("body:knee",)]
+        assert [f.tags for f in vault.facts("ana", now=T0)] == [("body:knee",)]
         result = vault.merge("ana", [Retraction(category="injury", tags={"Body:Knee"})],
                              now=T0 + timedelta(days=1))  # fmt: skip
         assert [a.original_text for a in result.archived] == ["sore knee after runs"]
-        assert vault.active_facts("ana") == []
+        assert vault.facts("ana") == []
         vault.merge("ana", [FactIn(text="primary sport: running")], now=T0 + timedelta(days=2))
         vault.merge("ana", [Retraction(conflict_key="Primary Sport")], now=T0 + timedelta(days=3))
-        assert vault.active_facts("ana") == []
+        assert vault.facts("ana") == []
 
 
 @pytest.mark.parametrize(

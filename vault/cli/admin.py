@@ -55,7 +55,7 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
     finally:
         engine.dispose()
     with open_vault(database_url(ctx)) as vault, committing(ctx, "applying the engine's rows"):
-        report = vault.sync_engine()
+        report = vault.admin.sync_engine()
     for line in report.lines:
         warn(line)
     counts = {"applied": report.applied, "refused": report.refused, "published": report.published}

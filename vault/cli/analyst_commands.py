@@ -45,7 +45,7 @@ def sql(
         raise click.UsageError("choose one of --csv and --json")
     if not query.strip():
         raise click.UsageError("QUERY is empty")
-    with _read_only_vault(ctx) as vault, vault.run_query(query, timeout=timeout, limit=limit) as (
+    with _read_only_vault(ctx) as vault, vault.admin.sql(query, timeout=timeout, limit=limit) as (
         headers, rows,
     ):  # fmt: skip
         _emit(headers, rows, as_csv=as_csv, as_json=as_json)
@@ -85,7 +85,7 @@ def _emit(headers: list[str], rows: Iterator[tuple[Any, ...]], *, as_csv: bool, 
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Count the rows of every vault table and the stored facts per category."""
     with _read_only_vault(ctx) as vault:
-        counts = vault.stats()
+        counts = vault.admin.stats()
     if as_json:
         echo_json(counts)
         return

@@ -22,9 +22,9 @@ def backup(ctx: click.Context, destination: str, force: bool, as_json: bool) -> 
     interrupted backup leaves no partial file behind.
     """
     vault = open_from_cli(ctx, read_only=False)
-    target = vault.backup(destination, overwrite=force)
+    target = vault.transfer.backup(destination, overwrite=force)
     size = target.stat().st_size
-    athletes = vault.athlete_count()
+    athletes = vault.admin.athlete_count()
     if as_json:
         echo_json({"destination": str(target), "bytes": size, "athletes": athletes})
         return

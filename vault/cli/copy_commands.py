@@ -28,8 +28,8 @@ def copy(source: str, destination: str, as_json: bool) -> None:
     if src_url == dest_url:
         raise CliError("SRC_URL and DEST_URL are the same vault")
     with open_vault(src_url, read_only=True) as src, open_vault(dest_url, upgrade=True) as dest:
-        with progress(src.athlete_count(), "copying athletes") as advance:
-            report = src.copy_to(dest, on_batch=advance)
+        with progress(src.admin.athlete_count(), "copying athletes") as advance:
+            report = src.transfer.copy_to(dest, on_batch=advance)
     if as_json:
         echo_json({
             "source": display_url(src_url), "destination": display_url(dest_url),

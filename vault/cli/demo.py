@@ -10,6 +10,7 @@ from vault.api import Vault
 from vault.cli.app import database_url, db_option, main, open_from_cli
 from vault.cli.demo_story import ACTIVITY_LOG, ATHLETE, QUESTION, STORY, Session
 from vault.domain.errors import AthleteNotFound
+from vault.domain.limits import PROMPT_FLOOR
 from vault.domain.models import MergeResult, NoteIn
 from vault.storage.engine import display_url
 
@@ -26,7 +27,7 @@ def demo(ctx: click.Context) -> None:
     for session in STORY:
         _replay(vault, session)
     last = STORY[-1].at
-    facts = {f.conflict_key: f.text for f in vault.prompt_facts(ATHLETE, now=last) if f.conflict_key}
+    facts = {f.conflict_key: f.text for f in vault.facts(ATHLETE, last, min_confidence=PROMPT_FLOOR) if f.conflict_key}
     click.echo(f'athlete: "{QUESTION}"')
     click.echo(f"after: MEMORY says {facts.get('primary sport', 'nothing about sport')!r}, "
                "so the coach plans it without asking.")
@@ -59,7 +60,7 @@ def _replay(vault: Vault, session: Session) -> None:
     for result in results:
         _describe(result)
     if session.recall:
-        sections = vault.experience_sections(ATHLETE, session.recall, now=now)
+        sections = vault.episodes.sections(ATHLETE, session.recall, now=now)
         click.echo(f'  coach, before planning "{session.recall}":')
         click.echo("".join(f"    {line}\n" for line in sections.text.splitlines()))
     block = vault.memory_block(ATHLETE, now=now)

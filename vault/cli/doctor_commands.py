@@ -26,7 +26,7 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
     if path is not None and not path.exists():
         raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
     with Vault(create_vault_engine(url, read_only=True)) as vault:  # any revision: no check
-        report = vault.doctor()
+        report = vault.admin.doctor()
     if as_json:
         echo_json(report.to_dict())
     else:
@@ -59,7 +59,7 @@ def erase(ctx: click.Context, wait: float, as_json: bool) -> None:
     the log could not be emptied.
     """
     vault = open_from_cli(ctx)
-    done = vault.erase(wait)
+    done = vault.admin.erase(wait)
     if as_json:
         echo_json({"erased_from_disk": done})
     if not done:

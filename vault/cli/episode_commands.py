@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import click
 
-from vault.api import Vault
+from vault.facade.knowledge import KnowledgeBase
 from vault.cli.app import (
     at_option,
     committing,
@@ -67,7 +67,7 @@ def add(
         fields["at"] = at
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, "the episode"):
-        result = vault.add_episodes(owner, [fields])
+        result = vault.episodes.add(owner, [fields])
     if as_json:
         echo_json(result.model_dump(mode="json"))
     elif result.updated:
@@ -114,7 +114,7 @@ def import_(ctx: click.Context, owner: str, path: str, as_json: bool) -> None:
     with open_binary(path) as stream:
         vault = open_from_cli(ctx, create=True)
         with committing(ctx, "the import"), progress(stream_size(stream), "importing") as advance:
-            counts = vault.import_episodes(owner, _episode_lines(stream, path, advance),
+            counts = vault.episodes.import_stream(owner, _episode_lines(stream, path, advance),
                                            batch=IMPORT_BATCH)
     if as_json:
         echo_json({name: counts[name] for name in ("added", "updated", "archived")})
@@ -134,7 +134,7 @@ def import_(ctx: click.Context, owner: str, path: str, as_json: bool) -> None:
 def recall(ctx: click.Context, owner: str, query: str, k: int, at: datetime | None, as_json: bool) -> None:
     """OWNER's K episodes most relevant to QUERY, best first."""
     vault = open_from_cli(ctx, read_only=True)
-    found = vault.recall(owner, query, k=k, now=at)
+    found = vault.episodes.recall(owner, query, k=k, now=at)
     if as_json:
         echo_json([e.model_dump(mode="json") for e in found])
         return
@@ -158,10 +158,10 @@ def knowledge() -> None:
 @click.pass_context
 def load(ctx: click.Context, paths: tuple[Path, ...], as_json: bool) -> None:
     """Load knowledge from JSON files (or directories of them); known (kind, name) are replaced."""
-    items = Vault.read_knowledge(paths)
+    items = KnowledgeBase.read_files(paths)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, "the knowledge load"):
-        added, updated = vault.load_knowledge(items)
+        added, updated = vault.knowledge.load(items)
     if as_json:
         echo_json({"added": added, "updated": updated})
     else:

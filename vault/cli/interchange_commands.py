@@ -84,7 +84,7 @@ def export(ctx: click.Context, athlete: str | None, everyone: bool, fmt: str, co
                           ensure_ascii=False) + "\n"
         counts: dict[str, int] = {}
     else:
-        document = vault.export(athlete)
+        document = vault.transfer.export(athlete)
         text = render(document, fmt)
         counts = {name: len(document[name]) for name in _LISTS}
     if output is None:
@@ -101,7 +101,7 @@ def export(ctx: click.Context, athlete: str | None, everyone: bool, fmt: str, co
 
 def _export_all(vault: Vault, output: str | None, as_json: bool) -> None:
     totals = Counts()
-    with progress(vault.athlete_count(), "exporting") as advance:
+    with progress(vault.admin.athlete_count(), "exporting") as advance:
         if output is None:
             _write_stream(vault, sys.stdout, totals, advance)
         else:
@@ -117,7 +117,7 @@ def _export_all(vault: Vault, output: str | None, as_json: bool) -> None:
 
 
 def _write_stream(vault: Vault, stream: IO[str], totals: Counts, advance: Any) -> None:
-    for document in vault.export_all():
+    for document in vault.transfer.export_all():
         stream.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
         totals.add_document(document)
         advance(1)
@@ -198,7 +198,7 @@ def import_(ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbos
     document = parse_text(decode(raw, path), path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {document.athlete.id}"):
-        report = vault.import_document(document, trusted=trusted)
+        report = vault.transfer.import_document(document, trusted=trusted)
     _print(report, as_json, "restored" if report.changed else "unchanged")
 
 
@@ -216,7 +216,7 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
             first_line = last_line + 1
             return
         with committing(ctx, f"lines {first_line}-{last_line} of {path}"):
-            reports = vault.import_documents(batch, trusted=trusted)
+            reports = vault.transfer.import_documents(batch, trusted=trusted)
         for report in reports:
             totals.add_report(report)
             if verbose:
@@ -291,7 +291,7 @@ def import_yaml(ctx: click.Context, path: str, athlete: str, replace: bool, as_j
         source = decode(raw, path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {athlete}"):
-        report = vault.import_memories_yaml(source, athlete, replace)
+        report = vault.transfer.import_memories_yaml(source, athlete, replace)
     _print(report, as_json, "imported")
 
 

@@ -160,7 +160,7 @@ def decay(ctx: click.Context, at: datetime | None, as_json: bool) -> None:
     One transaction for the whole vault; a progress bar on a terminal, then one line of counts.
     """
     vault = open_from_cli(ctx)
-    with progress(vault.facts_due_count(now=at), "decaying") as advance:
+    with progress(vault.admin.facts_due_count(now=at), "decaying") as advance:
         with committing(ctx, "the decay (one transaction)"):
             result = vault.decay(now=at, progress=advance)
     if as_json:
@@ -183,7 +183,7 @@ def delete(ctx: click.Context, athlete: str, as_json: bool) -> None:
         echo_json(counts)
     else:
         click.echo(", ".join(f"{table}: {count}" for table, count in counts.items()))
-    _require_erased(not vault.erasure_pending())
+    _require_erased(not vault.admin.erasure_pending())
 
 
 @main.command()

@@ -47,7 +47,7 @@ def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str
     if as_json:
         click.echo(vault.memory_block(athlete, budget=budget, now=at).model_dump_json(indent=2))
     elif context is not None:
-        click.echo(vault.experience_sections(athlete, context, now=at).text, nl=False)
+        click.echo(vault.episodes.sections(athlete, context, now=at).text, nl=False)
     elif fmt == "markdown":
         click.echo(render_markdown(vault.memory(athlete, at)), nl=False)
     elif fmt == "json":

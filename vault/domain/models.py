@@ -34,7 +34,14 @@ from vault.domain.limits import (
     TIME_MAX,
     TIME_MIN,
 )
-from vault.domain.text import category_of, clean_text, conflict_key_of, entity_tags, normalize_text
+from vault.domain.text import (
+    canonical_text,
+    category_of,
+    clean_text,
+    conflict_key_of,
+    entity_tags,
+    normalize_text,
+)
 from vault.domain.times import require_aware
 from vault.domain.vocabulary import (
     ArchiveReason,
@@ -97,11 +104,12 @@ def _memory_text(limit: int) -> AfterValidator:
         cleaned = clean_text(_encodable(value))
         if not cleaned:
             raise ValueError("text must not be empty")
-        if len(cleaned) > limit:
-            raise ValueError(f"text is {len(cleaned)} characters; the limit is {limit}")
         if not normalize_text(cleaned):
             raise ValueError("text must contain at least one letter or digit")
-        return cleaned
+        stored = canonical_text(cleaned)
+        if len(stored) > limit:
+            raise ValueError(f"text is {len(stored)} characters; the limit is {limit}")
+        return stored
 
     return AfterValidator(check)
 

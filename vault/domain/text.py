@@ -47,6 +47,16 @@ def clean_text(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+_TRAILING_STOP = re.compile(r"[\s.!;,]+$")
+
+
+def canonical_text(text: str) -> str:
+    """How a memory text is stored, whichever way it came in: cleaned (`clean_text`) and
+    without trailing sentence punctuation ("Prefers morning runs." is "Prefers morning runs");
+    a question mark is kept (a question is not a fact)."""
+    return _TRAILING_STOP.sub("", clean_text(text))
+
+
 def normalize_text(text: str) -> str:
     """The dedup key of seed 002: lower case, punctuation dropped, white space folded."""
     return _SPACE.sub(" ", _NOT_WORD.sub("", text.lower())).strip()

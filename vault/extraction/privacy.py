@@ -365,6 +365,7 @@ def text_problem(text: str) -> str | None:
     """
     if addresses_model(text):
         return "the text addresses the model, not the athlete"
+    text = _label_lowered(text)
     spans = find_pii(text)
     kinds = sorted({span.kind for span in spans if span.kind != "name"})
     if kinds:
@@ -373,6 +374,15 @@ def text_problem(text: str) -> str | None:
     if cleaned is None:
         return "names another person"
     return slot_value_problem(cleaned)
+
+
+def _label_lowered(text: str) -> str:
+    """A `label: value` text with its label in lower case: "Primary Sport: running" is the
+    slot "primary sport", not a capitalised name."""
+    if conflict_key_of(text) is None or ":" not in text:
+        return text
+    label, value = text.split(":", 1)
+    return f"{label.lower()}:{value}"
 
 
 def check_candidate(candidate: Candidate) -> str | None:

@@ -51,7 +51,7 @@ class VaultPort:
         return self.vault.history(fact_id)
 
     def recall(self, athlete_id: str, query: str, limit: int) -> list[Episode]:
-        return self.vault.recall(athlete_id, query, k=limit)
+        return self.vault.episodes.recall(athlete_id, query, k=limit)
 
     # -- writes (each one transaction in the facade)
     def merge(
@@ -70,7 +70,7 @@ class VaultPort:
     def add_episode(
         self, athlete_id: str, text: str, now: datetime | None, **fields: Any
     ) -> AddEpisodesResult:
-        return self.vault.add_episode(athlete_id, text, now=now, **fields)
+        return self.vault.episodes.add_one(athlete_id, text, now=now, **fields)
 
     def forget(self, athlete_id: str, query: str) -> ForgetResult:
         return self.vault.forget(athlete_id, query)

@@ -12,37 +12,32 @@ frozen models, with no database access and no clock reads.
 - `count_tokens` / `encoder`: the offline tokenizer, loaded once per process.
 """
 
-from typing import TYPE_CHECKING
-
-from vault.lazy import exports
-
-if TYPE_CHECKING:
-    from vault.prompt.bootstrap import PROFILE_CONFIDENCE, Profile, facts_from_profile
-    from vault.prompt.context import (
-        RESERVED_OUTPUT,
-        WINDOW,
-        ContextFit,
-        PromptTooLong,
-        assemble,
-        fit_context,
-    )
-    from vault.prompt.contract import to_contract, validate_contract
-    from vault.domain.limits import EPISODE_BUDGET
-    from vault.prompt.episodes import EpisodeSections, render_episode_sections
-    from vault.prompt.items import inline
-    from vault.prompt.markdown import render_markdown
-    from vault.prompt.memory_block import (
-        DEFAULT_BUDGET,
-        DROP_ORDER,
-        Dropped,
-        DropReason,
-        Included,
-        MemoryBlock,
-        render_memory_block,
-        render_rows,
-    )
-    from vault.prompt.sections import Ranker, render_sections
-    from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
+from vault.domain.limits import EPISODE_BUDGET
+from vault.prompt.bootstrap import PROFILE_CONFIDENCE, Profile, facts_from_profile
+from vault.prompt.context import (
+    RESERVED_OUTPUT,
+    WINDOW,
+    ContextFit,
+    PromptTooLong,
+    assemble,
+    fit_context,
+)
+from vault.prompt.contract import to_contract, validate_contract
+from vault.prompt.episodes import EpisodeSections, render_episode_sections
+from vault.prompt.items import inline
+from vault.prompt.markdown import render_markdown
+from vault.prompt.memory_block import (
+    DEFAULT_BUDGET,
+    DROP_ORDER,
+    Dropped,
+    DropReason,
+    Included,
+    MemoryBlock,
+    render_memory_block,
+    render_rows,
+)
+from vault.prompt.sections import Ranker, render_sections
+from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens, encoder
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -75,37 +70,3 @@ __all__ = [
     "to_contract",
     "validate_contract",
 ]
-
-# each name is imported from its module on first use (vault.lazy.exports)
-_SOURCES = {
-    "PROFILE_CONFIDENCE": "vault.prompt.bootstrap",
-    "Profile": "vault.prompt.bootstrap",
-    "facts_from_profile": "vault.prompt.bootstrap",
-    "RESERVED_OUTPUT": "vault.prompt.context",
-    "WINDOW": "vault.prompt.context",
-    "ContextFit": "vault.prompt.context",
-    "PromptTooLong": "vault.prompt.context",
-    "assemble": "vault.prompt.context",
-    "fit_context": "vault.prompt.context",
-    "to_contract": "vault.prompt.contract",
-    "validate_contract": "vault.prompt.contract",
-    "EPISODE_BUDGET": "vault.domain.limits",
-    "EpisodeSections": "vault.prompt.episodes",
-    "render_episode_sections": "vault.prompt.episodes",
-    "inline": "vault.prompt.items",
-    "render_markdown": "vault.prompt.markdown",
-    "DEFAULT_BUDGET": "vault.prompt.memory_block",
-    "DROP_ORDER": "vault.prompt.memory_block",
-    "Dropped": "vault.prompt.memory_block",
-    "DropReason": "vault.prompt.memory_block",
-    "Included": "vault.prompt.memory_block",
-    "MemoryBlock": "vault.prompt.memory_block",
-    "render_memory_block": "vault.prompt.memory_block",
-    "render_rows": "vault.prompt.memory_block",
-    "Ranker": "vault.prompt.sections",
-    "render_sections": "vault.prompt.sections",
-    "DEFAULT_ENCODING": "vault.prompt.tokens",
-    "count_tokens": "vault.prompt.tokens",
-    "encoder": "vault.prompt.tokens",
-}
-__getattr__ = exports(__name__, _SOURCES)

@@ -21,7 +21,7 @@ that order that fits; a dropped item is never replaced by a lower-priority one t
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -32,7 +32,7 @@ from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS, PROMPT_BUDGET_TOKENS,
 from vault.domain.models import AthleteMemory, PromptRow
 from vault.domain.vocabulary import Kind
 from vault.prompt.items import Item, inline, ranked
-from vault.prompt.tokens import DEFAULT_ENCODING, check_encoding, count_tokens, prepare
+from vault.prompt.tokens import DEFAULT_ENCODING, check_encoding, count_tokens
 
 DEFAULT_BUDGET = PROMPT_BUDGET_TOKENS  # seed 001 §7: what is left for memory in 1024 tokens
 
@@ -154,7 +154,6 @@ def _check_budget(budget: int) -> None:
 def _render(ranked_rows: Mapping[Kind, Sequence[PromptRow]], budget: int, encoding: str) -> MemoryBlock:
     check_encoding(encoding)  # a bad encoding name fails here, even for an empty memory
     shown, dropped = _select(ranked_rows)
-    prepare(_parts(shown), encoding)  # every text below is made of these
     queue = [(kind, pair) for kind in DROP_ORDER for pair in reversed(shown[kind])]
     cut, kept = 0, shown
     text = layout({kind: [t for _, t in pairs] for kind, pairs in shown.items()})
@@ -186,12 +185,6 @@ def _render(ranked_rows: Mapping[Kind, Sequence[PromptRow]], budget: int, encodi
 _Shown = dict[Kind, list[tuple[PromptRow, str]]]
 
 
-def _parts(shown: _Shown) -> Iterator[str]:
-    """What `layout` joins: the fixed strings and the item texts (read only by a process that
-    has not loaded the whole vocabulary yet)."""
-    yield from (HEADER, *LABELS.values(), SEPARATOR, "\n")
-    for pairs in shown.values():
-        yield from (text for _, text in pairs)
 _CAPS = {Kind.FACT: MAX_FACTS, Kind.PATTERN: MAX_LIST_ITEMS, Kind.NOTE: MAX_LIST_ITEMS}
 
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlalchemy import (
     Connection,
-    Engine,
     bindparam,
     column,
     func,
@@ -22,13 +21,11 @@ from sqlalchemy import (
     union_all,
 )
 
-from vault.domain.limits import ACTIVE_FLOOR, MAX_FACTS, PROMPT_FLOOR
+from vault.domain.limits import ACTIVE_FLOOR
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
 from vault.domain.rules import DecayPolicy, decayed
-from vault.domain.times import format_utc
-from vault.domain.vocabulary import Category, Kind, Source
+from vault.domain.vocabulary import Kind, Source
 from vault.storage import views
-from vault.storage.driver_read import DriverRead
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,
@@ -36,7 +33,6 @@ from vault.storage.tables import (
     notes_table,
     patterns_table,
 )
-from vault.storage.types import utc_from_driver
 
 _tags = fact_tags_table
 _patterns = patterns_table
@@ -91,28 +87,28 @@ def _prompt_rows_statement() -> Any:
 
 
 _KINDS = {kind.value: kind for kind in Kind}
-# Compiled once, run on the driver cursor: times arrive as the driver gives them (canonical
-# text on SQLite, aware datetimes on PostgreSQL) and are compared without being parsed.
-_PROMPT_ROWS = DriverRead(_prompt_rows_statement())
+_PROMPT_ROWS = _prompt_rows_statement()
 _FACT_ORIGINS = select(
     _facts_table.c.id, _facts_table.c.source, _facts_table.c.learned_at
 ).where(_facts_table.c.athlete_id == bindparam("athlete"))
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
-def active_facts(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
+def facts(
+    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy,
+    *, floor: float = ACTIVE_FLOOR,
 ) -> list[Fact]:
-    """Facts with confidence >= 0.3 as of `now`, best first (confidence, newest, oldest id)."""
+    """Facts with confidence >= `floor` (at least 0.3) as of `now`, best first (confidence,
+    newest, oldest id)."""
     rows = connection.execute(_FACTS_OF, {"athlete": athlete_id}).all()
     current = [(row, _confidence_now(row, now, policy)) for row in rows]
-    kept = [(row, confidence) for row, confidence in current if confidence >= ACTIVE_FLOOR]
+    kept = [(row, confidence) for row, confidence in current if confidence >= floor]
     if not kept:
         return []
     tags: dict[int, list[str]] = defaultdict(list)
     for fact_id, tag in connection.execute(_SELECT_TAGS, {"ids": [r.id for r, _ in kept]}):
         tags[fact_id].append(tag)
-    facts = [
+    found = [
         Fact.model_construct(
             **{name: getattr(row, name) for name in _FACT_COLUMNS if name != "confidence"},
             confidence=confidence,
@@ -120,29 +116,7 @@ def active_facts(
         )
         for row, confidence in kept
     ]
-    return _best_first(facts)
-
-
-def prompt_facts(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
-) -> list[Fact]:
-    """Facts with confidence >= 0.5 as of `now`, best first (what the MEMORY block may show)."""
-    return [f for f in active_facts(connection, athlete_id, now, policy) if f.confidence >= PROMPT_FLOOR]
-
-
-def top_facts(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy,
-    limit: int = MAX_FACTS,
-) -> list[Fact]:
-    """The athlete's top facts as of `now` (at most 15)."""
-    return active_facts(connection, athlete_id, now, policy)[:limit]
-
-
-def facts_by_category(
-    connection: Connection, athlete_id: str, category: Category, now: datetime,
-    policy: DecayPolicy,
-) -> list[Fact]:
-    return [f for f in active_facts(connection, athlete_id, now, policy) if f.category == category]
+    return _best_first(found)
 
 
 def _confidence_now(row: Any, now: datetime, policy: DecayPolicy) -> float:
@@ -171,7 +145,7 @@ def memory(
     """Everything active for one athlete as of `now` (facts >= 0.3; patterns; notes)."""
     return AthleteMemory(
         athlete_id=athlete_id,
-        facts=tuple(active_facts(connection, athlete_id, now, policy)),
+        facts=tuple(facts(connection, athlete_id, now, policy)),
         patterns=tuple(list_items(connection, athlete_id, Kind.PATTERN)),
         notes=tuple(list_items(connection, athlete_id, Kind.NOTE)),
         updated_at=connection.execute(_UPDATED_AT, {"athlete": athlete_id}).scalar_one_or_none(),
@@ -185,22 +159,21 @@ def fact_origins(connection: Connection, athlete_id: str) -> dict[int, tuple[Sou
 
 
 def prompt_rows(
-    bind: Connection | Engine, athlete_id: str, now: datetime, policy: DecayPolicy
+    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
 ) -> dict[Kind, list[PromptRow]]:
     """The athlete's facts (>= 0.3 as of `now`), patterns and notes for the prompt, by kind,
     each in priority order, read in one statement without building a model per row."""
-    now_text = format_utc(now)  # SQLite hands back canonical text: compare text with text
     facts: list[_Ranked] = []
     lists: dict[str, list[_Ranked]] = {_PATTERN: [], _NOTE: []}
-    for kind, item_id, text, stored, base, last, category, due in _PROMPT_ROWS.rows(
-        bind, {"athlete": athlete_id}
+    for kind, item_id, text, stored, base, last, category, due in connection.execute(
+        _PROMPT_ROWS, {"athlete": athlete_id}
     ):
         if kind != _FACT:
             lists[kind].append((stored, last, item_id, text))
             continue
         confidence = stored
-        if due <= (now_text if isinstance(due, str) else now):  # a decay step is due today
-            confidence = decayed(base, utc_from_driver(last), now, policy.factor(category))
+        if due <= now:  # a decay step is due today
+            confidence = decayed(base, last, now, policy.factor(category))
         if confidence >= ACTIVE_FLOOR:
             facts.append((confidence, last, item_id, text))
     return {
@@ -217,7 +190,7 @@ _BY_ID, _BY_CONFIDENCE_THEN_RECENCY = itemgetter(2), itemgetter(0, 1)
 
 def _in_priority_order(kind: Kind, rows: list[_Ranked]) -> list[PromptRow]:
     """Confidence first, then the most recently reinforced, then the oldest id (two stable
-    sorts; times compare as stored: canonical text on SQLite, datetimes on PostgreSQL)."""
+    sorts)."""
     rows.sort(key=_BY_ID)
     rows.sort(key=_BY_CONFIDENCE_THEN_RECENCY, reverse=True)
     return [PromptRow(kind, i, t, c) for c, _, i, t in rows]

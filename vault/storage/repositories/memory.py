@@ -24,7 +24,6 @@ from vault.domain.models import Fact, ListItem
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
 from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage.dialect import locks_rows
-from vault.storage.driver_read import DriverRead
 from vault.storage.repositories._sql import rowcount
 from vault.storage.tables import (
     athletes_table,
@@ -79,9 +78,7 @@ def _load_active_statement() -> Any:
     return union_all(facts, *items)
 
 
-# Run on the driver cursor (vault.storage.driver_read): the merge reads ~30 rows of 17 columns
-# per turn, and SQLAlchemy's result processing of them cost more than the read itself.
-_LOAD_ACTIVE = DriverRead(_load_active_statement())
+_LOAD_ACTIVE = _load_active_statement()
 _FACT_STATE_COLUMNS = (
     "confidence", "base_confidence", "occurrences", "observed_at", "last_reinforced_at",
     "updated_at", "decay_due_at",
@@ -128,7 +125,7 @@ class MemoryRepository:
         facts: dict[int, FactState] = {}
         tags: dict[int, set[str]] = defaultdict(set)
         items: list[State] = []
-        for row in _LOAD_ACTIVE.rows(self.connection, {"athlete": athlete_id}):
+        for row in self.connection.execute(_LOAD_ACTIVE, {"athlete": athlete_id}):
             kind, fact_id, tag = row[0], row[1], row[-1]
             if kind != _FACT:
                 items.append(_item_state(row, _KINDS[kind]))

@@ -1,0 +1,101 @@
+"""`v.admin`: looking after the file: health, pending erasures, counts, analyst SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from vault.domain.errors import InvalidInput
+from vault.facade.store import Store, moment
+from vault.services import engine_sync, health
+from vault.storage import dialect, queries
+
+_FETCH = 500  # rows per fetch of an analyst query (a server-side cursor on PostgreSQL)
+
+
+class Admin:
+    """Doctor, erase, stats, read-only SQL, and the engine table's upkeep."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def doctor(self) -> health.HealthReport:
+        """Integrity, foreign keys, revision, views, memory invariants, pending erasure."""
+        return health.diagnose(self._store.engine)
+
+    def erase(self, wait: float = 30.0) -> bool:
+        """Finish every pending erasure: checkpoint and truncate the WAL, waiting up to `wait`
+        seconds for readers holding old snapshots. True when no erased text remains on disk."""
+        if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 <= wait <= 86400:
+            raise InvalidInput(f"wait must be a number of seconds from 0 to 86400, got {wait!r}")
+        return self._store.checkpoint(float(wait))
+
+    def sync_engine(self, now: datetime | None = None) -> engine_sync.EngineSyncReport:
+        """Apply the engine's waiting `athlete_memory` writes (and queued legacy rows) and
+        republish every changed athlete's row, in one transaction (docs/engine.md). Every
+        write does this too; `open_vault(upgrade=True)` and `vault upgrade` run it when
+        something waits."""
+        at = moment(now)
+        with self._store.write(at, hooked=False) as uow:
+            return engine_sync.sync(uow, at, self._store.decay_policy)
+
+    def erasure_pending(self) -> bool:
+        """True when a forget or delete may still have copies of its text in the WAL."""
+        return health.erasure_pending(self._store.engine)
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Rows per vault table (`tables`) and stored facts per category (`facts_by_category`),
+        from one read transaction."""
+        with self._store.read() as connection:
+            return {
+                "tables": queries.table_counts(connection),
+                "facts_by_category": queries.facts_per_category(connection),
+            }
+
+    def athlete_count(self) -> int:
+        with self._store.read() as connection:
+            return queries.athlete_count(connection)
+
+    def facts_due_count(self, now: datetime | None = None) -> int:
+        """How many facts a `decay(now)` would recompute (the length of its progress bar)."""
+        at = moment(now)
+        with self._store.read() as connection:
+            return queries.facts_due_count(connection, at)
+
+    @contextmanager
+    def sql(
+        self, query: str, *, timeout: float = 5.0, limit: int | None = None
+    ) -> Iterator[tuple[list[str], Iterator[tuple[Any, ...]]]]:
+        """`with v.admin.sql(query) as (headers, rows):` one analyst query that only reads.
+
+        The query is checked by a SQL parser first, then run in a read-only transaction
+        cancelled after `timeout` seconds; `rows` streams the result (at most `limit` rows).
+        A refused, failing or row-less statement is a VaultError.
+        """
+        engine = self._store.engine
+        explain = dialect.check_query(query, engine.dialect.name)
+        errors = engine.dialect.loaded_dbapi.Error
+        with engine.connect() as connection:
+            try:
+                with dialect.read_only_query(connection, timeout, stream=not explain) as cursor:
+                    cursor.execute(query)
+                    if cursor.description is None:
+                        raise InvalidInput("the statement returns no rows; `vault sql` only reads")
+                    yield [column[0] for column in cursor.description], _fetched(cursor, limit)
+            except errors as error:
+                first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+                raise InvalidInput(f"query failed: {first}") from None
+
+
+def _fetched(cursor: Any, limit: int | None) -> Iterator[tuple[Any, ...]]:
+    """The cursor's rows in chunks of _FETCH, up to `limit`."""
+    left = limit
+    while left is None or left > 0:
+        chunk = cursor.fetchmany(_FETCH if left is None else min(_FETCH, left))
+        if not chunk:
+            return
+        if left is not None:
+            left -= len(chunk)
+        yield from (tuple(row) for row in chunk)

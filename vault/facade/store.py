@@ -1,0 +1,106 @@
+"""`Store`: the engine behind a `Vault` and the one way each operation gets its transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+from sqlalchemy import Connection, Engine, exc
+
+from vault.domain.errors import ConflictError, InvalidInput
+from vault.domain.models import aware_in_range
+from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
+from vault.domain.times import utc_now
+from vault.services import health
+from vault.services.engine_sync import EngineSyncHooks
+from vault.storage.engine import writer
+from vault.storage.failures import storage_failure
+from vault.storage.uow import RetryPolicy, UnitOfWork
+
+
+class Store:
+    """Shared by `Vault` and its resources: writes are one unit of work each (BEGIN
+    IMMEDIATE, retried while the lock is busy), reads one connection each."""
+
+    def __init__(self, engine: Engine, decay_policy: DecayPolicy | None = None) -> None:
+        self.engine = engine
+        self.decay_policy = checked_decay_policy(decay_policy)
+        self.busy_retry: RetryPolicy | None = None  # None: the default ($VAULT_BUSY_RETRIES)
+        self._writer = writer(engine)
+
+    def unit_of_work(self) -> UnitOfWork:
+        return UnitOfWork(self._writer, hooks=self.hooks(None))
+
+    def hooks(self, now: datetime | None) -> EngineSyncHooks:
+        """Every write transaction applies the engine's writes and republishes its rows."""
+        return EngineSyncHooks(policy=self.decay_policy, now=now)
+
+    @contextmanager
+    def write(self, now: datetime | None = None, *, hooked: bool = True) -> Iterator[UnitOfWork]:
+        """One write transaction as of `now` (None: the clock); a database failure becomes one
+        VaultError: BusyError, StorageError (read-only, disk full), ConflictError or VaultError.
+        `hooked=False` leaves out the engine table upkeep (for the call that does it itself)."""
+        hooks = self.hooks(now) if hooked else None
+        try:
+            with UnitOfWork(self._writer, retry=self.busy_retry, hooks=hooks) as uow:
+                yield uow
+                uow.commit()
+        except exc.IntegrityError as error:
+            raise ConflictError(f"the change breaks an integrity rule: {error.orig}") from None
+        except exc.DBAPIError as error:
+            raise storage_failure(error) from None
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """One read transaction (one snapshot)."""
+        with self.engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def read_units(self) -> Iterator[UnitOfWork]:
+        """One read transaction with the repositories (never committed)."""
+        with UnitOfWork(self.engine) as uow:
+            yield uow
+
+    def checkpoint(self, wait: float | None = None) -> bool:
+        """Move WAL pages into the main file and truncate the WAL, so erased text leaves disk.
+
+        Retries (at most `wait` seconds, default ERASE_WAIT) while readers hold old
+        snapshots. True when the WAL is empty; otherwise the erasure stays marked pending.
+        """
+        done = health.truncate_wal(self.engine, health.ERASE_WAIT if wait is None else wait)
+        if not done:
+            health.mark_erasure(self.engine)  # may have been cleared by another process
+        return done
+
+    @contextmanager
+    def erasing(self) -> Iterator[None]:
+        """Mark an erasure as pending before its transaction (a crash after the commit stays
+        visible to `doctor`); unmark if the transaction did not commit and nothing else was."""
+        already = health.erasure_pending(self.engine)
+        health.mark_erasure(self.engine)
+        try:
+            yield
+        except BaseException:
+            if not already:
+                health.clear_erasure(self.engine)
+            raise
+
+
+def checked_decay_policy(policy: DecayPolicy | None) -> DecayPolicy:
+    if policy is None:
+        return DEFAULT_DECAY_POLICY
+    if not isinstance(policy, DecayPolicy):
+        raise InvalidInput(f"decay_policy must be a DecayPolicy, got {policy!r}")
+    return policy
+
+
+def moment(now: datetime | None) -> datetime:
+    """`now`, checked (aware, 1900..2500 UTC), or the clock."""
+    if now is None:
+        return utc_now()
+    try:
+        return aware_in_range(now, "now")
+    except (ValueError, AttributeError) as error:
+        raise InvalidInput(str(error)) from None
