@@ -27,7 +27,7 @@ def test_add_then_recall_as_json(tmp_path: Path) -> None:
     code, out = run(db, "recall", "ana", "hills", "--json", "--at", "2026-05-02T07:00:00Z")
     found = json.loads(out)
     assert code == 0 and [e["ref"] for e in found] == ["a1"]
-    assert set(found[0]["parts"]) == {"text", "entity", "time", "recency", "type", "vector"}
+    assert set(found[0]["parts"]) == {"text", "entity", "time", "recency", "type", "vector", "neighbour"}
 
 
 def test_import_json_lines_is_all_or_nothing(tmp_path: Path) -> None:

@@ -10,12 +10,13 @@ import json
 import re
 from array import array
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from vault.domain.episode_query import RELATED_SURFACE, Query, Window, analyze, stem
-from vault.domain.episode_rank import DEFAULT_WEIGHTS, Candidate, Weights, cosine, rank
+from vault.domain.episode_rank import DEFAULT_WEIGHTS, Candidate, Weights, cosine, matches, rank
 from vault.domain.episodes import (
     AddEpisodesResult,
     Episode,
@@ -44,9 +45,46 @@ from vault.storage.uow import UnitOfWork
 Embed = Callable[[str], Sequence[float]]
 """An app's embedding function: text -> vector (any fixed length)."""
 
+NEIGHBOUR_WEIGHT = 0.5
+NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighbours fetched
+SESSION_GAP = timedelta(hours=1)  # episodes this close without `session` metadata: one session
 GROUP_CAP = 64  # candidates per query word (newest first) and for all words together
 WINDOW_CAP = 64  # candidates from the query's time span
 FILTER_KEYS = frozenset({"type", "outcome", "since", "until", "location", "person", "item"})
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    """Which structural parts recall uses (all on by default; tools/eval_recall.py turns them
+    on one at a time to measure each).
+
+    - `dates`: a calendar date in the question ("on May 2nd", "April 27th") is that day.
+    - `neighbours`: a turn's score lifted by this share of its best session neighbour's text
+      score (the answer often sits one turn after the words the question repeats).
+    - `second_hop`: the query widened with the salient words of the first pass's best
+      episodes, for answers spread over several turns.
+    """
+
+    dates: bool = True
+    neighbours: float = NEIGHBOUR_WEIGHT
+    second_hop: bool = True
+
+    @classmethod
+    def plain(cls) -> RecallOptions:
+        """Every structural part off: the ranking of names, synonyms, time words and recency."""
+        return cls(dates=False, neighbours=0.0, second_hop=False)
+
+    @staticmethod
+    def steps() -> list[tuple[str, dict[str, Any]]]:
+        """(label, change) in the order tools/eval_recall.py adds the parts."""
+        return [
+            ("+ calendar dates in the question resolved to that day", {"dates": True}),
+            ("+ session neighbours", {"neighbours": NEIGHBOUR_WEIGHT}),
+            ("+ second hop", {"second_hop": True}),
+        ]
+
+
+DEFAULT_OPTIONS = RecallOptions()
 
 
 def add_episodes(
@@ -143,21 +181,20 @@ def recall(
     model: str = "app",
     weights: Weights = DEFAULT_WEIGHTS,
     total: int | None = None,
+    options: RecallOptions = DEFAULT_OPTIONS,
 ) -> list[Episode]:
     """The owner's `k` episodes most relevant to `query` as of `now` (see episode_rank)."""
     checked = _filters(filters)
-    analyzed = analyze(query, now)
+    analyzed = analyze(query, now, dates=options.dates)
     window, analyzed = _resolve_time(episodes, owner_id, analyzed, now)
     recent = WINDOW_CAP if not analyzed.groups or embed is not None else 0
-    if has_fts5(episodes.connection):
-        hits = episodes.candidate_rows(
-            owner_id, _fts_expressions(owner_id, analyzed), GROUP_CAP,
-            window=(window.start, window.end) if window is not None else None, recent=recent,
-        )  # fmt: skip
-        pool = [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
-    else:
-        pool = _pg_pool(episodes, owner_id, analyzed, window, recent)
+    pool = _pool(episodes, owner_id, analyzed, window, recent)
     pool = [c for c in pool if _passes(c, checked)]
+    estimate = total if total is not None else max(len(pool), GROUP_CAP) * 4
+    neighbours: dict[int, list[int]] | None = None
+    if options.neighbours > 0 and pool:
+        weights = replace(weights, neighbour=options.neighbours)
+        neighbours = _add_neighbours(episodes, owner_id, analyzed, pool, checked, k, estimate, weights)
     if embed is not None and pool:
         wanted = list(embed(query))
         stored = episodes.vectors([c.id for c in pool], model)
@@ -165,8 +202,10 @@ def recall(
             blob = stored.get(candidate.id)
             if blob is not None:
                 candidate.vector = cosine(wanted, _vector(blob))
-    estimate = total if total is not None else max(len(pool), GROUP_CAP) * 4
-    ranked = rank(analyzed, pool, now, window=window, k=k, total=estimate, weights=weights)
+    ranked = rank(
+        analyzed, pool, now, window=window, k=k, total=estimate, weights=weights,
+        neighbours=neighbours,
+    )  # fmt: skip
     return [
         Episode(
             id=r.candidate.id, owner_id=owner_id, ref=r.candidate.row[1], type=r.candidate.type,
@@ -176,6 +215,67 @@ def recall(
         )  # fmt: skip
         for r in ranked
     ]
+
+
+def _pool(
+    episodes: EpisodeRepository, owner_id: str, query: Query, window: Window | None, recent: int
+) -> list[Candidate]:
+    if not has_fts5(episodes.connection):
+        return _pg_pool(episodes, owner_id, query, window, recent)
+    hits = episodes.candidate_rows(
+        owner_id, _fts_expressions(owner_id, query), GROUP_CAP,
+        window=(window.start, window.end) if window is not None else None, recent=recent,
+    )  # fmt: skip
+    return [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
+
+
+def _add_neighbours(
+    episodes: EpisodeRepository,
+    owner_id: str,
+    query: Query,
+    pool: list[Candidate],
+    filters: dict[str, Any],
+    k: int,
+    total: int,
+    weights: Weights,
+) -> dict[int, list[int]]:
+    """Fetch the session neighbours of the best-matching candidates into `pool` (in place);
+    return who neighbours whom (both ways), by id."""
+    scores = matches(query, pool, total, weights)
+    seeds = sorted(
+        (i for i, s in enumerate(scores) if s > 0), key=lambda i: (-scores[i], -pool[i].id)
+    )[: min(NEIGHBOUR_SEEDS, 2 * k)]
+    known = {c.id: c for c in pool}
+    neighbours: dict[int, list[int]] = {}
+    for index in seeds:
+        seed = pool[index]
+        before, after = episodes.adjacent(owner_id, seed.id, seed.occurred_at)
+        for row in (*before, *after):
+            other = known.get(row.id) or _candidate(row)
+            if not _same_session(seed, other):
+                continue
+            if row.id not in known:
+                if not _passes(other, filters):
+                    continue
+                known[row.id] = other
+                pool.append(other)
+            neighbours.setdefault(seed.id, []).append(other.id)
+            neighbours.setdefault(other.id, []).append(seed.id)
+    return neighbours
+
+
+def _candidate(row: Any) -> Candidate:
+    return Candidate(row.id, row.text, row.type, row.occurred_at, row.meta, row=(
+        row.id, row.ref, row.type, row.outcome, row.text, row.occurred_at, row.meta
+    ))  # fmt: skip
+
+
+def _same_session(a: Candidate, b: Candidate) -> bool:
+    """Both carry the same `session` metadata, or (without it) occurred within SESSION_GAP."""
+    first, second = a.meta.get("session"), b.meta.get("session")
+    if first is not None and second is not None:
+        return bool(first == second)
+    return abs(a.occurred_at - b.occurred_at) <= SESSION_GAP
 
 
 def _fts_expressions(owner_id: str, query: Query) -> list[str]:
@@ -204,12 +304,7 @@ def _pg_pool(
         rows.update({row.id: row for row in spanned})
     if recent:
         rows.update({row.id: row for row in episodes.recent(owner_id, recent)})
-    return [
-        Candidate(row.id, row.text, row.type, row.occurred_at, row.meta, row=(
-            row.id, row.ref, row.type, row.outcome, row.text, row.occurred_at, row.meta
-        ))
-        for row in rows.values()
-    ]  # fmt: skip
+    return [_candidate(row) for row in rows.values()]
 
 
 def _text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query) -> set[int]:
@@ -225,6 +320,12 @@ def _resolve_time(
     episodes: EpisodeRepository, owner_id: str, query: Query, now: datetime
 ) -> tuple[Window | None, Query]:
     """The query's time span; "before / after the race" is found among the episodes."""
+    if query.wants_first:
+        oldest = episodes.oldest(owner_id)
+        if oldest is None:
+            return query.window, query
+        start = oldest.replace(hour=0, minute=0, second=0, microsecond=0)
+        return Window(start, start + timedelta(days=1)), query
     anchor = query.anchor
     if anchor is None:
         return query.window, query

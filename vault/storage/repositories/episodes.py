@@ -25,6 +25,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 
@@ -82,6 +83,22 @@ _RECENT = (
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
+# the episode just before / just after a moment (and id) of the owner: one seek each on the
+# (owner_id, occurred_at) index, whose entries end with the row id
+_AT = bindparam("at", type_=_E.occurred_at.type)
+_BEFORE = (
+    select(*COLUMNS)
+    .where(_E.owner_id == bindparam("owner"), tuple_(_E.occurred_at, _E.id) < tuple_(_AT, bindparam("id")))
+    .order_by(_E.occurred_at.desc(), _E.id.desc())
+    .limit(bindparam("n"))
+)
+_AFTER = (
+    select(*COLUMNS)
+    .where(_E.owner_id == bindparam("owner"), tuple_(_E.occurred_at, _E.id) > tuple_(_AT, bindparam("id")))
+    .order_by(_E.occurred_at, _E.id)
+    .limit(bindparam("n"))
+)
+_OLDEST = select(func.min(_E.occurred_at)).where(_E.owner_id == bindparam("owner"))
 _COUNT = select(func.count()).select_from(episodes_table).where(_E.owner_id == bindparam("owner"))
 # recall's candidates on SQLite (candidate_rows): one statement, the episodes looked up by
 # primary key from the ids the FTS5 index (owner token ANDed inside it) and the owner's
@@ -261,6 +278,16 @@ class EpisodeRepository:
             return []
         found: list[Row[Any]] = list(self.connection.execute(_BY_IDS, {"ids": wanted}))
         return [row for row in found if row.owner_id == owner_id]
+
+    def adjacent(self, owner_id: str, id_: int, at: datetime, n: int = 1) -> tuple[list[Row[Any]], list[Row[Any]]]:
+        """The owner's `n` episodes just before and just after (`at`, `id_`), nearest first."""
+        params = {"owner": owner_id, "at": at, "id": id_, "n": n}
+        return list(self.connection.execute(_BEFORE, params)), list(self.connection.execute(_AFTER, params))
+
+    def oldest(self, owner_id: str) -> datetime | None:
+        """When the owner's earliest episode occurred (None without episodes)."""
+        found: datetime | None = self.connection.execute(_OLDEST, {"owner": owner_id}).scalar()
+        return found
 
     def window(self, owner_id: str, start: datetime, end: datetime, cap: int) -> list[Row[Any]]:
         params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
