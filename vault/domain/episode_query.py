@@ -188,6 +188,7 @@ class WordGroup:
     stem: str
     related: frozenset[str]
     surface: tuple[str, ...]  # words handed to the full-text index (it stems them itself)
+    weight: float = 1.0  # below 1 for the words a second hop adds
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,11 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
+from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, WordGroup, stems, words
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
@@ -145,6 +145,7 @@ def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[fl
     if not query.groups or not pool:
         return [0.0] * len(pool)
     groups = [(g.stem, tuple(g.related)) for g in query.groups]
+    group_weights = [g.weight for g in query.groups]
     zeros = itertools.repeat(0)
     tfs: list[list[float]] = []
     lengths = []
@@ -164,7 +165,7 @@ def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[fl
     idf = []
     for index in range(len(groups)):
         df = sum(1 for tf in tfs if tf[index] > 0)
-        idf.append(math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
+        idf.append(group_weights[index] * math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
     scores = []
     for tf, length in zip(tfs, lengths):
         norm = K1 * (1 - B + B * length / average)
@@ -264,6 +265,51 @@ def matches(query: Query, pool: Sequence[Candidate], total: int, weights: Weight
     if not query.names:
         return [weights.text * t for t in text]
     return [weights.text * t + weights.entity * _entity(query, c) for t, c in zip(text, pool)]
+
+
+def expand(
+    query: Query,
+    seeds: Sequence[Candidate],
+    pool: Sequence[Candidate],
+    *,
+    per_seed: int = 3,
+    weight: float = 0.3,
+) -> Query:
+    """The second hop: `query` plus the `per_seed` most specific words of each seed episode
+    (the first hop's best), at `weight`. Specific: rarest in the pool, then most repeated in
+    the seed, then alphabetical (deterministic). Words the query has are not added twice."""
+    if not seeds:
+        return query
+    df: Counter[str] = Counter()
+    for candidate in pool:
+        df.update(_document(candidate.text, candidate.meta_json)[0].keys())
+    have = {g.stem for g in query.groups}
+    added: dict[str, WordGroup] = {}
+    for seed in seeds:
+        counts = _document(seed.text, seed.meta_json)[0]
+        surface = {stem: word for word in reversed(words(seed.text)) for stem in (_stem_of(word),) if stem}
+        ranked = sorted(
+            (s for s in counts if s not in have and s not in added and len(s) > 2 and s in surface),
+            key=lambda s: (df[s], -counts[s], s),
+        )
+        for root in ranked[:per_seed]:
+            if df[root] >= len(pool):
+                break  # in every candidate: tells nothing apart
+            added[root] = WordGroup(root, frozenset(), (surface[root],), weight)
+    if not added:
+        return query
+    return replace(query, groups=(*query.groups, *added.values()))
+
+
+def covers(query: Query, candidate: Candidate) -> bool:
+    """Whether the episode holds every word group of the query (its stem or a synonym)."""
+    counts = _document(candidate.text, candidate.meta_json)[0]
+    return all(g.stem in counts or any(r in counts for r in g.related) for g in query.groups)
+
+
+def _stem_of(word: str) -> str:
+    found = stems(word)
+    return found[0] if found else ""
 
 
 def _lifts(
