@@ -19,6 +19,7 @@ Methods, each adding one part to the one above it (the rows of docs/recall.md):
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import sqlite3
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vault import open_vault  # noqa: E402
+from vault.domain.embedding import cosines  # noqa: E402
 from vault.services import episodes as episode_services  # noqa: E402
 from vault.storage.repositories.episodes import EpisodeRepository  # noqa: E402
 
@@ -94,14 +96,38 @@ def fts5_bm25(episodes: dict[str, list[dict[str, Any]]]) -> Any:
     return ask
 
 
-def vault_method(connection: Any, options: Any) -> Any:
+def vault_method(connection: Any, options: Any, embedder: Any = None) -> Any:
     repository = EpisodeRepository(connection)
 
     def ask(name: str, question: str) -> list[str]:
-        found = episode_services.recall(repository, name, question, ASKED_AT, k=10, options=options)
+        found = episode_services.recall(
+            repository, name, question, ASKED_AT, k=10, options=options, embedder=embedder
+        )
         return [e.ref or "" for e in found]
 
     return ask
+
+
+def vectors_alone(connection: Any, embedder: Any) -> Any:
+    """The embedder alone: the owner's turns by cosine with the question, best first."""
+    repository = EpisodeRepository(connection)
+
+    def ask(name: str, question: str) -> list[str]:
+        stored = repository.owner_vectors(name, embedder.model, embedder.dim, 100_000)
+        ids = list(stored)
+        wanted = embedder.embed([question])[0]
+        similarity = dict(zip(ids, cosines(wanted, [stored[i] for i in ids])))
+        best = sorted(ids, key=lambda i: (-similarity[i], -i))[:10]
+        refs = {row.id: row.ref for row in repository.rows(name, best)}
+        return [refs[i] for i in best]
+
+    return ask
+
+
+def load_embedder(spec: str) -> Any:
+    module, _, attribute = spec.partition(":")
+    found = getattr(importlib.import_module(module), attribute or "EMBEDDER")
+    return found() if isinstance(found, type) else found
 
 
 def methods() -> list[tuple[str, Any]]:
@@ -119,17 +145,29 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--labels", type=Path, default=ROOT / "tools/recall_labels.jsonl")
     parser.add_argument("--misses", action="store_true", help="print the questions missed at 10")
+    parser.add_argument("--embedder", action="append", default=[], metavar="MODULE:NAME",
+                        help="also measure this vault.Embedder alone and fused (repeatable)")
     args = parser.parse_args()
     episodes, questions = load(args.data)
     labels = [row for row in load_labels(args.labels) if row["evidence"]]
     results: list[tuple[str, dict[int, float]]] = []
     with tempfile.TemporaryDirectory() as folder:
         vault = open_vault(Path(folder) / "eval.db", upgrade=True)
+        embedders = [load_embedder(spec) for spec in args.embedder]
         for name, rows in episodes.items():
             vault.import_episodes(name, rows, now=ASKED_AT)
+        for embedder in embedders:
+            vault.reembed_episodes(embedder)  # the last one's vectors stay: measure one at a time
+            break
         askers = [("fts5 bm25 (porter), the question's words ORed", fts5_bm25(episodes))]
         with vault.engine.connect() as connection:
             askers += [(label, vault_method(connection, options)) for label, options in methods()]
+            for embedder in embedders[:1]:
+                default = episode_services.RecallOptions()
+                askers += [
+                    (f"`{embedder.model}` vectors alone", vectors_alone(connection, embedder)),
+                    (f"default + `{embedder.model}` vectors fused", vault_method(connection, default, embedder)),
+                ]  # fmt: skip
             for label, ask in askers:
                 totals = dict.fromkeys(KS, 0.0)
                 missed = []

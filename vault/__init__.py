@@ -12,6 +12,7 @@ from vault.lazy import exports
 
 if TYPE_CHECKING:
     from vault.api import Vault, open_vault
+    from vault.domain.embedding import Embedder
     from vault.domain.episodes import Episode, EpisodeIn, Knowledge, KnowledgeIn
     from vault.domain.errors import (
         AthleteNotFound,
@@ -56,6 +57,7 @@ __all__ = [
     "Category",
     "ConflictError",
     "DecayResult",
+    "Embedder",
     "Episode",
     "EpisodeIn",
     "ExtractionError",
@@ -90,6 +92,7 @@ __all__ = [
 _SOURCES = {
     "Vault": "vault.api",
     "open_vault": "vault.api",
+    "Embedder": "vault.domain.embedding",
     "Episode": "vault.domain.episodes",
     "EpisodeIn": "vault.domain.episodes",
     "Knowledge": "vault.domain.episodes",

@@ -81,6 +81,7 @@ if TYPE_CHECKING:
         KnowledgeIn,
         StorePolicy,
     )
+    from vault.domain.embedding import Embedder
     from vault.extraction import ActivityIn, Extractor, Turn
     from vault.prompt import bootstrap, contract
     from vault.prompt import episodes as episode_sections
@@ -636,18 +637,22 @@ class Vault:
         cap: int = EPISODE_CAP,
         embed: episode_services.Embed | None = None,
         model: str = "app",
+        embedder: Embedder | None = None,
     ) -> AddEpisodesResult:
         """Record episodes in one transaction (set-wise); a known `ref` is rewritten in place.
 
         `policy` (seed 003's triggers) skips what it would not remember; past `cap` the
-        owner's oldest episodes move to `episode_archive`. `embed` stores a vector per episode.
+        owner's oldest episodes move to `episode_archive`. `embedder` (vault.Embedder; or the
+        one-text function `embed` named `model`) stores a vector per episode, in the same
+        transaction.
         """
         owner = validated_athlete(owner_id)
         checked = [validated(episode_models.EpisodeIn, item) for item in items]
         with self._write() as uow:
             return episode_services.add_episodes(
-                uow, owner, checked, _now(now), policy=policy, cap=cap, embed=embed, model=model
-            )
+                uow, owner, checked, _now(now), policy=policy, cap=cap, embed=embed, model=model,
+                embedder=embedder,
+            )  # fmt: skip
 
     def import_episodes(
         self,
@@ -657,6 +662,7 @@ class Vault:
         now: datetime | None = None,
         batch: int = 2000,
         progress: Callable[[int], None] | None = None,
+        embedder: Embedder | None = None,
     ) -> dict[str, int]:
         """Record a stream of episodes in ONE transaction, `batch` at a time (flat memory).
 
@@ -672,7 +678,7 @@ class Vault:
         stream = iter(items)
         with self._write() as uow:
             while chunk := [validated(episode_models.EpisodeIn, i) for i in itertools.islice(stream, batch)]:
-                result = episode_services.add_episodes(uow, owner, chunk, moment)
+                result = episode_services.add_episodes(uow, owner, chunk, moment, embedder=embedder)
                 counts["episodes"] += len(chunk)
                 counts["added"] += len(result.added)
                 counts["updated"] += len(result.updated)
@@ -697,8 +703,10 @@ class Vault:
         filters: dict[str, Any] | None = None,
         embed: episode_services.Embed | None = None,
         model: str = "app",
+        embedder: Embedder | None = None,
     ) -> list[Episode]:
-        """The owner's `k` episodes most relevant to `query`, best first, with score parts."""
+        """The owner's `k` episodes most relevant to `query`, best first, with score parts
+        (docs/recall.md). With an `embedder`, its vectors join the words (same model only)."""
         owner = validated_athlete(owner_id)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
             raise InvalidInput(f"k must be a whole number from 1 to 100, got {k!r}")
@@ -707,7 +715,7 @@ class Vault:
         with self._read() as connection:
             return episode_services.recall(
                 episode_repositories.EpisodeRepository(connection), owner, query, _now(now), k=k, filters=filters,
-                embed=embed, model=model,
+                embed=embed, model=model, embedder=embedder,
             )  # fmt: skip
 
     def record_activity_episodes(
@@ -787,6 +795,21 @@ class Vault:
         return episode_sections.render_episode_sections(
             self.knowledge_for(context), recalled, budget=budget, encoding=encoding
         )
+
+    # --- issue 21 ---
+    def reembed_episodes(self, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
+        """(Re)write every episode's vector (of `owner_id`, or of all owners) with `embedder`,
+        in one transaction; vectors of another model are replaced. Returns how many."""
+        owner = None if owner_id is None else validated_athlete(owner_id)
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise InvalidInput(f"batch must be a whole number >= 1, got {batch!r}")
+        with self._write() as uow:
+            return episode_services.reembed(uow, embedder, owner, batch=batch)
+
+    def vector_models(self) -> dict[tuple[str, int], int]:
+        """How many episode vectors each (model, dim) holds."""
+        with self._read() as connection:
+            return episode_repositories.EpisodeRepository(connection).vector_models()
 
 
 def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:

@@ -5,7 +5,9 @@
           + 0.60 x time      1 inside the query's time span; outside 0.5, halving every 3 days away
           + 0.10 x recency   halves every 30 days of age (0.40 when the query says "last time")
           + 0.15 x type      1 when the query names the episode's type ("race", "injury")
-          + 0.50 x vector    cosine similarity, when the app supplies an embedder
+          + 0.20 x vector    cosine rescaled from the median (0) to the best (1) of the scanned
+                             episodes, when the app supplies an embedder (0.20: the most that
+                             never fell below the words alone on real dialogue)
           + 0.50 x neighbour the best text-and-names match of the episode's session neighbours
                              (the turn before or after it), on the 0..1 scale of text + entity
 
@@ -48,7 +50,7 @@ class Weights:
     recency: float = 0.10
     recency_asked: float = 0.40
     type: float = 0.15
-    vector: float = 0.50
+    vector: float = 0.20
     neighbour: float = 0.50
     recency_half_life_days: float = 30.0
     time_half_life_days: float = 3.0

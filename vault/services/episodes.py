@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -20,13 +19,14 @@ from vault.domain.episode_rank import (
     DEFAULT_WEIGHTS,
     Candidate,
     Weights,
-    cosine,
     covers,
     expand,
     matches,
     Ranked,
     rank,
 )
+from vault.domain.embedding import Embedder, FunctionEmbedder, cosines, embed_all, pack
+from vault.domain.embedding import checked as checked_embedder
 from vault.domain.episodes import (
     AddEpisodesResult,
     Episode,
@@ -56,6 +56,8 @@ Embed = Callable[[str], Sequence[float]]
 """An app's embedding function: text -> vector (any fixed length)."""
 
 NEIGHBOUR_WEIGHT = 0.5
+VECTOR_SCAN = 5000  # the owner's newest episodes whose vectors a query is compared with
+VECTOR_TOP = 2  # per place of k: episodes the vectors alone bring in
 SECOND_HOP_SHARE = 0.2  # of the k places, what the second hop may fill
 SECOND_HOP_SEEDS = 2  # the first hop's best episodes whose words widen the query
 NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighbours fetched
@@ -111,6 +113,7 @@ def add_episodes(
     cap: int = EPISODE_CAP,
     embed: Embed | None = None,
     model: str = "app",
+    embedder: Embedder | None = None,
 ) -> AddEpisodesResult:
     """Record episodes set-wise; an existing `ref` of the owner is rewritten, not duplicated.
 
@@ -153,12 +156,16 @@ def add_episodes(
                             "owner_key": key, "ref": item.ref, "created_at": now})  # fmt: skip
     new_ids = uow.episodes.insert(inserts)
     uow.episodes.update(updates)
-    if embed is not None:
+    chosen = _embedder(embedder, embed, model)
+    if chosen is not None:
+        # in the episodes' own transaction: an embedder that fails writes no episode either
         texts = [r["text"] for r in inserts] + [r["text"] for r in updates]
         targets = list(new_ids) + [r["target"] for r in updates]
+        blobs = embed_all(chosen, texts)
         uow.episodes.put_vectors(
-            [_vector_row(i, model, embed(t)) for i, t in zip(targets, texts)]
-        )
+            [{"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
+             for i, b in zip(targets, blobs)]
+        )  # fmt: skip
     archived = uow.episodes.enforce_cap(owner_id, cap, now) if cap > 0 else 0
     return AddEpisodesResult(
         added=tuple(new_ids),
@@ -168,19 +175,30 @@ def add_episodes(
     )
 
 
-def _vector_row(episode_id: int, model: str, vector: Sequence[float]) -> dict[str, Any]:
-    values = array("f", (float(v) for v in vector))
-    if array("I", [1]).tobytes()[0] != 1:  # store little-endian whatever the machine
-        values.byteswap()
-    return {"episode_id": episode_id, "model": model, "dim": len(values), "vector": values.tobytes()}
+def _embedder(embedder: Embedder | None, embed: Embed | None, model: str) -> Embedder | None:
+    """The embedder to use: `embedder`, else the one-text function `embed` named `model`."""
+    if embedder is not None:
+        return checked_embedder(embedder)
+    if embed is not None:
+        return checked_embedder(FunctionEmbedder(embed, model))
+    return None
 
 
-def _vector(blob: bytes) -> array[float]:
-    values = array("f")
-    values.frombytes(blob)
-    if array("I", [1]).tobytes()[0] != 1:
-        values.byteswap()
-    return values
+def reembed(uow: UnitOfWork, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
+    """(Re)write the vector of every episode (of `owner_id`, or of everyone) with `embedder`:
+    vectors of another model or dimension are replaced, so one file never mixes models."""
+    chosen = checked_embedder(embedder)
+    done = 0
+    after = 0
+    while rows := uow.episodes.texts_after(after, batch, owner_id):
+        blobs = embed_all(chosen, [text for _id, text in rows])
+        uow.episodes.put_vectors(
+            [{"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
+             for (i, _text), b in zip(rows, blobs)]
+        )  # fmt: skip
+        done += len(rows)
+        after = rows[-1][0]
+    return done
 
 
 def recall(
@@ -193,6 +211,7 @@ def recall(
     filters: Mapping[str, Any] | None = None,
     embed: Embed | None = None,
     model: str = "app",
+    embedder: Embedder | None = None,
     weights: Weights = DEFAULT_WEIGHTS,
     total: int | None = None,
     options: RecallOptions = DEFAULT_OPTIONS,
@@ -201,7 +220,8 @@ def recall(
     checked = _filters(filters)
     analyzed = analyze(query, now, dates=options.dates)
     window, analyzed = _resolve_time(episodes, owner_id, analyzed, now)
-    recent = WINDOW_CAP if not analyzed.groups or embed is not None else 0
+    chosen = _embedder(embedder, embed, model)
+    recent = WINDOW_CAP if not analyzed.groups or chosen is not None else 0
     pool = _pool(episodes, owner_id, analyzed, window, recent)
     pool = [c for c in pool if _passes(c, checked)]
     estimate = total if total is not None else max(len(pool), GROUP_CAP) * 4
@@ -209,13 +229,8 @@ def recall(
     if options.neighbours > 0 and pool:
         weights = replace(weights, neighbour=options.neighbours)
         neighbours = _add_neighbours(episodes, owner_id, analyzed, pool, checked, k, estimate, weights)
-    if embed is not None and pool:
-        wanted = list(embed(query))
-        stored = episodes.vectors([c.id for c in pool], model)
-        for candidate in pool:
-            blob = stored.get(candidate.id)
-            if blob is not None:
-                candidate.vector = cosine(wanted, _vector(blob))
+    if chosen is not None:
+        _score_vectors(episodes, owner_id, query, chosen, pool, checked, k)
     ranked = rank(
         analyzed, pool, now, window=window, k=k, total=estimate, weights=weights,
         neighbours=neighbours,
@@ -273,6 +288,49 @@ def _second_hop(
             chosen.add(item.candidate.id)
             merged.append(item)
     return merged
+
+
+def _score_vectors(
+    episodes: EpisodeRepository,
+    owner_id: str,
+    query: str,
+    embedder: Embedder,
+    pool: list[Candidate],
+    filters: dict[str, Any],
+    k: int,
+) -> None:
+    """Set each candidate's vector part; add the owner's episodes nearest the query that the
+    words missed (from the newest VECTOR_SCAN with a vector of this model and dimension).
+
+    The part is the cosine rescaled between the (lower) median and the best of the scanned
+    episodes (0 at or below the median, 1 for the best; the cosine itself when they are all
+    alike): models differ in their cosine ranges, and a vector near the median tells nothing
+    apart, so it must not lift a turn over a word match.
+    """
+    wanted = [float(v) for v in embedder.embed([query])[0]]
+    pack(wanted, embedder.dim, embedder.model)  # checks length and values
+    scanned = episodes.owner_vectors(owner_id, embedder.model, embedder.dim, VECTOR_SCAN)
+    known = {c.id for c in pool}
+    missing = [c.id for c in pool if c.id not in scanned]
+    if missing:
+        scanned.update(episodes.vectors(missing, embedder.model, embedder.dim))
+    if not scanned:
+        return
+    ids = list(scanned)
+    similarity = dict(zip(ids, cosines(wanted, [scanned[i] for i in ids])))
+    ordered = sorted(similarity.values())
+    median, best = ordered[(len(ordered) - 1) // 2], ordered[-1]
+    span = best - median
+
+    def part(value: float) -> float:
+        return max(0.0, (value - median) / span) if span > 0 else max(0.0, value)
+
+    nearest = sorted((i for i in ids if i not in known), key=lambda i: (-similarity[i], -i))
+    added = [_candidate(row) for row in episodes.rows(owner_id, nearest[: VECTOR_TOP * max(1, k)])]
+    pool.extend(c for c in added if _passes(c, filters))
+    for candidate in pool:
+        if candidate.id in similarity:
+            candidate.vector = part(similarity[candidate.id])
 
 
 def _pool(

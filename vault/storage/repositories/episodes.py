@@ -150,6 +150,11 @@ def _archive_statement() -> Any:
 
 _ARCHIVE = _archive_statement()
 _DELETE_IDS = delete(episodes_table).where(_E.id.in_(bindparam("ids", expanding=True)))
+# said outright, not left to ON DELETE CASCADE: a connection without foreign keys still
+# erases an episode's vector with it (and secure_delete zeroes both)
+_DELETE_VECTORS = delete(episode_vectors_table).where(
+    episode_vectors_table.c.episode_id.in_(bindparam("ids", expanding=True))
+)
 _EXPIRED = select(_E.id).where(_E.occurred_at < bindparam("cutoff", type_=_E.occurred_at.type))
 _A = episode_archive_table.c
 _ARCHIVE_ROWS = select(_A.id, _A.text).where(_A.owner_id == bindparam("owner"))
@@ -212,15 +217,42 @@ class EpisodeRepository:
         )
         self.connection.execute(insert(vectors_table), rows)
 
-    def vectors(self, ids: Sequence[int], model: str) -> dict[int, bytes]:
+    def vectors(self, ids: Sequence[int], model: str, dim: int) -> dict[int, bytes]:
+        """The stored vectors of these episodes made by `model` with `dim` values."""
         if not ids:
             return {}
+        v = vectors_table.c
         found = self.connection.execute(
-            select(vectors_table.c.episode_id, vectors_table.c.vector).where(
-                vectors_table.c.episode_id.in_(list(ids)), vectors_table.c.model == model
+            select(v.episode_id, v.vector).where(
+                v.episode_id.in_(list(ids)), v.model == model, v.dim == dim
             )
         )
         return {row.episode_id: row.vector for row in found}
+
+    def owner_vectors(self, owner_id: str, model: str, dim: int, limit: int) -> dict[int, bytes]:
+        """The vectors (`model`, `dim`) of the owner's newest `limit` episodes that have one."""
+        v = vectors_table.c
+        statement = (
+            select(v.episode_id, v.vector)
+            .join(episodes_table, _E.id == v.episode_id)
+            .where(_E.owner_id == owner_id, v.model == model, v.dim == dim)
+            .order_by(_E.occurred_at.desc(), _E.id.desc())
+            .limit(limit)
+        )
+        return {row.episode_id: row.vector for row in self.connection.execute(statement)}
+
+    def texts_after(self, after: int, limit: int, owner_id: str | None = None) -> list[tuple[int, str]]:
+        """(id, text) of the next `limit` episodes by id after `after` (of one owner, or all)."""
+        statement = select(_E.id, _E.text).where(_E.id > after).order_by(_E.id).limit(limit)
+        if owner_id is not None:
+            statement = statement.where(_E.owner_id == owner_id)
+        return [(int(row.id), row.text) for row in self.connection.execute(statement)]
+
+    def vector_models(self) -> dict[tuple[str, int], int]:
+        """How many stored vectors each (model, dim) has."""
+        v = vectors_table.c
+        statement = select(v.model, v.dim, func.count()).group_by(v.model, v.dim)
+        return {(row[0], int(row[1])): int(row[2]) for row in self.connection.execute(statement)}
 
     # -- reads
     def count(self, owner_id: str) -> int:
@@ -316,6 +348,7 @@ class EpisodeRepository:
         for start in range(0, len(ids), 5000):
             chunk = ids[start : start + 5000]
             self.connection.execute(_ARCHIVE, {"ids": chunk, "reason": reason, "now": now})
+            self.connection.execute(_DELETE_VECTORS, {"ids": chunk})
             self.connection.execute(_DELETE_IDS, {"ids": chunk})
         return len(ids)
 
@@ -330,6 +363,7 @@ class EpisodeRepository:
             return {"episodes": 0, "episode_archive": 0}
         doomed = [row.id for row in self._texts_with(owner_id, terms) if matches_query(terms, row.text)]
         for start in range(0, len(doomed), 5000):
+            self.connection.execute(_DELETE_VECTORS, {"ids": doomed[start : start + 5000]})
             self.connection.execute(_DELETE_IDS, {"ids": doomed[start : start + 5000]})
         archived = [
             row.id
