@@ -1,0 +1,74 @@
+"""Calendar dates, the first conversation, the second hop's words and the vector maths (pure)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from vault.domain.embedding import cosine, cosines, pack, unpack
+from vault.domain.episode_query import analyze
+from vault.domain.episode_rank import Candidate, covers, expand
+from vault.domain.errors import InvalidInput
+
+NOW = datetime(2023, 5, 10, 12, 0, tzinfo=timezone.utc)
+
+
+def day_of(query: str, now: datetime = NOW) -> str | None:
+    window = analyze(query, now).window
+    return None if window is None else window.start.date().isoformat()
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("On May 4th, what did I say?", "2023-05-04"),
+    ("what did we talk about on April 27th", "2023-04-27"),
+    ("the 3rd of May", "2023-05-03"),
+    ("on 2 May", "2023-05-02"),
+    ("on 2021-12-25", "2021-12-25"),
+    ("May 11, 2022", "2022-05-11"),
+    ("December 24th", "2022-12-24"),  # not yet this year: last year's
+])  # fmt: skip
+def test_a_calendar_date_is_its_day(query: str, expected: str) -> None:
+    assert day_of(query) == expected
+
+
+def test_no_real_day_is_no_day() -> None:
+    assert day_of("February 30th") == "2023-02-01"  # the month, as before: not a made-up day
+    assert day_of("May I ask you something") is None
+    assert analyze("On May 4th", NOW, dates=False).window is None  # bare "may" is not a month
+
+
+def test_the_date_is_not_a_word_to_find() -> None:
+    assert [g.stem for g in analyze("On May 4th, which movie?", NOW).groups] == ["movi"]
+
+
+def test_the_first_conversation_is_asked_for() -> None:
+    assert analyze("what did we discuss in our first conversation?", NOW).wants_first
+    assert not analyze("the first time I ran a marathon", NOW).wants_first
+
+
+def _candidate(id_: int, text: str) -> Candidate:
+    return Candidate(id_, text, "note", NOW, "{}")
+
+
+def test_the_second_hop_adds_the_seeds_rarest_words_deterministically() -> None:
+    pool = [_candidate(1, "Jay Chou concert was stunning"), _candidate(2, "Favourite song: Listen to Mom"),
+            _candidate(3, "I went to a concert"), _candidate(4, "stunning weather")]  # fmt: skip
+    query = analyze("whose concert did I go to", NOW)
+    wider = expand(query, [pool[0]], pool, per_seed=2)
+    added = [(g.stem, g.weight) for g in wider.groups[len(query.groups):]]
+    assert added == [("chou", 0.3), ("jay", 0.3)]
+    assert expand(query, [pool[0]], pool, per_seed=2) == wider
+    assert covers(analyze("stunning concert", NOW), pool[0])
+    assert not covers(analyze("concert song", NOW), pool[0])
+
+
+def test_vectors_pack_and_compare() -> None:
+    blob = pack([3.0, 4.0], 2)
+    assert len(blob) == 8 and list(unpack(blob)) == [3.0, 4.0]
+    assert cosines([3.0, 4.0], [blob, pack([0.0, 0.0], 2), pack([-4.0, 3.0], 2)]) == pytest.approx([1.0, 0.0, 0.0])
+    assert cosine([1.0, 0.0], [0.0, 0.0]) == 0.0
+    with pytest.raises(InvalidInput, match="3 values, its dim is 2"):
+        pack([1.0, 2.0, 3.0], 2)
+    with pytest.raises(InvalidInput, match="not finite"):
+        pack([1.0, float("nan")], 2)
