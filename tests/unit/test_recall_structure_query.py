@@ -72,3 +72,16 @@ def test_vectors_pack_and_compare() -> None:
         pack([1.0, 2.0, 3.0], 2)
     with pytest.raises(InvalidInput, match="not finite"):
         pack([1.0, float("nan")], 2)
+
+
+def test_numpy_and_plain_python_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vault.domain import embedding
+
+    assert embedding._numpy() is not None  # the test extra installs it: both paths run here
+    blobs = [pack([float(i % 7) - 3.0, float(i % 5), 0.5, -1.0], 4) for i in range(50)]
+    blobs.append(pack([0.0, 0.0, 0.0, 0.0], 4))
+    query = [0.3, -1.2, 2.0, 0.1]
+    fast = embedding.cosines(query, blobs)
+    monkeypatch.setattr(embedding, "_numpy", lambda: None)
+    assert embedding.cosines(query, blobs) == pytest.approx(fast, abs=1e-6)
+    assert fast[-1] == 0.0

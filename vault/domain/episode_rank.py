@@ -8,7 +8,7 @@
           + 0.20 x vector    cosine rescaled from the median (0) to the best (1) of the scanned
                              episodes, when the app supplies an embedder (0.20: the most that
                              never fell below the words alone on real dialogue)
-          + 0.50 x neighbour the best text-and-names match of the episode's session neighbours
+          + 0.40 x neighbour the best text-and-names match of the episode's session neighbours
                              (the turn before or after it), on the 0..1 scale of text + entity
 
 A query word matches its own stem at weight 1 and its domain synonyms at 0.6 (run / jog,
@@ -51,7 +51,7 @@ class Weights:
     recency_asked: float = 0.40
     type: float = 0.15
     vector: float = 0.20
-    neighbour: float = 0.50
+    neighbour: float = 0.40
     recency_half_life_days: float = 30.0
     time_half_life_days: float = 3.0
 

@@ -55,8 +55,8 @@ from vault.storage.uow import UnitOfWork
 Embed = Callable[[str], Sequence[float]]
 """An app's embedding function: text -> vector (any fixed length)."""
 
-NEIGHBOUR_WEIGHT = 0.5
-VECTOR_SCAN = 5000  # the owner's newest episodes whose vectors a query is compared with
+NEIGHBOUR_WEIGHT = 0.4
+VECTOR_SCAN = 2000  # the owner's newest episodes whose vectors a query is compared with
 VECTOR_TOP = 2  # per place of k: episodes the vectors alone bring in
 SECOND_HOP_SHARE = 0.2  # of the k places, what the second hop may fill
 SECOND_HOP_SEEDS = 2  # the first hop's best episodes whose words widen the query
