@@ -85,3 +85,22 @@ def test_numpy_and_plain_python_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(embedding, "_numpy", lambda: None)
     assert embedding.cosines(query, blobs) == pytest.approx(fast, abs=1e-6)
     assert fast[-1] == 0.0
+
+
+@pytest.mark.parametrize(("query", "start", "end"), [
+    ("what happened in 2022", "2022-01-01", "2023-01-01"),
+    ("my races last year", "2022-01-01", "2023-01-01"),
+    ("back in May 2021", "2021-05-01", "2021-06-01"),
+])  # fmt: skip
+def test_years_and_months_of_a_year(query: str, start: str, end: str) -> None:
+    window = analyze(query, NOW).window
+    assert window is not None
+    assert (window.start.date().isoformat(), window.end.date().isoformat()) == (start, end)
+
+
+def test_the_span_around_an_event_can_be_a_day_a_week_or_a_month() -> None:
+    spans = {q: analyze(q, NOW).anchor for q in (
+        "the week before the race", "the day after my marathon", "the month before the race",
+        "before the race",
+    )}  # fmt: skip
+    assert [a.span.days for a in spans.values() if a] == [7, 1, 30, 14]

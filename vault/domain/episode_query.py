@@ -340,6 +340,15 @@ def _window(lowered: str, now: datetime) -> Window | None:
     if re.search(r"\bthis week\b", lowered):
         monday = today - timedelta(days=today.weekday())
         return Window(monday, monday + timedelta(days=7))
+    month_year = re.search(rf"\b({_MONTH_NAMES}),?\s+((?:19|20)\d\d)\b", lowered)
+    if month_year:
+        first = today.replace(year=int(month_year.group(2)), month=MONTHS.index(month_year.group(1)) + 1, day=1)
+        return Window(first, _next_month(first))
+    year = re.search(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", lowered)
+    if year or re.search(r"\b(last|this) year\b", lowered):
+        number = int(year.group(1)) if year else now.year - (1 if "last year" in lowered else 0)
+        first = today.replace(year=number, month=1, day=1)
+        return Window(first, first.replace(year=number + 1))
     if re.search(r"\blast month\b", lowered):
         first = today.replace(day=1)
         previous = (first - timedelta(days=1)).replace(day=1)
@@ -373,4 +382,10 @@ def _anchor(lowered: str) -> Anchor | None:
         return None
     direction = "after" if match.group(1) in ("after", "since") else "before"
     event = tuple(w for w in match.group(2).split() if w not in STOPWORDS)
-    return Anchor(direction, event) if event else None
+    if not event:
+        return None
+    # "the day / week / month before the race": that long, else two weeks
+    unit = re.search(r"\b(day|week|month)\s+$", lowered[: match.start()])
+    if unit:
+        return Anchor(direction, event, timedelta(days={"day": 1, "week": 7, "month": 30}[unit.group(1)]))
+    return Anchor(direction, event)
