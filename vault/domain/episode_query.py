@@ -344,9 +344,9 @@ def _window(lowered: str, now: datetime) -> Window | None:
     if month_year:
         first = today.replace(year=int(month_year.group(2)), month=MONTHS.index(month_year.group(1)) + 1, day=1)
         return Window(first, _next_month(first))
-    year = re.search(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", lowered)
-    if year or re.search(r"\b(last|this) year\b", lowered):
-        number = int(year.group(1)) if year else now.year - (1 if "last year" in lowered else 0)
+    in_year = re.search(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", lowered)
+    if in_year or re.search(r"\b(last|this) year\b", lowered):
+        number = int(in_year.group(1)) if in_year else now.year - (1 if "last year" in lowered else 0)
         first = today.replace(year=number, month=1, day=1)
         return Window(first, first.replace(year=number + 1))
     if re.search(r"\blast month\b", lowered):
