@@ -3,9 +3,10 @@
     python tools/bench_episodes.py [--total 1000000] [--owner 100000] [--queries 400] [--db PATH]
 
 Builds the file once (set-wise `add_episodes`, 5,000 a call; other owners get 1,000 each), then
-times `Vault.recall(owner, query, k=3)` end to end (SQLAlchemy, FTS5, ranking in Python) for
-generated questions, on the big owner and on a small one, and prints p50 / p95 / p99 in ms with
-the median candidate-pool size. `--vectors N` also stores a 64-dim hashed embedding for N of the
+times `Vault.recall(owner, query, k=10)` end to end (SQLAlchemy, FTS5, session neighbours,
+ranking in Python; the default options) for generated questions, on the big owner and on a
+small one, and prints p50 / p95 / p99 in ms with the median candidate-pool size; then times
+`Vault.import_episodes` of 20,000 episodes for a new owner into the same file (episodes/s). `--vectors N` also stores a 64-dim hashed embedding for N of the
 big owner's episodes and compares cosine over the FTS candidate set with brute force over all N.
 """
 
@@ -96,17 +97,28 @@ def _percentiles(samples: list[float]) -> str:
     return f"p50 {pick(0.5):.2f} ms  p95 {pick(0.95):.2f} ms  p99 {pick(0.99):.2f} ms"
 
 
-def time_recall(path: Path, owner: str, queries: int, use_embed: bool = False) -> None:
+def time_import(path: Path, count: int = 20_000) -> None:
+    rng = random.Random(5)
+    items = [{"text": _text(rng), "at": NOW - timedelta(minutes=i), "ref": f"imp-{i}"} for i in range(count)]
+    with open_vault(path) as v:
+        began = time.perf_counter()
+        v.episodes.import_stream("importer", items, now=NOW)
+        elapsed = time.perf_counter() - began
+        v.delete_athlete("importer")
+    print(f"import_episodes {count:,} (no embedder): {elapsed:.2f} s, {count / elapsed:,.0f} episodes/s")
+
+
+def time_recall(path: Path, owner: str, queries: int, use_embed: bool = False, k: int = 10) -> None:
     rng = random.Random(11)
     questions = [rng.choice(QUESTIONS).format(**_slots(rng)) for _ in range(queries)]
     samples: list[float] = []
     pools: list[int] = []
     with open_vault(path) as v:
         for q in questions[:20]:  # warm the page cache and the statement cache
-            v.episodes.recall(owner, q, now=NOW)
+            v.episodes.recall(owner, q, now=NOW, embed=embed if use_embed else None)
         for q in questions:
             began = time.perf_counter()
-            v.episodes.recall(owner, q, now=NOW, embed=embed if use_embed else None)
+            v.episodes.recall(owner, q, now=NOW, k=k, embed=embed if use_embed else None)
             samples.append(time.perf_counter() - began)
         with v.engine.connect() as connection:
             repo = EpisodeRepository(connection)
@@ -114,7 +126,7 @@ def time_recall(path: Path, owner: str, queries: int, use_embed: bool = False) -
                 analyzed = service.analyze(q, NOW)
                 pools.append(len(service._text_candidate_ids(repo, owner, analyzed)))
     label = f"{owner}{' +vector' if use_embed else ''}"
-    print(f"recall k=3 [{label}] x{queries}: {_percentiles(samples)}  median pool {statistics.median(pools):.0f}")
+    print(f"recall k={k} [{label}] x{queries}: {_percentiles(samples)}  median pool {statistics.median(pools):.0f}")
 
 
 def brute_force(path: Path, queries: int) -> None:
@@ -153,7 +165,9 @@ def main() -> None:
             Path(f"{args.db}{suffix}").unlink(missing_ok=True)
         build(args.db, args.total, args.owner, args.vectors)
     time_recall(args.db, "big", args.queries)
+    time_recall(args.db, "big", args.queries, k=3)
     time_recall(args.db, "o5", args.queries)
+    time_import(args.db)
     if args.vectors:
         time_recall(args.db, "big", min(args.queries, 100), use_embed=True)
         brute_force(args.db, 20)

@@ -10,6 +10,7 @@ copy, backup) and administration are `v.episodes`, `v.knowledge`, `v.transfer`, 
 """
 
 from vault.api import Vault, open_vault
+from vault.domain.embedding import Embedder
 from vault.domain.episodes import Episode, EpisodeIn, Knowledge, KnowledgeIn
 from vault.domain.errors import (
     AthleteNotFound,
@@ -54,6 +55,7 @@ __all__ = [
     "Category",
     "ConflictError",
     "DecayResult",
+    "Embedder",
     "Episode",
     "EpisodeIn",
     "ExtractionError",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -27,7 +29,7 @@ def test_add_then_recall_as_json(tmp_path: Path) -> None:
     code, out = run(db, "recall", "ana", "hills", "--json", "--at", "2026-05-02T07:00:00Z")
     found = json.loads(out)
     assert code == 0 and [e["ref"] for e in found] == ["a1"]
-    assert set(found[0]["parts"]) == {"text", "entity", "time", "recency", "type", "vector"}
+    assert set(found[0]["parts"]) == {"text", "entity", "time", "recency", "type", "vector", "neighbour"}
 
 
 def test_import_json_lines_is_all_or_nothing(tmp_path: Path) -> None:
@@ -71,3 +73,30 @@ def test_prompt_context_prints_seed_003_sections_from_knowledge_and_episodes(tmp
     assert code == 0, out
     assert out.startswith("KNOWLEDGE:\n") and "Parliament Hill" in out.split("PAST EXPERIENCE:")[0]
     assert "legs felt flat" in out.split("PAST EXPERIENCE:")[1]
+
+
+def test_recall_explains_and_reembed_loads_the_apps_embedder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "my_embedder.py").write_text(
+        "from tests.recall_fakes import WordEmbedder\nEMBEDDER = WordEmbedder(model='cli-words')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    db = tmp_path / "v.db"
+    lines = tmp_path / "chat.jsonl"
+    lines.write_text("\n".join(json.dumps(row) for row in [
+        {"text": "I watched Dangal yesterday", "at": "2023-05-02T20:00:00Z", "ref": "b0"},
+        {"text": "A father trains his daughters to wrestle", "at": "2023-05-02T20:01:00Z", "ref": "b1"},
+    ]) + "\n")  # fmt: skip
+    assert run(db, "episode", "import", "lu", str(lines))[0] == 0
+    code, out = run(db, "recall", "lu", "what was Dangal about", "--k", "2", "--explain",
+                    "--at", "2023-05-10T12:00:00Z")  # fmt: skip
+    assert code == 0
+    assert "why: words 1.00" in out and "why: session neighbour matched 1.00" in out
+    code, out = run(db, "episode", "reembed", "--embedder", "my_embedder:EMBEDDER")
+    assert (code, out) == (0, "embedded 2 episodes with cli-words (8 dimensions)\n")
+    code, out = run(db, "recall", "lu", "daughters wrestle", "--k", "1", "--json",
+                    "--embedder", "my_embedder:EMBEDDER", "--at", "2023-05-10T12:00:00Z")  # fmt: skip
+    assert code == 0 and json.loads(out)[0]["parts"]["vector"] == 1.0
+    code, out = run(db, "episode", "reembed", "--embedder", "no_such_module:X")
+    assert code == 2 and "cannot load no_such_module:X" in out

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import sys
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +30,30 @@ from vault.domain.errors import InvalidInput
 from vault.domain.models import validated, validated_athlete
 
 IMPORT_BATCH = 2000
+EMBEDDER_HELP = (
+    "An app's embedder, MODULE:NAME (a vault.Embedder object, or a class or function that "
+    "makes one, importable from the current directory or the environment)."
+)
+
+
+def _load_embedder(spec: str | None) -> Any:
+    """The object MODULE:NAME names (called first when it is a class or a factory)."""
+    if spec is None:
+        return None
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise click.BadParameter(f"expected MODULE:NAME, got {spec!r}", param_hint="--embedder")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # the app's own module, as `python -m` would find it
+    try:
+        found = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise click.BadParameter(f"cannot load {spec}: {error}", param_hint="--embedder") from None
+    if callable(found) and not hasattr(found, "embed"):
+        found = found()
+    elif isinstance(found, type):
+        found = found()
+    return found
 
 
 def _meta(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -103,19 +130,21 @@ def _episode_lines(stream: IO[bytes], path: str, advance: Callable[[int], None])
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
-def import_(ctx: click.Context, owner: str, path: str, as_json: bool) -> None:
+@click.option("--embedder", "embedder_spec", metavar="MODULE:NAME", help=EMBEDDER_HELP)
+def import_(ctx: click.Context, owner: str, path: str, as_json: bool, embedder_spec: str | None) -> None:
     """Import OWNER's episodes from a JSON Lines file, `-` for stdin (text, ref, at, type,
     outcome, meta).
 
     The file is read a line at a time and written in one transaction: a bad line writes
-    nothing. A line may hold at most 16 MB.
+    nothing. A line may hold at most 16 MB. With --embedder each episode's vector is stored too.
     """
     validated_athlete(owner)
+    embedder = _load_embedder(embedder_spec)
     with open_binary(path) as stream:
         vault = open_from_cli(ctx, create=True)
         with committing(ctx, "the import"), progress(stream_size(stream), "importing") as advance:
             counts = vault.episodes.import_stream(owner, _episode_lines(stream, path, advance),
-                                           batch=IMPORT_BATCH)
+                                                  batch=IMPORT_BATCH, embedder=embedder)
     if as_json:
         echo_json({name: counts[name] for name in ("added", "updated", "archived")})
     else:
@@ -123,18 +152,46 @@ def import_(ctx: click.Context, owner: str, path: str, as_json: bool) -> None:
                    f"{counts['updated']} updated, {counts['archived']} archived")
 
 
+@episode.command("reembed")
+@click.argument("owner", required=False)
+@click.option("--embedder", "embedder_spec", metavar="MODULE:NAME", required=True, help=EMBEDDER_HELP)
+@json_option("Print the counts as JSON.")
+@db_option
+@click.pass_context
+def reembed(ctx: click.Context, owner: str | None, embedder_spec: str, as_json: bool) -> None:
+    """Rewrite the vector of every episode (of OWNER, or of everyone) with an embedder.
+
+    One transaction; vectors of another model or dimension are replaced, so recall never
+    compares vectors of two models.
+    """
+    embedder = _load_embedder(embedder_spec)
+    vault = open_from_cli(ctx)
+    with committing(ctx, "the re-embedding"):
+        done = vault.episodes.reembed(embedder, owner)
+    if as_json:
+        echo_json({"episodes": done, "model": embedder.model, "dim": embedder.dim})
+    else:
+        click.echo(f"embedded {done} episodes with {embedder.model} ({embedder.dim} dimensions)")
+
+
 @main.command()
 @click.argument("owner")
 @click.argument("query")
 @click.option("--k", "k", type=click.IntRange(1, 100), default=3, show_default=True)
 @at_option("Recall as of this time (default: now).")
+@click.option("--explain", is_flag=True, help="Show why each episode ranked: its score parts.")
+@click.option("--embedder", "embedder_spec", metavar="MODULE:NAME", help=EMBEDDER_HELP)
 @json_option("Print the episodes, scores and score parts as JSON.")
 @db_option
 @click.pass_context
-def recall(ctx: click.Context, owner: str, query: str, k: int, at: datetime | None, as_json: bool) -> None:
+def recall(
+    ctx: click.Context, owner: str, query: str, k: int, at: datetime | None, explain: bool,
+    embedder_spec: str | None, as_json: bool,
+) -> None:  # fmt: skip
     """OWNER's K episodes most relevant to QUERY, best first."""
+    embedder = _load_embedder(embedder_spec)
     vault = open_from_cli(ctx, read_only=True)
-    found = vault.episodes.recall(owner, query, k=k, now=at)
+    found = vault.episodes.recall(owner, query, k=k, now=at, embedder=embedder)
     if as_json:
         echo_json([e.model_dump(mode="json") for e in found])
         return
@@ -144,6 +201,25 @@ def recall(ctx: click.Context, owner: str, query: str, k: int, at: datetime | No
         day = item.occurred_at.strftime("%Y-%m-%d %H:%M")
         ref = f" [{item.ref}]" if item.ref else ""
         click.echo(f"{item.score:.3f}  {day}  {item.type}{ref}  {item.text}")
+        if explain:
+            click.echo(f"       {explain_parts(item.parts.model_dump())}")
+
+
+def explain_parts(parts: dict[str, float]) -> str:
+    """`words 0.82 (x1.00) + time 1.00 (x0.60) ...`: each non-zero part and its weight."""
+    shown = []
+    for name, label in EXPLAINED:
+        value = parts.get(name, 0.0)
+        if value:
+            shown.append(f"{label} {value:.2f}")
+    return "why: " + (", ".join(shown) if shown else "recency only")
+
+
+EXPLAINED = (
+    ("text", "words"), ("entity", "names"), ("time", "in the time asked about"),
+    ("neighbour", "session neighbour matched"), ("vector", "vector"), ("type", "type"),
+    ("recency", "recency"),
+)  # fmt: skip
 
 
 @main.group()

@@ -188,6 +188,7 @@ class WordGroup:
     stem: str
     related: frozenset[str]
     surface: tuple[str, ...]  # words handed to the full-text index (it stems them itself)
+    weight: float = 1.0  # below 1 for the words a second hop adds
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,7 @@ class Query:
     window: Window | None
     anchor: Anchor | None
     wants_recent: bool
+    wants_first: bool = False  # "our first conversation": the owner's earliest session
 
 
 def _surface_for(root: str, word: str) -> tuple[str, ...]:
@@ -231,15 +233,21 @@ def _surface_for(root: str, word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for w in cleaned if w))
 
 
-def analyze(query: str, now: datetime) -> Query:
-    """Split `query` into word groups, names, type hints and a time span, relative to `now`."""
+def analyze(query: str, now: datetime, *, dates: bool = True) -> Query:
+    """Split `query` into word groups, names, type hints and a time span, relative to `now`.
+
+    With `dates`, a calendar date ("on May 2nd", "April 27th", "4 May", "2023-05-04") is that
+    day: the latest such day not after `now` when the year is not given.
+    """
     lowered = query.lower()
-    window = _window(lowered, now)
+    window = (_calendar_day(lowered, now) if dates else None) or _window(lowered, now)
     anchor = _anchor(lowered)
     groups: dict[str, WordGroup] = {}
     for word in words(query):
         if word in STOPWORDS or word in MONTHS or word in WEEKDAYS or word in _NUMBERS:
             continue
+        if dates and _ORDINAL_WORD.fullmatch(word):
+            continue  # "4th" of "May 4th": the date is the time span, not a word to find
         root = stem(word)
         if root in groups or len(root) < 2:
             continue
@@ -248,7 +256,46 @@ def analyze(query: str, now: datetime) -> Query:
     names = tuple(dict.fromkeys(_names(query)))
     types = frozenset(_TYPE_STEMS[s] for s in groups if s in _TYPE_STEMS)
     wants_recent = bool(re.search(r"\b(last time|latest|most recent|recently|lately)\b", lowered))
-    return Query(query, tuple(groups.values()), names, types, window, anchor, wants_recent)
+    wants_first = dates and window is None and bool(_FIRST.search(lowered))
+    return Query(
+        query, tuple(groups.values()), names, types, window, anchor, wants_recent, wants_first
+    )
+
+
+_FIRST = re.compile(
+    r"\b(first|earliest|very first)\s+(conversation|chat|talk|session|time we (?:talked|spoke|met|chatted))"
+)
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_MONTH_NAMES = "|".join(MONTHS)
+_MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+{_ORDINAL}\b(?:,?\s+(\d{{4}}))?")
+_DAY_MONTH = re.compile(rf"\b(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?({_MONTH_NAMES})\b(?:,?\s+(\d{{4}}))?")
+_ORDINAL_WORD = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _calendar_day(lowered: str, now: datetime) -> Window | None:
+    """The day a calendar date in the query names (None when it names none, or no real day)."""
+    found: tuple[int | None, int, int] | None = None
+    iso = _ISO_DAY.search(lowered)
+    if iso:
+        found = (int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
+    elif match := _MONTH_DAY.search(lowered):
+        year = match.group(3)
+        found = (int(year) if year else None, MONTHS.index(match.group(1)) + 1, int(match.group(2)))
+    elif match := _DAY_MONTH.search(lowered):
+        year = match.group(3)
+        found = (int(year) if year else None, MONTHS.index(match.group(2)) + 1, int(match.group(1)))
+    if found is None:
+        return None
+    year, month, day = found
+    today = _day_start(now)
+    try:
+        start = today.replace(year=year or now.year, month=month, day=day)
+        if year is None and start > today:
+            start = start.replace(year=now.year - 1)
+    except ValueError:
+        return None  # "February 30th": no such day
+    return Window(start, start + timedelta(days=1))
 
 
 def _names(query: str) -> list[str]:
@@ -293,6 +340,15 @@ def _window(lowered: str, now: datetime) -> Window | None:
     if re.search(r"\bthis week\b", lowered):
         monday = today - timedelta(days=today.weekday())
         return Window(monday, monday + timedelta(days=7))
+    month_year = re.search(rf"\b({_MONTH_NAMES}),?\s+((?:19|20)\d\d)\b", lowered)
+    if month_year:
+        first = today.replace(year=int(month_year.group(2)), month=MONTHS.index(month_year.group(1)) + 1, day=1)
+        return Window(first, _next_month(first))
+    in_year = re.search(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", lowered)
+    if in_year or re.search(r"\b(last|this) year\b", lowered):
+        number = int(in_year.group(1)) if in_year else now.year - (1 if "last year" in lowered else 0)
+        first = today.replace(year=number, month=1, day=1)
+        return Window(first, first.replace(year=number + 1))
     if re.search(r"\blast month\b", lowered):
         first = today.replace(day=1)
         previous = (first - timedelta(days=1)).replace(day=1)
@@ -326,4 +382,10 @@ def _anchor(lowered: str) -> Anchor | None:
         return None
     direction = "after" if match.group(1) in ("after", "since") else "before"
     event = tuple(w for w in match.group(2).split() if w not in STOPWORDS)
-    return Anchor(direction, event) if event else None
+    if not event:
+        return None
+    # "the day / week / month before the race": that long, else two weeks
+    unit = re.search(r"\b(day|week|month)\s+$", lowered[: match.start()])
+    if unit:
+        return Anchor(direction, event, timedelta(days={"day": 1, "week": 7, "month": 30}[unit.group(1)]))
+    return Anchor(direction, event)

@@ -5,7 +5,11 @@
           + 0.60 x time      1 inside the query's time span; outside 0.5, halving every 3 days away
           + 0.10 x recency   halves every 30 days of age (0.40 when the query says "last time")
           + 0.15 x type      1 when the query names the episode's type ("race", "injury")
-          + 0.50 x vector    cosine similarity, when the app supplies an embedding function
+          + 0.20 x vector    cosine rescaled from the median (0) to the best (1) of the scanned
+                             episodes, when the app supplies an embedder (0.20: the most that
+                             never fell below the words alone on real dialogue)
+          + 0.40 x neighbour the best text-and-names match of the episode's session neighbours
+                             (the turn before or after it), on the 0..1 scale of text + entity
 
 A query word matches its own stem at weight 1 and its domain synonyms at 0.6 (run / jog,
 knee / leg). An episode that matches nothing (no word, name, time span or vector) is left out,
@@ -24,11 +28,11 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
+from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, WordGroup, stems, words
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
@@ -46,7 +50,8 @@ class Weights:
     recency: float = 0.10
     recency_asked: float = 0.40
     type: float = 0.15
-    vector: float = 0.50
+    vector: float = 0.20
+    neighbour: float = 0.40
     recency_half_life_days: float = 30.0
     time_half_life_days: float = 3.0
 
@@ -54,7 +59,7 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
-_NAMED_KEYS = (*PEOPLE_KEYS, *PLACE_KEYS, "item")
+_NAMED_KEYS = (*PEOPLE_KEYS, *PLACE_KEYS, "item", "speaker")
 _NAMED_MARKS = tuple(f'"{key}"' for key in _NAMED_KEYS)  # as they appear in the stored JSON
 DOCUMENT_CACHE = 16384  # analyzed texts kept per process (pure: keyed by text and metadata)
 
@@ -142,6 +147,7 @@ def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[fl
     if not query.groups or not pool:
         return [0.0] * len(pool)
     groups = [(g.stem, tuple(g.related)) for g in query.groups]
+    group_weights = [g.weight for g in query.groups]
     zeros = itertools.repeat(0)
     tfs: list[list[float]] = []
     lengths = []
@@ -161,7 +167,7 @@ def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[fl
     idf = []
     for index in range(len(groups)):
         df = sum(1 for tf in tfs if tf[index] > 0)
-        idf.append(math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
+        idf.append(group_weights[index] * math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
     scores = []
     for tf, length in zip(tfs, lengths):
         norm = K1 * (1 - B + B * length / average)
@@ -196,24 +202,30 @@ def rank(
     k: int = 3,
     total: int = 0,
     weights: Weights = DEFAULT_WEIGHTS,
+    neighbours: Mapping[int, Sequence[int]] | None = None,
 ) -> list[Ranked]:
     """The best `k` of `pool` for `query` as of `now` (`window`: the resolved time span).
 
     `total` is the owner's episode count (or an estimate) for the BM25 idf; the pool size is
-    used when it is larger. The score parts are built for the chosen `k` only.
+    used when it is larger. `neighbours` maps a candidate's id to the ids of its session
+    neighbours in the pool: a candidate is lifted by `weights.neighbour` x the best of their
+    matches (text and names). The score parts are built for the chosen `k` only.
     """
     text = _text_scores(query, pool, total)
+    names = bool(query.names)
+    entities = [_entity(query, c) if names else 0.0 for c in pool]
+    lifts = _lifts(pool, text, entities, weights, neighbours) if neighbours else None
     recency_weight = weights.recency_asked if query.wants_recent else weights.recency
     wordless = not query.groups and not query.names
-    names = bool(query.names)
     types = query.types
     scored: list[tuple[float, float, int, int, tuple[float, ...]]] = []
     for index, (candidate, t) in enumerate(zip(pool, text)):
         moment = candidate.occurred_at
-        entity = _entity(query, candidate) if names else 0.0
+        entity = entities[index]
         when = _time(window, moment, weights.time_half_life_days) if window is not None else 0.0
         vector = max(0.0, candidate.vector) if candidate.vector is not None else 0.0
-        if not wordless and t == 0 and entity == 0 and vector == 0 and when < 1.0:
+        lift = lifts[index] if lifts is not None else 0.0
+        if not wordless and t == 0 and entity == 0 and vector == 0 and lift == 0 and when < 1.0:
             continue
         age = max(0.0, (now - moment).total_seconds() / DAY)
         recency = 0.5 ** (age / weights.recency_half_life_days)
@@ -221,7 +233,7 @@ def rank(
         parts = (
             round(t, 6), round(entity, 6) if entity else 0.0, round(when, 6) if when else 0.0,
             round(recency, 6), 1.0 if candidate.type in types else 0.0,
-            round(vector, 6) if vector else 0.0,
+            round(vector, 6) if vector else 0.0, round(lift, 6) if lift else 0.0,
         )  # fmt: skip
         score = round(
             weights.text * parts[0]
@@ -229,7 +241,8 @@ def rank(
             + weights.time * parts[2]
             + recency_weight * parts[3]
             + weights.type * parts[4]
-            + weights.vector * parts[5],
+            + weights.vector * parts[5]
+            + weights.neighbour * parts[6],
             6,
         )
         # ascending order of this key: best score, then newest, then highest id
@@ -245,6 +258,77 @@ def rank(
         seen.clear()
         _fill(sorted(scored), pool, k, seen, chosen)
     return chosen
+
+
+def matches(query: Query, pool: Sequence[Candidate], total: int, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """How well each candidate matches the query's words and names (text + entity parts):
+    what picks the episodes whose session neighbours are worth fetching."""
+    text = _text_scores(query, pool, total)
+    if not query.names:
+        return [weights.text * t for t in text]
+    return [weights.text * t + weights.entity * _entity(query, c) for t, c in zip(text, pool)]
+
+
+def expand(
+    query: Query,
+    seeds: Sequence[Candidate],
+    pool: Sequence[Candidate],
+    *,
+    per_seed: int = 3,
+    weight: float = 0.3,
+) -> Query:
+    """The second hop: `query` plus the `per_seed` most specific words of each seed episode
+    (the first hop's best), at `weight`. Specific: rarest in the pool, then most repeated in
+    the seed, then alphabetical (deterministic). Words the query has are not added twice."""
+    if not seeds:
+        return query
+    df: Counter[str] = Counter()
+    for candidate in pool:
+        df.update(_document(candidate.text, candidate.meta_json)[0].keys())
+    have = {g.stem for g in query.groups}
+    added: dict[str, WordGroup] = {}
+    for seed in seeds:
+        counts = _document(seed.text, seed.meta_json)[0]
+        surface = {stem: word for word in reversed(words(seed.text)) for stem in (_stem_of(word),) if stem}
+        ranked = sorted(
+            (s for s in counts if s not in have and s not in added and len(s) > 2 and s in surface),
+            key=lambda s: (df[s], -counts[s], s),
+        )
+        for root in ranked[:per_seed]:
+            if df[root] >= len(pool):
+                break  # in every candidate: tells nothing apart
+            added[root] = WordGroup(root, frozenset(), (surface[root],), weight)
+    if not added:
+        return query
+    return replace(query, groups=(*query.groups, *added.values()))
+
+
+def covers(query: Query, candidate: Candidate) -> bool:
+    """Whether the episode holds every word group of the query (its stem or a synonym)."""
+    counts = _document(candidate.text, candidate.meta_json)[0]
+    return all(g.stem in counts or any(r in counts for r in g.related) for g in query.groups)
+
+
+def _stem_of(word: str) -> str:
+    found = stems(word)
+    return found[0] if found else ""
+
+
+def _lifts(
+    pool: Sequence[Candidate],
+    text: Sequence[float],
+    entities: Sequence[float],
+    weights: Weights,
+    neighbours: Mapping[int, Sequence[int]],
+) -> list[float]:
+    """Each candidate's best neighbour match (0 without one), on the neighbour's own scale."""
+    match = {c.id: weights.text * t + weights.entity * e for c, t, e in zip(pool, text, entities)}
+    scale = weights.text + weights.entity
+    lifts = []
+    for candidate in pool:
+        best = max((match.get(other, 0.0) for other in neighbours.get(candidate.id, ())), default=0.0)
+        lifts.append(best / scale)
+    return lifts
 
 
 def _fill(
@@ -263,17 +347,9 @@ def _fill(
         seen.add(key)
         score_parts = ScoreParts(
             text=parts[0], entity=parts[1], time=parts[2], recency=parts[3], type=parts[4],
-            vector=parts[5],
+            vector=parts[5], neighbour=parts[6],
         )  # fmt: skip
         chosen.append(Ranked(candidate, -negative_score, score_parts))
         if len(chosen) == k:
             return True
     return False
-
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    """Cosine similarity of two equal-length vectors (0 when either is all zeros)."""
-    dot = sum(x * y for x, y in zip(a, b))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0

@@ -129,6 +129,7 @@ class ScoreParts(BaseModel):
     recency: float = 0.0
     type: float = 0.0
     vector: float = 0.0
+    neighbour: float = 0.0
 
 
 class Episode(BaseModel):

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from vault.domain.embedding import Embedder
 from vault.domain.episodes import AddEpisodesResult, Episode, EpisodeIn, StorePolicy
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import EPISODE_ARCHIVE_RETENTION_DAYS, EPISODE_BUDGET, EPISODE_CAP
@@ -35,18 +36,22 @@ class Episodes:
         cap: int = EPISODE_CAP,
         embed: services.Embed | None = None,
         model: str = "app",
+        embedder: Embedder | None = None,
     ) -> AddEpisodesResult:
         """Record episodes in one transaction (set-wise); a known `ref` is rewritten in place.
 
         `policy` (the store triggers) skips what it would not remember; past `cap` the
-        owner's oldest episodes move to `episode_archive`. `embed` stores a vector per episode.
+        owner's oldest episodes move to `episode_archive`. `embedder` (vault.Embedder; or the
+        one-text function `embed` named `model`) stores a vector per episode, in the same
+        transaction.
         """
         owner = validated_athlete(owner_id)
         checked = [validated(EpisodeIn, item) for item in items]
         with self._store.write() as uow:
             return services.add_episodes(
-                uow, owner, checked, moment(now), policy=policy, cap=cap, embed=embed, model=model
-            )
+                uow, owner, checked, moment(now), policy=policy, cap=cap, embed=embed, model=model,
+                embedder=embedder,
+            )  # fmt: skip
 
     def add_one(
         self, owner_id: str, text: str, *, now: datetime | None = None, **fields: Any
@@ -62,6 +67,7 @@ class Episodes:
         now: datetime | None = None,
         batch: int = 2000,
         progress: Callable[[int], None] | None = None,
+        embedder: Embedder | None = None,
     ) -> dict[str, int]:
         """Record a stream of episodes in ONE transaction, `batch` at a time (flat memory).
 
@@ -77,7 +83,7 @@ class Episodes:
         stream = iter(items)
         with self._store.write() as uow:
             while chunk := [validated(EpisodeIn, i) for i in itertools.islice(stream, batch)]:
-                result = services.add_episodes(uow, owner, chunk, at)
+                result = services.add_episodes(uow, owner, chunk, at, embedder=embedder)
                 counts["episodes"] += len(chunk)
                 counts["added"] += len(result.added)
                 counts["updated"] += len(result.updated)
@@ -108,8 +114,10 @@ class Episodes:
         filters: dict[str, Any] | None = None,
         embed: services.Embed | None = None,
         model: str = "app",
+        embedder: Embedder | None = None,
     ) -> list[Episode]:
-        """The owner's `k` episodes most relevant to `query`, best first, with score parts."""
+        """The owner's `k` episodes most relevant to `query`, best first, with score parts
+        (docs/recall.md). With an `embedder`, its vectors join the words (same model only)."""
         owner = validated_athlete(owner_id)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
             raise InvalidInput(f"k must be a whole number from 1 to 100, got {k!r}")
@@ -118,8 +126,22 @@ class Episodes:
         with self._store.read() as connection:
             return services.recall(
                 EpisodeRepository(connection), owner, query, moment(now),
-                k=k, filters=filters, embed=embed, model=model,
+                k=k, filters=filters, embed=embed, model=model, embedder=embedder,
             )  # fmt: skip
+
+    def reembed(self, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
+        """(Re)write every episode's vector (of `owner_id`, or of all owners) with `embedder`,
+        in one transaction; vectors of another model are replaced. Returns how many."""
+        owner = None if owner_id is None else validated_athlete(owner_id)
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise InvalidInput(f"batch must be a whole number >= 1, got {batch!r}")
+        with self._store.write() as uow:
+            return services.reembed(uow, embedder, owner, batch=batch)
+
+    def vector_models(self) -> dict[tuple[str, int], int]:
+        """How many episode vectors each (model, dim) holds."""
+        with self._store.read() as connection:
+            return EpisodeRepository(connection).vector_models()
 
     def forget(self, owner_id: str, query: str) -> dict[str, int]:
         """Erase the owner's episodes and archived episodes matching every word of `query`."""

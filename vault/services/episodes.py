@@ -8,14 +8,25 @@ from __future__ import annotations
 
 import json
 import re
-from array import array
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from vault.domain.episode_query import RELATED_SURFACE, Query, Window, analyze, stem
-from vault.domain.episode_rank import DEFAULT_WEIGHTS, Candidate, Weights, cosine, rank
+from vault.domain.episode_rank import (
+    DEFAULT_WEIGHTS,
+    Candidate,
+    Weights,
+    covers,
+    expand,
+    matches,
+    Ranked,
+    rank,
+)
+from vault.domain.embedding import Embedder, FunctionEmbedder, cosines, embed_all, pack
+from vault.domain.embedding import checked as checked_embedder
 from vault.domain.episodes import (
     AddEpisodesResult,
     Episode,
@@ -44,9 +55,52 @@ from vault.storage.uow import UnitOfWork
 Embed = Callable[[str], Sequence[float]]
 """An app's embedding function: text -> vector (any fixed length)."""
 
+NEIGHBOUR_WEIGHT = 0.4
+VECTOR_SCAN = 2000  # the owner's newest episodes whose vectors a query is compared with
+VECTOR_TOP = 2  # per place of k: episodes the vectors alone bring in
+SECOND_HOP_SHARE = 0.2  # of the k places, what the second hop may fill
+SECOND_HOP_SEEDS = 2  # the first hop's best episodes whose words widen the query
+NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighbours fetched
+SESSION_GAP = timedelta(hours=1)  # episodes this close without `session` metadata: one session
 GROUP_CAP = 64  # candidates per query word (newest first) and for all words together
 WINDOW_CAP = 64  # candidates from the query's time span
 FILTER_KEYS = frozenset({"type", "outcome", "since", "until", "location", "person", "item"})
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    """Which structural parts recall uses (all on by default; tools/eval_recall.py turns them
+    on one at a time to measure each).
+
+    - `dates`: a calendar date in the question ("on May 2nd", "April 27th") is that day.
+    - `neighbours`: a turn's score lifted by this share of its best session neighbour's text
+      score (the answer often sits one turn after the words the question repeats).
+    - `second_hop`: when the best episode does not hold every word asked about, the query is
+      widened with the most specific words of the first hop's two best episodes and what the
+      wider query finds may take the last fifth of the k places (answers spread over several
+      sessions). Off by default: no gain on real dialogue, a loss on the generated corpus.
+    """
+
+    dates: bool = True
+    neighbours: float = NEIGHBOUR_WEIGHT
+    second_hop: bool = False  # opt-in: measured no gain on real dialogue (docs/recall.md)
+
+    @classmethod
+    def plain(cls) -> RecallOptions:
+        """Every structural part off: the ranking of names, synonyms, time words and recency."""
+        return cls(dates=False, neighbours=0.0, second_hop=False)
+
+    @staticmethod
+    def steps() -> list[tuple[str, dict[str, Any]]]:
+        """(label, change) in the order tools/eval_recall.py adds the parts."""
+        return [
+            ("+ calendar dates in the question resolved to that day", {"dates": True}),
+            ("+ session neighbours", {"neighbours": NEIGHBOUR_WEIGHT}),
+            ("+ second hop (opt-in, off by default)", {"second_hop": True}),
+        ]
+
+
+DEFAULT_OPTIONS = RecallOptions()
 
 
 def add_episodes(
@@ -59,6 +113,7 @@ def add_episodes(
     cap: int = EPISODE_CAP,
     embed: Embed | None = None,
     model: str = "app",
+    embedder: Embedder | None = None,
 ) -> AddEpisodesResult:
     """Record episodes set-wise; an existing `ref` of the owner is rewritten, not duplicated.
 
@@ -101,12 +156,16 @@ def add_episodes(
                             "owner_key": key, "ref": item.ref, "created_at": now})  # fmt: skip
     new_ids = uow.episodes.insert(inserts)
     uow.episodes.update(updates)
-    if embed is not None:
+    chosen = _embedder(embedder, embed, model)
+    if chosen is not None:
+        # in the episodes' own transaction: an embedder that fails writes no episode either
         texts = [r["text"] for r in inserts] + [r["text"] for r in updates]
         targets = list(new_ids) + [r["target"] for r in updates]
+        blobs = embed_all(chosen, texts)
         uow.episodes.put_vectors(
-            [_vector_row(i, model, embed(t)) for i, t in zip(targets, texts)]
-        )
+            [{"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
+             for i, b in zip(targets, blobs)]
+        )  # fmt: skip
     archived = uow.episodes.enforce_cap(owner_id, cap, now) if cap > 0 else 0
     return AddEpisodesResult(
         added=tuple(new_ids),
@@ -116,19 +175,30 @@ def add_episodes(
     )
 
 
-def _vector_row(episode_id: int, model: str, vector: Sequence[float]) -> dict[str, Any]:
-    values = array("f", (float(v) for v in vector))
-    if array("I", [1]).tobytes()[0] != 1:  # store little-endian whatever the machine
-        values.byteswap()
-    return {"episode_id": episode_id, "model": model, "dim": len(values), "vector": values.tobytes()}
+def _embedder(embedder: Embedder | None, embed: Embed | None, model: str) -> Embedder | None:
+    """The embedder to use: `embedder`, else the one-text function `embed` named `model`."""
+    if embedder is not None:
+        return checked_embedder(embedder)
+    if embed is not None:
+        return checked_embedder(FunctionEmbedder(embed, model))
+    return None
 
 
-def _vector(blob: bytes) -> array[float]:
-    values = array("f")
-    values.frombytes(blob)
-    if array("I", [1]).tobytes()[0] != 1:
-        values.byteswap()
-    return values
+def reembed(uow: UnitOfWork, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
+    """(Re)write the vector of every episode (of `owner_id`, or of everyone) with `embedder`:
+    vectors of another model or dimension are replaced, so one file never mixes models."""
+    chosen = checked_embedder(embedder)
+    done = 0
+    after = 0
+    while rows := uow.episodes.texts_after(after, batch, owner_id):
+        blobs = embed_all(chosen, [text for _id, text in rows])
+        uow.episodes.put_vectors(
+            [{"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
+             for (i, _text), b in zip(rows, blobs)]
+        )  # fmt: skip
+        done += len(rows)
+        after = rows[-1][0]
+    return done
 
 
 def recall(
@@ -141,32 +211,33 @@ def recall(
     filters: Mapping[str, Any] | None = None,
     embed: Embed | None = None,
     model: str = "app",
+    embedder: Embedder | None = None,
     weights: Weights = DEFAULT_WEIGHTS,
     total: int | None = None,
+    options: RecallOptions = DEFAULT_OPTIONS,
 ) -> list[Episode]:
     """The owner's `k` episodes most relevant to `query` as of `now` (see episode_rank)."""
     checked = _filters(filters)
-    analyzed = analyze(query, now)
+    analyzed = analyze(query, now, dates=options.dates)
     window, analyzed = _resolve_time(episodes, owner_id, analyzed, now)
-    recent = WINDOW_CAP if not analyzed.groups or embed is not None else 0
-    if has_fts5(episodes.connection):
-        hits = episodes.candidate_rows(
-            owner_id, _fts_expressions(owner_id, analyzed), GROUP_CAP,
-            window=(window.start, window.end) if window is not None else None, recent=recent,
-        )  # fmt: skip
-        pool = [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
-    else:
-        pool = _pg_pool(episodes, owner_id, analyzed, window, recent)
+    chosen = _embedder(embedder, embed, model)
+    recent = WINDOW_CAP if not analyzed.groups or chosen is not None else 0
+    pool = _pool(episodes, owner_id, analyzed, window, recent)
     pool = [c for c in pool if _passes(c, checked)]
-    if embed is not None and pool:
-        wanted = list(embed(query))
-        stored = episodes.vectors([c.id for c in pool], model)
-        for candidate in pool:
-            blob = stored.get(candidate.id)
-            if blob is not None:
-                candidate.vector = cosine(wanted, _vector(blob))
     estimate = total if total is not None else max(len(pool), GROUP_CAP) * 4
-    ranked = rank(analyzed, pool, now, window=window, k=k, total=estimate, weights=weights)
+    neighbours: dict[int, list[int]] | None = None
+    if options.neighbours > 0 and pool:
+        weights = replace(weights, neighbour=options.neighbours)
+        neighbours = _add_neighbours(episodes, owner_id, analyzed, pool, checked, k, estimate, weights)
+    if chosen is not None:
+        _score_vectors(episodes, owner_id, query, chosen, pool, checked, k)
+    ranked = rank(
+        analyzed, pool, now, window=window, k=k, total=estimate, weights=weights,
+        neighbours=neighbours,
+    )  # fmt: skip
+    if options.second_hop and analyzed.groups and ranked and k > 1:
+        ranked = _second_hop(episodes, owner_id, analyzed, pool, ranked, checked, now, window,
+                             k, estimate, weights, neighbours)  # fmt: skip
     return [
         Episode(
             id=r.candidate.id, owner_id=owner_id, ref=r.candidate.row[1], type=r.candidate.type,
@@ -176,6 +247,151 @@ def recall(
         )  # fmt: skip
         for r in ranked
     ]
+
+
+def _second_hop(
+    episodes: EpisodeRepository,
+    owner_id: str,
+    query: Query,
+    pool: list[Candidate],
+    ranked: list[Ranked],
+    filters: dict[str, Any],
+    now: datetime,
+    window: Window | None,
+    k: int,
+    total: int,
+    weights: Weights,
+    neighbours: dict[int, list[int]] | None,
+) -> list[Ranked]:
+    """Widen the query with the words of the first hop's best episodes and let what the wider
+    query finds take the last SECOND_HOP_SHARE of the k places (the first hop keeps the rest:
+    the widened query never pushes a first-hop find out of the first places)."""
+    if covers(query, ranked[0].candidate):
+        return ranked  # the best episode holds every word asked about: nothing spread out
+    widened = expand(query, [r.candidate for r in ranked[:SECOND_HOP_SEEDS]], pool)
+    extra = widened.groups[len(query.groups) :]
+    if not extra:
+        return ranked
+    known = {c.id for c in pool}
+    found = _pool(episodes, owner_id, replace(widened, groups=extra), None, 0)
+    pool.extend(c for c in found if c.id not in known and _passes(c, filters))
+    second = rank(
+        widened, pool, now, window=window, k=k, total=total, weights=weights, neighbours=neighbours
+    )
+    keep = max(1, k - max(1, int(k * SECOND_HOP_SHARE)))
+    merged = ranked[:keep]
+    chosen = {r.candidate.id for r in merged}
+    for item in (*second, *ranked[keep:]):
+        if len(merged) == k:
+            break
+        if item.candidate.id not in chosen:
+            chosen.add(item.candidate.id)
+            merged.append(item)
+    return merged
+
+
+def _score_vectors(
+    episodes: EpisodeRepository,
+    owner_id: str,
+    query: str,
+    embedder: Embedder,
+    pool: list[Candidate],
+    filters: dict[str, Any],
+    k: int,
+) -> None:
+    """Set each candidate's vector part; add the owner's episodes nearest the query that the
+    words missed (from the newest VECTOR_SCAN with a vector of this model and dimension).
+
+    The part is the cosine rescaled between the (lower) median and the best of the scanned
+    episodes (0 at or below the median, 1 for the best; the cosine itself when they are all
+    alike): models differ in their cosine ranges, and a vector near the median tells nothing
+    apart, so it must not lift a turn over a word match.
+    """
+    wanted = [float(v) for v in embedder.embed([query])[0]]
+    pack(wanted, embedder.dim, embedder.model)  # checks length and values
+    scanned = episodes.owner_vectors(owner_id, embedder.model, embedder.dim, VECTOR_SCAN)
+    known = {c.id for c in pool}
+    missing = [c.id for c in pool if c.id not in scanned]
+    if missing:
+        scanned.update(episodes.vectors(missing, embedder.model, embedder.dim))
+    if not scanned:
+        return
+    ids = list(scanned)
+    similarity = dict(zip(ids, cosines(wanted, [scanned[i] for i in ids])))
+    ordered = sorted(similarity.values())
+    median, best = ordered[(len(ordered) - 1) // 2], ordered[-1]
+    span = best - median
+
+    def part(value: float) -> float:
+        return max(0.0, (value - median) / span) if span > 0 else max(0.0, value)
+
+    nearest = sorted((i for i in ids if i not in known), key=lambda i: (-similarity[i], -i))
+    added = [_candidate(row) for row in episodes.rows(owner_id, nearest[: VECTOR_TOP * max(1, k)])]
+    pool.extend(c for c in added if _passes(c, filters))
+    for candidate in pool:
+        if candidate.id in similarity:
+            candidate.vector = part(similarity[candidate.id])
+
+
+def _pool(
+    episodes: EpisodeRepository, owner_id: str, query: Query, window: Window | None, recent: int
+) -> list[Candidate]:
+    if not has_fts5(episodes.connection):
+        return _pg_pool(episodes, owner_id, query, window, recent)
+    hits = episodes.candidate_rows(
+        owner_id, _fts_expressions(owner_id, query), GROUP_CAP,
+        window=(window.start, window.end) if window is not None else None, recent=recent,
+    )  # fmt: skip
+    return [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
+
+
+def _add_neighbours(
+    episodes: EpisodeRepository,
+    owner_id: str,
+    query: Query,
+    pool: list[Candidate],
+    filters: dict[str, Any],
+    k: int,
+    total: int,
+    weights: Weights,
+) -> dict[int, list[int]]:
+    """Fetch the session neighbours of the best-matching candidates into `pool` (in place);
+    return who neighbours whom (both ways), by id."""
+    scores = matches(query, pool, total, weights)
+    seeds = sorted(
+        (i for i, s in enumerate(scores) if s > 0), key=lambda i: (-scores[i], -pool[i].id)
+    )[: min(NEIGHBOUR_SEEDS, 2 * k)]
+    known = {c.id: c for c in pool}
+    neighbours: dict[int, list[int]] = {}
+    for index in seeds:
+        seed = pool[index]
+        before, after = episodes.adjacent(owner_id, seed.id, seed.occurred_at)
+        for row in (*before, *after):
+            other = known.get(row.id) or _candidate(row)
+            if not _same_session(seed, other):
+                continue
+            if row.id not in known:
+                if not _passes(other, filters):
+                    continue
+                known[row.id] = other
+                pool.append(other)
+            neighbours.setdefault(seed.id, []).append(other.id)
+            neighbours.setdefault(other.id, []).append(seed.id)
+    return neighbours
+
+
+def _candidate(row: Any) -> Candidate:
+    return Candidate(row.id, row.text, row.type, row.occurred_at, row.meta, row=(
+        row.id, row.ref, row.type, row.outcome, row.text, row.occurred_at, row.meta
+    ))  # fmt: skip
+
+
+def _same_session(a: Candidate, b: Candidate) -> bool:
+    """Both carry the same `session` metadata, or (without it) occurred within SESSION_GAP."""
+    first, second = a.meta.get("session"), b.meta.get("session")
+    if first is not None and second is not None:
+        return bool(first == second)
+    return abs(a.occurred_at - b.occurred_at) <= SESSION_GAP
 
 
 def _fts_expressions(owner_id: str, query: Query) -> list[str]:
@@ -204,12 +420,7 @@ def _pg_pool(
         rows.update({row.id: row for row in spanned})
     if recent:
         rows.update({row.id: row for row in episodes.recent(owner_id, recent)})
-    return [
-        Candidate(row.id, row.text, row.type, row.occurred_at, row.meta, row=(
-            row.id, row.ref, row.type, row.outcome, row.text, row.occurred_at, row.meta
-        ))
-        for row in rows.values()
-    ]  # fmt: skip
+    return [_candidate(row) for row in rows.values()]
 
 
 def _text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query) -> set[int]:
@@ -225,6 +436,12 @@ def _resolve_time(
     episodes: EpisodeRepository, owner_id: str, query: Query, now: datetime
 ) -> tuple[Window | None, Query]:
     """The query's time span; "before / after the race" is found among the episodes."""
+    if query.wants_first:
+        oldest = episodes.oldest(owner_id)
+        if oldest is None:
+            return query.window, query
+        start = oldest.replace(hour=0, minute=0, second=0, microsecond=0)
+        return Window(start, start + timedelta(days=1)), query
     anchor = query.anchor
     if anchor is None:
         return query.window, query

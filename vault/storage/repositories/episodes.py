@@ -25,6 +25,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 
@@ -82,6 +83,22 @@ _RECENT = (
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
+# the episode just before / just after a moment (and id) of the owner: one seek each on the
+# (owner_id, occurred_at) index, whose entries end with the row id
+_AT = bindparam("at", type_=_E.occurred_at.type)
+_BEFORE = (
+    select(*COLUMNS)
+    .where(_E.owner_id == bindparam("owner"), tuple_(_E.occurred_at, _E.id) < tuple_(_AT, bindparam("id")))
+    .order_by(_E.occurred_at.desc(), _E.id.desc())
+    .limit(bindparam("n"))
+)
+_AFTER = (
+    select(*COLUMNS)
+    .where(_E.owner_id == bindparam("owner"), tuple_(_E.occurred_at, _E.id) > tuple_(_AT, bindparam("id")))
+    .order_by(_E.occurred_at, _E.id)
+    .limit(bindparam("n"))
+)
+_OLDEST = select(func.min(_E.occurred_at)).where(_E.owner_id == bindparam("owner"))
 _COUNT = select(func.count()).select_from(episodes_table).where(_E.owner_id == bindparam("owner"))
 # recall's candidates on SQLite (candidate_rows): one statement, the episodes looked up by
 # primary key from the ids the FTS5 index (owner token ANDed inside it) and the owner's
@@ -133,6 +150,11 @@ def _archive_statement() -> Any:
 
 _ARCHIVE = _archive_statement()
 _DELETE_IDS = delete(episodes_table).where(_E.id.in_(bindparam("ids", expanding=True)))
+# said outright, not left to ON DELETE CASCADE: a connection without foreign keys still
+# erases an episode's vector with it (and secure_delete zeroes both)
+_DELETE_VECTORS = delete(episode_vectors_table).where(
+    episode_vectors_table.c.episode_id.in_(bindparam("ids", expanding=True))
+)
 _EXPIRED = select(_E.id).where(_E.occurred_at < bindparam("cutoff", type_=_E.occurred_at.type))
 _A = episode_archive_table.c
 _ARCHIVE_ROWS = select(_A.id, _A.text).where(_A.owner_id == bindparam("owner"))
@@ -195,15 +217,42 @@ class EpisodeRepository:
         )
         self.connection.execute(insert(vectors_table), rows)
 
-    def vectors(self, ids: Sequence[int], model: str) -> dict[int, bytes]:
+    def vectors(self, ids: Sequence[int], model: str, dim: int) -> dict[int, bytes]:
+        """The stored vectors of these episodes made by `model` with `dim` values."""
         if not ids:
             return {}
+        v = vectors_table.c
         found = self.connection.execute(
-            select(vectors_table.c.episode_id, vectors_table.c.vector).where(
-                vectors_table.c.episode_id.in_(list(ids)), vectors_table.c.model == model
+            select(v.episode_id, v.vector).where(
+                v.episode_id.in_(list(ids)), v.model == model, v.dim == dim
             )
         )
         return {row.episode_id: row.vector for row in found}
+
+    def owner_vectors(self, owner_id: str, model: str, dim: int, limit: int) -> dict[int, bytes]:
+        """The vectors (`model`, `dim`) of the owner's newest `limit` episodes that have one."""
+        v = vectors_table.c
+        statement = (
+            select(v.episode_id, v.vector)
+            .join(episodes_table, _E.id == v.episode_id)
+            .where(_E.owner_id == owner_id, v.model == model, v.dim == dim)
+            .order_by(_E.occurred_at.desc(), _E.id.desc())
+            .limit(limit)
+        )
+        return {row.episode_id: row.vector for row in self.connection.execute(statement)}
+
+    def texts_after(self, after: int, limit: int, owner_id: str | None = None) -> list[tuple[int, str]]:
+        """(id, text) of the next `limit` episodes by id after `after` (of one owner, or all)."""
+        statement = select(_E.id, _E.text).where(_E.id > after).order_by(_E.id).limit(limit)
+        if owner_id is not None:
+            statement = statement.where(_E.owner_id == owner_id)
+        return [(int(row.id), row.text) for row in self.connection.execute(statement)]
+
+    def vector_models(self) -> dict[tuple[str, int], int]:
+        """How many stored vectors each (model, dim) has."""
+        v = vectors_table.c
+        statement = select(v.model, v.dim, func.count()).group_by(v.model, v.dim)
+        return {(row[0], int(row[1])): int(row[2]) for row in self.connection.execute(statement)}
 
     # -- reads
     def count(self, owner_id: str) -> int:
@@ -262,6 +311,16 @@ class EpisodeRepository:
         found: list[Row[Any]] = list(self.connection.execute(_BY_IDS, {"ids": wanted}))
         return [row for row in found if row.owner_id == owner_id]
 
+    def adjacent(self, owner_id: str, id_: int, at: datetime, n: int = 1) -> tuple[list[Row[Any]], list[Row[Any]]]:
+        """The owner's `n` episodes just before and just after (`at`, `id_`), nearest first."""
+        params = {"owner": owner_id, "at": at, "id": id_, "n": n}
+        return list(self.connection.execute(_BEFORE, params)), list(self.connection.execute(_AFTER, params))
+
+    def oldest(self, owner_id: str) -> datetime | None:
+        """When the owner's earliest episode occurred (None without episodes)."""
+        found: datetime | None = self.connection.execute(_OLDEST, {"owner": owner_id}).scalar()
+        return found
+
     def window(self, owner_id: str, start: datetime, end: datetime, cap: int) -> list[Row[Any]]:
         params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
         return list(self.connection.execute(_WINDOW, params))
@@ -289,6 +348,7 @@ class EpisodeRepository:
         for start in range(0, len(ids), 5000):
             chunk = ids[start : start + 5000]
             self.connection.execute(_ARCHIVE, {"ids": chunk, "reason": reason, "now": now})
+            self.connection.execute(_DELETE_VECTORS, {"ids": chunk})
             self.connection.execute(_DELETE_IDS, {"ids": chunk})
         return len(ids)
 
@@ -303,6 +363,7 @@ class EpisodeRepository:
             return {"episodes": 0, "episode_archive": 0}
         doomed = [row.id for row in self._texts_with(owner_id, terms) if matches_query(terms, row.text)]
         for start in range(0, len(doomed), 5000):
+            self.connection.execute(_DELETE_VECTORS, {"ids": doomed[start : start + 5000]})
             self.connection.execute(_DELETE_IDS, {"ids": doomed[start : start + 5000]})
         archived = [
             row.id

@@ -1,0 +1,132 @@
+"""Recall on structure and vectors, on both backends: calendar dates, session neighbours,
+the first conversation, an app's embedder (same transaction, never mixed, re-embedding)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from tests.conftest import Db
+from tests.recall_fakes import WordEmbedder
+from vault import Vault
+from vault.domain.errors import InvalidInput
+
+ASKED = datetime(2023, 5, 10, 12, 0, tzinfo=timezone.utc)
+
+
+def day(month: int, date: int, minute: int = 0) -> datetime:
+    return datetime(2023, month, date, 20, minute, tzinfo=timezone.utc)
+
+
+def chat(vault: Vault, **kwargs: Any) -> None:
+    """Three sessions of a user with an assistant; the answers sit one turn after the words."""
+    vault.episodes.add("lu", [
+        {"text": "Hi, I'm Lu. I love tea and badminton.", "at": day(4, 27), "ref": "a0"},
+        {"text": "Badminton group every weekend with colleagues.", "at": day(4, 27, 1), "ref": "a1"},
+        {"text": "I watched a movie called Dangal, want to hear about it?", "at": day(5, 2), "ref": "b0"},
+        {"text": "A father trains his daughters to wrestle; it moved me.", "at": day(5, 2, 1), "ref": "b1"},
+        {"text": "Raining all day, I feel a bit down.", "at": day(5, 4), "ref": "c0"},
+        {"text": "Working on my novel, progress is slow.", "at": day(5, 4, 1), "ref": "c1"},
+    ], now=ASKED, **kwargs)  # fmt: skip
+
+
+def refs(found: list[Any]) -> list[str]:
+    return [e.ref for e in found]
+
+
+def test_a_calendar_date_in_the_question_is_that_day(vault: Vault) -> None:
+    chat(vault)
+    found = vault.episodes.recall("lu", "How was I feeling on May 4th?", now=ASKED, k=2)
+    assert set(refs(found)) == {"c0", "c1"}
+    assert all(e.parts.time == 1.0 for e in found)
+    # no such day in the question: the same words find nothing by time
+    assert all(e.parts.time == 0.0 for e in vault.episodes.recall("lu", "How was I feeling?", now=ASKED, k=2))
+
+
+def test_a_turn_is_lifted_by_its_session_neighbour(vault: Vault) -> None:
+    chat(vault)
+    found = vault.episodes.recall("lu", "what was Dangal about", now=ASKED, k=2)
+    assert refs(found) == ["b0", "b1"]
+    assert found[1].parts.text == 0.0 and found[1].parts.neighbour > 0.0
+
+
+def test_no_lift_across_sessions(vault: Vault) -> None:
+    vault.episodes.add("lu", [
+        {"text": "Dangal is a film about wrestling", "at": day(5, 2), "ref": "x"},
+        {"text": "Completely unrelated later chat", "at": day(5, 2) + timedelta(hours=3), "ref": "y"},
+    ], now=ASKED)  # fmt: skip
+    assert refs(vault.episodes.recall("lu", "Dangal", now=ASKED, k=3)) == ["x"]
+
+
+def test_our_first_conversation_is_the_owners_earliest_day(vault: Vault) -> None:
+    chat(vault)
+    found = vault.episodes.recall("lu", "What did we talk about in our first conversation?", now=ASKED, k=2)
+    assert set(refs(found)) == {"a0", "a1"}
+
+
+def test_vectors_are_written_with_the_episodes_tagged_with_model_and_dim(vault: Vault) -> None:
+    embedder = WordEmbedder()
+    chat(vault, embedder=embedder)
+    assert embedder.calls == 1  # one batch for the six texts
+    db = Db(vault)
+    assert db.rows("SELECT model, dim, count(*) FROM episode_vectors GROUP BY model, dim") == [
+        ("fake-words", 8, 6)
+    ]
+    found = vault.episodes.recall("lu", "wrestle daughters", now=ASKED, k=1, embedder=embedder)
+    assert refs(found) == ["b1"] and found[0].parts.vector == 1.0
+
+
+def test_a_failing_or_wrong_sized_embedder_writes_nothing(vault: Vault) -> None:
+    class Broken(WordEmbedder):
+        def embed(self, texts: Any) -> list[list[float]]:
+            raise RuntimeError("model crashed")
+
+    with pytest.raises(RuntimeError):
+        chat(vault, embedder=Broken())
+    with pytest.raises(InvalidInput, match="vector of 8 values, its dim is 5"):
+        chat(vault, embedder=_lying())
+    assert Db(vault).rows("SELECT count(*) FROM episodes") == [(0,)]
+    assert Db(vault).rows("SELECT count(*) FROM episode_vectors") == [(0,)]
+
+
+class _Lying(WordEmbedder):
+    """Says 5 dimensions, gives 8."""
+
+    def embed(self, texts: Any) -> list[list[float]]:
+        return WordEmbedder(dim=8).embed(texts)
+
+
+def _lying() -> WordEmbedder:
+    return _Lying(dim=5)
+
+
+def test_models_are_never_mixed_and_reembed_replaces_them(vault: Vault) -> None:
+    chat(vault, embedder=WordEmbedder(model="old", dim=8))
+    new = WordEmbedder(model="new", dim=16)
+    found = vault.episodes.recall("lu", "wrestle daughters", now=ASKED, k=3, embedder=new)
+    assert all(e.parts.vector == 0.0 for e in found)  # the old model's vectors are not read
+    assert vault.episodes.reembed(new, "lu") == 6
+    assert vault.episodes.vector_models() == {("new", 16): 6}
+    found = vault.episodes.recall("lu", "wrestle daughters", now=ASKED, k=1, embedder=new)
+    assert refs(found) == ["b1"] and found[0].parts.vector == 1.0
+
+
+def test_reembed_refuses_what_is_not_an_embedder(vault: Vault) -> None:
+    with pytest.raises(InvalidInput, match="vault.Embedder"):
+        vault.episodes.reembed(object())  # type: ignore[arg-type]
+
+
+def test_forget_and_caps_take_the_vectors_with_the_episodes(vault: Vault) -> None:
+    chat(vault, embedder=WordEmbedder())
+    assert vault.episodes.forget("lu", "Dangal") == {"episodes": 1, "episode_archive": 0}
+    db = Db(vault)
+    assert db.rows("SELECT count(*) FROM episode_vectors") == [(5,)]
+    assert db.rows(
+        "SELECT count(*) FROM episode_vectors v LEFT JOIN episodes e ON e.id = v.episode_id "
+        "WHERE e.id IS NULL"
+    ) == [(0,)]
+    vault.episodes.add("lu", [{"text": "one more", "at": day(5, 6)}], now=ASKED, cap=2,
+                       embedder=WordEmbedder())  # fmt: skip
+    assert db.rows("SELECT count(*) FROM episode_vectors") == [(2,)]
