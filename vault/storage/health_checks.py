@@ -83,14 +83,14 @@ _INVARIANTS: tuple[tuple[str, str], ...] = (
     (
         "caps",
         f"SELECT 'athlete ' || athlete_id || ' has ' || n || ' facts (cap {MAX_FACTS})' "
-        f"FROM (SELECT athlete_id, COUNT(*) AS n FROM facts GROUP BY athlete_id) "
+        f"FROM (SELECT athlete_id, COUNT(*) AS n FROM facts GROUP BY athlete_id) AS per_athlete "
         f"WHERE n > {MAX_FACTS} "
         f"UNION ALL SELECT 'athlete ' || athlete_id || ' has ' || n || ' patterns (cap "
         f"{MAX_PATTERNS})' FROM (SELECT athlete_id, COUNT(*) AS n FROM patterns "
-        f"GROUP BY athlete_id) WHERE n > {MAX_PATTERNS} "
+        f"GROUP BY athlete_id) AS per_athlete WHERE n > {MAX_PATTERNS} "
         f"UNION ALL SELECT 'athlete ' || athlete_id || ' has ' || n || ' notes (cap "
         f"{MAX_NOTES})' FROM (SELECT athlete_id, COUNT(*) AS n FROM notes "
-        f"GROUP BY athlete_id) WHERE n > {MAX_NOTES}",
+        f"GROUP BY athlete_id) AS per_athlete WHERE n > {MAX_NOTES}",
     ),
     (
         "one active fact per text",
