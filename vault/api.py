@@ -725,8 +725,9 @@ class Vault:
     def forget_episodes(self, owner_id: str, query: str) -> dict[str, int]:
         """Erase the owner's episodes and archived episodes matching every word of `query`."""
         owner = validated_athlete(owner_id)
-        with self._write() as uow:
-            counts = episode_services.forget_episodes(uow, owner, query)
+        with self._erasing():
+            with self._write() as uow:
+                counts = episode_services.forget_episodes(uow, owner, query)
         self._checkpoint()
         return counts
 

@@ -39,6 +39,7 @@ from vault.storage.repositories.episodes import (
     fts_match,
     owner_key,
 )
+from vault.storage.search_index import purge_erased_terms
 from vault.storage.uow import UnitOfWork
 
 Embed = Callable[[str], Sequence[float]]
@@ -298,7 +299,10 @@ def forget_episodes(uow: UnitOfWork, owner_id: str, query: str) -> dict[str, int
     terms = query_terms(query)
     if not terms:
         raise InvalidInput(f"nothing to forget: {query!r} has no words to match")
-    return uow.episodes.forget_matching(owner_id, terms)
+    counts = uow.episodes.forget_matching(owner_id, terms)
+    if counts["episodes"]:
+        purge_erased_terms(uow.connection)  # erased words leave the FTS5 segments too
+    return counts
 
 
 def expire_episodes(uow: UnitOfWork, now: datetime, max_age_days: int) -> int:

@@ -30,6 +30,7 @@ from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 from vault.storage.repositories.memory import to_output
+from vault.storage.search_index import purge_erased_terms
 from vault.storage.uow import UnitOfWork
 
 
@@ -124,6 +125,8 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     uow.archive.detach_dangling(athlete_id)
     episodes = uow.episodes.forget_matching(athlete_id, terms)  # what happened, too (seed 003)
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
+    if episodes["episodes"]:
+        purge_erased_terms(uow.connection)  # and the full-text index, until its segments merge
     uow.archive.log_forget(athlete_id, now, counts)
     return ForgetResult(
         facts=counts["facts"],
@@ -142,6 +145,8 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     legacy = purge_legacy_copy(uow.connection, athlete_id)
     if legacy:
         counts["legacy_athlete_memory"] = legacy
+    if counts.get("episodes"):
+        purge_erased_terms(uow.connection)
     return counts
 
 
