@@ -35,7 +35,7 @@ from vault.domain.limits import (
     TIME_MIN,
 )
 from vault.domain.text import category_of, clean_text, conflict_key_of, entity_tags, normalize_text
-from vault.domain.times import require_aware
+from vault.domain.times import in_range
 from vault.domain.vocabulary import (
     ArchiveReason,
     Category,
@@ -124,24 +124,8 @@ def _aware(value: datetime) -> datetime:
 
 
 def aware_in_range(value: datetime, name: str = "time") -> datetime:
-    """`value` in UTC, or ValueError: naive, or outside the years vault stores (TIME_MIN..MAX).
-
-    Converting 0001-01-01T00:00:00+01:00 or 9999-12-31T23:30:00-01:00 to UTC leaves the
-    calendar (OverflowError); both are refused as invalid input instead.
-    """
-    try:
-        utc = require_aware(value, name)
-    except OverflowError:
-        raise ValueError(
-            f"{name} is out of range: {value.isoformat()} is not a time between "
-            f"{TIME_MIN:%Y-%m-%d} and {TIME_MAX:%Y-%m-%d} UTC"
-        ) from None
-    if not TIME_MIN <= utc < TIME_MAX:
-        raise ValueError(
-            f"{name} is out of range: {value.isoformat()} is not a time between "
-            f"{TIME_MIN:%Y-%m-%d} and {TIME_MAX:%Y-%m-%d} UTC"
-        )
-    return utc
+    """`value` in UTC, or ValueError when naive or outside 1900-2500 (`vault.domain.times.in_range`)."""
+    return in_range(value, name)
 
 
 def _optional_text(value: Any) -> Any:
