@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     from vault.services import episodes as episode_services
     from vault.services import health, interchange, learning
     from vault.services import memory as services
+    from vault.services import privacy_gate
     from vault.storage import uow as units
     from vault.storage.repositories import episodes as episode_repositories
     from vault.storage.uow import RetryPolicy, UnitOfWork
@@ -106,6 +107,7 @@ else:  # imported on first use: `vault prompt` loads only what the MEMORY block 
     interchange = LazyModule("vault.services.interchange")
     learning = LazyModule("vault.services.learning")
     services = LazyModule("vault.services.memory")
+    privacy_gate = LazyModule("vault.services.privacy_gate")
     units = LazyModule("vault.storage.uow")
     episode_repositories = LazyModule("vault.storage.repositories.episodes")
 
@@ -352,7 +354,10 @@ class Vault:
         athlete = validated_athlete(athlete_id)
         found, happened = learning.from_activity(activity, extractor=extractor)
         checked = _checked_candidates(found, trusted=False)
-        episodes = episode_services.episodes_from_activity(activity)
+        episodes = [  # the raw notes become episodes: what the gate refuses is dropped, like facts
+            e for e in episode_services.episodes_from_activity(activity)
+            if privacy_gate.passes(privacy_gate.episode_fields([e]))
+        ]
         moment = _now(now) if now is not None else happened
         with self._write() as uow:
             result = (
@@ -507,14 +512,17 @@ class Vault:
         replace: bool = False,
         *,
         now: datetime | None = None,
+        trusted: bool = False,
     ) -> interchange.ImportReport:
-        """Import seed 002's memories.yaml (a path, or the YAML text as a `str`) as the athlete's."""
+        """Import seed 002's memories.yaml (a path, or the YAML text as a `str`) as the athlete's.
+
+        Every entry passes the privacy gate unless `trusted` (vault.services.privacy_gate)."""
         athlete = validated_athlete(athlete_id)
         text, where = interchange.read_source(path)
         moment = _now(now)
         with self._write() as uow:
             return interchange.import_memories_yaml(
-                uow, text, athlete, replace=replace, now=moment, where=where
+                uow, text, athlete, replace=replace, now=moment, where=where, trusted=trusted
             )
 
     # -- bulk: whole-vault work with progress reports, backup, streams of documents
@@ -644,14 +652,17 @@ class Vault:
         cap: int = EPISODE_CAP,
         embed: episode_services.Embed | None = None,
         model: str = "app",
+        trusted: bool = False,
     ) -> AddEpisodesResult:
         """Record episodes in one transaction (set-wise); a known `ref` is rewritten in place.
 
         `policy` (seed 003's triggers) skips what it would not remember; past `cap` the
         owner's oldest episodes move to `episode_archive`. `embed` stores a vector per episode.
+        Text, type, outcome, ref and meta pass the privacy gate unless `trusted`.
         """
         owner = validated_athlete(owner_id)
         checked = [validated(episode_models.EpisodeIn, item) for item in items]
+        privacy_gate.check(privacy_gate.episode_fields(checked), trusted=trusted)
         with self._write() as uow:
             return episode_services.add_episodes(
                 uow, owner, checked, _now(now), policy=policy, cap=cap, embed=embed, model=model
@@ -665,6 +676,7 @@ class Vault:
         now: datetime | None = None,
         batch: int = 2000,
         progress: Callable[[int], None] | None = None,
+        trusted: bool = False,
     ) -> dict[str, int]:
         """Record a stream of episodes in ONE transaction, `batch` at a time (flat memory).
 
@@ -673,6 +685,7 @@ class Vault:
         `episodes`, `added`, `updated` and `archived`.
         """
         owner = validated_athlete(owner_id)
+        privacy_gate.require_bool(trusted)
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise InvalidInput(f"batch must be a whole number >= 1, got {batch!r}")
         moment = _now(now)
@@ -680,6 +693,7 @@ class Vault:
         stream = iter(items)
         with self._write() as uow:
             while chunk := [validated(episode_models.EpisodeIn, i) for i in itertools.islice(stream, batch)]:
+                privacy_gate.check(privacy_gate.episode_fields(chunk), trusted=trusted)  # rolls back all
                 result = episode_services.add_episodes(uow, owner, chunk, moment)
                 counts["episodes"] += len(chunk)
                 counts["added"] += len(result.added)
@@ -690,10 +704,11 @@ class Vault:
         return counts
 
     def add_episode(
-        self, owner_id: str, text: str, *, now: datetime | None = None, **fields: Any
+        self, owner_id: str, text: str, *, now: datetime | None = None, trusted: bool = False,
+        **fields: Any,
     ) -> AddEpisodesResult:
         """Record one episode (`type`, `outcome`, `at`, `ref`, `meta` as in EpisodeIn)."""
-        return self.add_episodes(owner_id, [{"text": text, **fields}], now=now)
+        return self.add_episodes(owner_id, [{"text": text, **fields}], now=now, trusted=trusted)
 
     def recall(
         self,
@@ -725,10 +740,14 @@ class Vault:
         *,
         now: datetime | None = None,
         policy: StorePolicy | None = None,
+        trusted: bool = False,
     ) -> AddEpisodesResult:
         """The episodes an activity is worth (session with outcome, injury, race), recorded."""
         found = episode_services.episodes_from_activity(activity, policy=policy)
-        return self.add_episodes(owner_id, found, now=now) if found else episode_models.AddEpisodesResult()
+        if not found:
+            privacy_gate.require_bool(trusted)
+            return episode_models.AddEpisodesResult()
+        return self.add_episodes(owner_id, found, now=now, trusted=trusted)
 
     def forget_episodes(self, owner_id: str, query: str) -> dict[str, int]:
         """Erase the owner's episodes and archived episodes matching every word of `query`."""
@@ -767,12 +786,15 @@ class Vault:
         source: str | os.PathLike[str] | Sequence[KnowledgeIn | dict[str, Any]],
         *,
         now: datetime | None = None,
+        trusted: bool = False,
     ) -> tuple[int, int]:
-        """Load reference knowledge (a JSON file, a directory of them, or rows); (added, updated)."""
+        """Load reference knowledge (a JSON file, a directory of them, or rows); (added, updated).
+        Every field passes the privacy gate unless `trusted`."""
         if isinstance(source, (str, os.PathLike)):
             items = episode_services.load_knowledge_files([Path(source)])
         else:
             items = [validated(episode_models.KnowledgeIn, item) for item in source]
+        privacy_gate.check(privacy_gate.knowledge_fields(items), trusted=trusted)
         with self._write() as uow:
             return episode_services.store_knowledge(uow, items, _now(now))
 
@@ -835,8 +857,6 @@ def _now(now: datetime | None) -> datetime:
 def _checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
     """Validated candidates (at most ITEMS_PER_CALL, read lazily), privacy-checked unless
     `trusted`; InvalidInput for anything else."""
-    if isinstance(trusted, bool) is False:
-        raise InvalidInput(f"trusted must be True or False, got {trusted!r}")
     if candidates is None or isinstance(candidates, (str, bytes, dict, BaseModel)):
         raise InvalidInput("candidates must be a list of FactIn, PatternIn, NoteIn, Retraction or dicts")
     try:
@@ -848,14 +868,7 @@ def _checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
     if len(taken) > ITEMS_PER_CALL:
         raise InvalidInput(f"at most {ITEMS_PER_CALL} candidates per merge")
     checked = [_candidate(c) for c in taken]
-    if not trusted:
-        for position, candidate in enumerate(checked, 1):
-            problem = extraction.check_candidate(candidate)
-            if problem is not None:
-                raise InvalidInput(
-                    f"candidate {position} refused: {problem} (nothing was written; "
-                    "pass trusted=True for a manual entry you vouch for)"
-                )
+    privacy_gate.check(privacy_gate.candidate_fields(checked), trusted=trusted)
     return checked
 
 
