@@ -500,7 +500,7 @@ class Vault:
         Texts pass the privacy filter unless `trusted` (a document this vault exported).
         """
         doc = interchange.validate_document(document)
-        if not trusted:
+        if not privacy_gate.require_bool(trusted):
             interchange.check_privacy(doc)
         with self._write() as uow:
             return interchange.restore(uow, doc)
@@ -598,7 +598,7 @@ class Vault:
         """Restore several documents in ONE transaction (all or nothing); idempotent like
         `import_document`. Every document is validated before anything is written."""
         docs = [interchange.validate_document(d) for d in documents]
-        if not trusted:
+        if not privacy_gate.require_bool(trusted):
             for doc in docs:
                 interchange.check_privacy(doc)
         if not docs:

@@ -51,8 +51,8 @@ def test_episode_times_outside_the_range_are_refused(vault: Vault, db: Db, at: d
 
 def test_activity_times_outside_the_range_are_refused(vault: Vault, db: Db) -> None:
     with pytest.raises(InvalidInput, match="out of range"):
-        vault.ingest_activity("ana", {"type": "run", "started_at": "9999-12-31T00:00:00Z",
-                                      "notes": "knee pain again"})  # fmt: skip
+        vault.ingest_activity("ana", {"id": "a1", "started_at": "9999-12-31T00:00:00Z",
+                                      "description": "knee pain again"})  # fmt: skip
     _nothing_stored(db)
 
 

@@ -34,11 +34,18 @@ Field = tuple[str, str, bool]
 
 
 def personal_data_problem(text: str) -> str | None:
-    """Why a field that is not memory text may not be stored, or None."""
-    if addresses_model(text):
-        return "the text addresses the model, not the athlete"
-    kinds = sorted({span.kind for span in find_pii(text) if span.kind != "name"})
-    return "holds personal data (" + ", ".join(kinds) + ")" if kinds else None
+    """Why a field that is not memory text may not be stored, or None.
+
+    Slug fields (an episode's type and outcome) join words with `_`: they are read both as
+    written and with `_` as a space, so `my_password_x` is read as "my password x".
+    """
+    for form in (text, text.replace("_", " ")) if "_" in text else (text,):
+        if addresses_model(form):
+            return "the text addresses the model, not the athlete"
+        kinds = sorted({span.kind for span in find_pii(form) if span.kind != "name"})
+        if kinds:
+            return "holds personal data (" + ", ".join(kinds) + ")"
+    return None
 
 
 def require_bool(trusted: object) -> bool:
