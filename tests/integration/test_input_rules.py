@@ -76,3 +76,14 @@ def test_deeply_nested_yaml_is_invalid_input_in_the_library(vault: Vault, db: Db
     with pytest.raises(InvalidInput, match="nested too deeply"):
         vault.import_memories_yaml(deep_doc, "ana", now=T0)
     _nothing_stored(db)
+
+
+def test_athlete_ids_are_nfc_normalized_on_the_way_in(vault: Vault, db: Db) -> None:
+    from vault import FactIn
+
+    vault.merge("Jose\u0301", [FactIn(text="goal: 10k")], now=T0)
+    vault.merge("Jos\u00e9", [FactIn(text="primary sport: running")], now=T0)
+    assert db.rows("SELECT id FROM athletes") == [("Jos\u00e9",)]
+    assert len(vault.active_facts("Jose\u0301", now=T0)) == 2
+    vault.delete_athlete("Jos\u00e9")  # typed normally: nothing of either spelling is left
+    assert db.rows("SELECT COUNT(*) FROM facts") == [(0,)]

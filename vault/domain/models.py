@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, NamedTuple, TypeVar, Union, cast
 
@@ -48,7 +49,9 @@ from vault.domain.vocabulary import (
 
 
 def _athlete_id(value: str) -> str:
-    cleaned = value.strip(" ")  # only spaces: "ana\u2028" or "ana\n" is refused, not trimmed
+    # NFC: "José" typed as one code point or as "e" + U+0301 is one athlete (revision 0008
+    # brought the ids already stored to this form)
+    cleaned = unicodedata.normalize("NFC", value.strip(" "))  # only spaces: "ana\u2028" is refused
     if not cleaned:
         raise ValueError("athlete id must not be empty")
     if len(cleaned) > ATHLETE_ID_MAX:

@@ -140,8 +140,12 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
 def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     """Erase the athlete from every table, archive included; counts per table."""
     _require_athlete(uow, athlete_id)
-    counts = uow.episodes.delete_owner(athlete_id)
-    counts.update(uow.athletes.erase(athlete_id))
+    counts: dict[str, int] = {}
+    # an id that collided with this one when ids were normalized is the same name: erase it too
+    for athlete in [athlete_id, *uow.athletes.unnormalized_twins(athlete_id)]:
+        for table, count in [*uow.episodes.delete_owner(athlete).items(),
+                             *uow.athletes.erase(athlete).items()]:  # fmt: skip
+            counts[table] = counts.get(table, 0) + count
     legacy = purge_legacy_copy(uow.connection, athlete_id)
     if legacy:
         counts["legacy_athlete_memory"] = legacy

@@ -8,6 +8,7 @@ what counts as healthy, retries a busy checkpoint, and keeps the erasure marker.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -65,6 +66,18 @@ def checkpoint_once(cursor: Any) -> bool:
 
 
 # -- every backend
+
+
+def unnormalized_athlete_ids(connection: Connection, limit: int = 20) -> list[str]:
+    """Stored athlete ids not in Unicode NFC (ids that collided when revision 0008 normalized
+    them; every id written since is NFC)."""
+    found = []
+    for (athlete,) in connection.exec_driver_sql("SELECT id FROM athletes"):
+        if not unicodedata.is_normalized("NFC", str(athlete)):
+            found.append(str(athlete))
+            if len(found) >= limit:
+                break
+    return found
 
 
 def failing_views(connection: Connection) -> list[str]:
