@@ -98,6 +98,16 @@ def lock_athlete(connection: Connection, athlete_id: str) -> bool:
     return connection.execute(statement, {"athlete": athlete_id}).first() is not None
 
 
+def snapshot_options(bind: Connection | Engine) -> dict[str, Any]:
+    """Execution options of a read transaction that sees one snapshot from its first statement
+    to its last. PostgreSQL's default READ COMMITTED sees each statement's own snapshot, so a
+    reader of many statements (a copy, its verification) is given REPEATABLE READ, read-only.
+    SQLite: every read already runs in one BEGIN ... transaction (engine.py), one snapshot."""
+    if is_sqlite(bind):
+        return {}
+    return {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+
+
 # -- sequences
 def last_ids(connection: Connection, tables: list[Table]) -> dict[str, int]:
     """The last id each table's sequence handed out (0 when none): ids of deleted rows count,
