@@ -5,10 +5,13 @@ exist, kept and reported; nothing is lost."""
 from __future__ import annotations
 
 import hashlib
+import secrets
 import sqlite3
 from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
+
+import pytest
 
 from tests.migrations.test_canonical_times import migrate, rows
 from vault import open_vault
@@ -87,3 +90,47 @@ def test_0008_on_a_file_without_odd_ids_changes_nothing(tmp_path: Path) -> None:
     migrate(path, "head")
     assert rows(path, "SELECT id FROM athletes") == [("ana",)]
     assert rows(path, "SELECT athlete_id, text FROM facts") == [("ana", "goal: 10k")]
+
+
+@pytest.mark.postgres
+def test_0008_on_postgresql_renames_and_reports_like_on_sqlite(pg_admin_url: str) -> None:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from vault.storage.engine import create_vault_engine
+    from vault.storage.migrations import upgrade
+
+    admin_url = make_url(pg_admin_url)
+    if "+" not in admin_url.drivername:
+        admin_url = admin_url.set(drivername="postgresql+psycopg")
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    name = f"vault_nfc_{secrets.token_hex(4)}"
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    url = admin_url.set(database=name).render_as_string(hide_password=False)
+    engine = create_vault_engine(url)
+    try:
+        upgrade(engine, "0006")
+        with engine.begin() as connection:
+            for athlete, fact_text in ((NFD_JOSE, "likes hills"), (NFD_ZOE, "likes track"), (ZOE, "likes trails")):
+                connection.execute(text("INSERT INTO athletes VALUES (:a, :t, :t)"), {"a": athlete, "t": NOW})
+                connection.execute(text(FACT), {"a": athlete, "text": fact_text, "t": NOW})
+                connection.execute(text(EPISODE), {"a": athlete, "key": _key(athlete),
+                                                   "text": f"{fact_text} episode", "t": NOW})  # fmt: skip
+        upgrade(engine)
+        with engine.connect() as connection:
+            assert sorted(r[0] for r in connection.execute(text("SELECT id FROM athletes"))) == sorted(
+                [JOSE, NFD_ZOE, ZOE]
+            )
+            assert connection.execute(text("SELECT COUNT(*) FROM facts")).scalar() == 3
+        with open_vault(url) as vault:
+            assert [f.text for f in vault.active_facts(NFD_JOSE, now=NOW)] == ["likes hills"]
+            assert [e.text for e in vault.recall(JOSE, "hills", now=NOW)] == ["likes hills episode"]
+            assert [c.name for c in vault.doctor().checks if not c.ok] == ["athlete ids"]
+            assert vault.delete_athlete(ZOE)["athletes"] == 2
+            assert vault.doctor().healthy
+    finally:
+        engine.dispose()
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
