@@ -7,6 +7,7 @@ holds a copy of the text, whichever branch added it.
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import pytest
@@ -27,12 +28,25 @@ def _store(path: Path, owners: tuple[str, ...] = ("ana", "bob")) -> None:
             vault.merge(owner, [FactIn(text=f"goal: 10k {owner}")], now=T0)
             for i in range(30):  # enough rows for several FTS5 segments
                 vault.add_episode(owner, f"session {i} felt {'heavy' if i % 2 else 'easy'}", now=T0)
-            vault.add_episode(owner, f"knee {MARKER}{owner} pain after the long run", now=T0)
+            vault.add_episodes(owner, [{"text": f"knee {MARKER}{owner} pain after the long run"}],
+                               now=T0, embed=lambda _text, o=owner: _vector_of(o))  # fmt: skip
     assert MARKER.encode() in on_disk(path)
+    assert _vector_bytes("ana") in on_disk(path)
 
 
-def _assert_gone(path: Path, owner: str) -> None:
+def _vector_of(owner: str) -> list[float]:
+    """A vector whose stored bytes spell a marker of its own (little-endian float32)."""
+    return list(struct.unpack("<4f", _vector_bytes(owner)))
+
+
+def _vector_bytes(owner: str) -> bytes:
+    return (b"VEC" + owner[0].encode()) * 4
+
+
+def _assert_gone(path: Path, owner: str, *, vectors: bool = True) -> None:
     assert f"{MARKER}{owner}".encode() not in on_disk(path)
+    if vectors:
+        assert _vector_bytes(owner) not in on_disk(path)
 
 
 def test_forget_leaves_no_erased_word_in_the_fts_index(vault_file: Path) -> None:
