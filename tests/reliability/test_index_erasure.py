@@ -96,3 +96,15 @@ def test_a_reader_pinning_the_wal_is_reported_then_erase_wait_clears_every_byte(
     assert runner.invoke(main, ["--db", str(vault_file), "erase", "--wait"]).exit_code == 0
     assert runner.invoke(main, ["--db", str(vault_file), "doctor"]).exit_code == 0
     _assert_gone(vault_file, "ana")
+
+
+def test_expired_then_cleaned_episodes_leave_no_word_in_the_index(vault_file: Path) -> None:
+    from datetime import timedelta
+
+    _store(vault_file, owners=("ana",))
+    later = T0 + timedelta(days=400)
+    with open_vault(vault_file) as vault:
+        assert vault.expire_episodes(30, now=later) == 31  # moved to the archive
+        assert vault.cleanup_episode_archive(now=later + timedelta(days=400), retention_days=1) == 31
+        vault.erase(wait=1)
+    _assert_gone(vault_file, "ana", vectors=False)

@@ -316,7 +316,10 @@ def cleanup_episode_archive(uow: UnitOfWork, now: datetime, retention_days: int)
     """Delete archived episodes older than the retention period."""
     if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
         raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
-    return uow.episodes.cleanup_archive(now - timedelta(days=retention_days))
+    deleted = uow.episodes.cleanup_archive(now - timedelta(days=retention_days))
+    if deleted:  # the archived episodes' words may still sit in old segments of the index
+        purge_erased_terms(uow.connection)
+    return deleted
 
 
 # -- ingest: activities become episodes --------------------------------------------------------
