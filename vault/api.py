@@ -122,7 +122,6 @@ def open_vault(
     synchronous: str | None = None,
     busy_retry: RetryPolicy | None = None,
     decay_policy: DecayPolicy | None = None,
-    trusted_legacy: bool = False,
 ) -> "Vault":
     """Open a vault file (path or database URL; default `$VAULT_DB_URL`, `$VAULT_DB`, ./vault.db).
 
@@ -131,8 +130,7 @@ def open_vault(
     `synchronous` is "NORMAL" (default, or `$VAULT_SYNCHRONOUS`) or "FULL" (README,
     "Reliability and privacy"); `busy_retry` says how writes retry a busy lock (RetryPolicy);
     `decay_policy` sets the weekly decay factor per category (default DEFAULT_DECAY_POLICY).
-    A file this call created is removed again if opening it fails. Rows an upgrade adopts
-    from the engine's `athlete_memory` table pass the privacy gate unless `trusted_legacy`.
+    A file this call created is removed again if opening it fails.
     """
     _decay_policy(decay_policy)  # a bad policy is refused before anything is opened
     url = default_url() if target is None else as_url(target)
@@ -140,7 +138,7 @@ def open_vault(
     engine = create_vault_engine(url, read_only=read_only, synchronous=synchronous)
     try:
         if upgrade and not read_only:
-            migrate.upgrade(engine, check_adopted=adopted_rows_gate(trusted=trusted_legacy))
+            migrate.upgrade(engine)
         else:
             migrate.check_schema(engine)
     except exc.DBAPIError as error:
@@ -154,13 +152,6 @@ def open_vault(
     vault = Vault(engine, decay_policy=decay_policy)
     vault.busy_retry = busy_retry
     return vault
-
-
-def adopted_rows_gate(*, trusted: bool = False) -> Callable[[Any], None]:
-    """The privacy gate an upgrade runs over the rows it adopted from the engine's
-    `athlete_memory` table (`vault.services.privacy_gate.legacy_check`), for callers that run
-    `vault.storage.migrations.upgrade` themselves (`vault upgrade`)."""
-    return privacy_gate.legacy_check(trusted=trusted)
 
 
 class Vault:

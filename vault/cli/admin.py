@@ -21,8 +21,6 @@ from vault.storage.engine import create_vault_engine
 
 
 @main.command()
-@click.option("--trusted", is_flag=True,
-              help="Adopt the legacy rows without the privacy gate every other write passes.")
 @click.option(
     "--skip-bad-legacy-rows",
     is_flag=True,
@@ -33,16 +31,12 @@ from vault.storage.engine import create_vault_engine
 @json_option("Print the revisions and the adoption counts as JSON.")
 @db_option
 @click.pass_context
-def upgrade(
-    ctx: click.Context, skip_bad_legacy_rows: bool, trusted: bool, verbose: bool, as_json: bool
-) -> None:
+def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_json: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction.
 
     Ends with one line: the revision before and after, and how many legacy athlete_memory rows
     were adopted or skipped (each skipped row is a warning on stderr).
     """
-    from vault.api import adopted_rows_gate
-
     engine = create_vault_engine(database_url(ctx))
     try:
         before = migrate.ensure_not_newer(engine)
@@ -54,8 +48,7 @@ def upgrade(
         guard = write_guard(ctx)
         guard.attach(engine)
         with committing(ctx, "the upgrade (one transaction)"):
-            skipped = migrate.upgrade(engine, skip_bad_legacy_rows=skip_bad_legacy_rows,
-                                      check_adopted=adopted_rows_gate(trusted=trusted))
+            skipped = migrate.upgrade(engine, skip_bad_legacy_rows=skip_bad_legacy_rows)
         after = migrate.current_revision(engine)
         adopted = migrate.adopted_count(engine) if legacy_rows else 0
     finally:

@@ -20,17 +20,14 @@ must be a real bool, so a truthy string cannot switch the filter off by accident
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
-
-from sqlalchemy import Connection
 
 from vault.domain.document import ExportDocument
 from vault.domain.episodes import EpisodeIn, KnowledgeIn
 from vault.domain.errors import InvalidInput
 from vault.domain.models import Candidate, FactIn, Retraction
 from vault.extraction.privacy import addresses_model, find_pii, text_problem
-from vault.storage.repositories import legacy_copy
 
 # (where, text, whether it is free memory text held to the stricter rule)
 Field = tuple[str, str, bool]
@@ -152,28 +149,6 @@ def _mapping_fields(where: str, mapping: Mapping[str, Any]) -> Iterator[Field]:
                     yield f"{where} {key!s}", item, False
                 elif isinstance(item, Mapping):
                     yield from _mapping_fields(f"{where} {key!s}", item)
-
-
-def adopted_fields(found: Iterable[tuple[str, int, str, str, str]]) -> Iterator[Field]:
-    """The rows a legacy adoption (the engine's `athlete_memory` JSON table) stored.
-
-    Held to the personal-data rule only: the engine's rows are the app's own words, often not
-    English ("läuft gern früh | Knie ok"), where the capitalised-name rule would refuse nouns
-    and block a device's upgrade; contact data, cards, credentials and instructions still stop it.
-    """
-    for table, row_id, athlete, column, text in found:
-        yield f"legacy {table} id {row_id} of {athlete!r} {column}", text, False
-
-
-def legacy_check(*, trusted: bool) -> Callable[[Connection], None]:
-    """The hook `vault.storage.migrations.upgrade` runs after adopting the engine's rows, in the
-    upgrade's own transaction: a refused row stops the upgrade and leaves the file as it was."""
-    require_bool(trusted)
-
-    def check_adopted(connection: Connection) -> None:
-        check(adopted_fields(legacy_copy.adopted_texts(connection)), trusted=trusted)
-
-    return check_adopted
 
 
 def passes(fields: Iterable[Field]) -> bool:

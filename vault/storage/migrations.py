@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -92,18 +92,12 @@ def check_schema(engine: Engine) -> None:
 
 
 def upgrade(
-    engine: Engine,
-    revision: str = "head",
-    *,
-    skip_bad_legacy_rows: bool = False,
-    check_adopted: Callable[[Connection], None] | None = None,
+    engine: Engine, revision: str = "head", *, skip_bad_legacy_rows: bool = False
 ) -> list[LegacyProblem]:
     """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was.
 
     Returns the legacy `athlete_memory` rows revision 0002 skipped (only with
     `skip_bad_legacy_rows`; otherwise a bad row stops the upgrade with LegacyImportError).
-    When this upgrade adopted legacy rows, `check_adopted(connection)` runs last, inside the
-    same transaction: raising there leaves the file as it was (the privacy gate's hook).
     """
     from alembic import command
 
@@ -114,11 +108,7 @@ def upgrade(
         config = alembic_config(connection)
         config.attributes["skip_bad_legacy_rows"] = skip_bad_legacy_rows
         config.attributes["legacy_skipped"] = skipped  # reported by the caller, not logged
-        before = current_revision(connection)
         command.upgrade(config, revision)
-        adopting = before is None or before < "0002"
-        if check_adopted is not None and adopting and inspect(connection).has_table(ADOPTION_TABLE):
-            check_adopted(connection)
     return skipped
 
 

@@ -38,33 +38,3 @@ def purge_legacy_copy(connection: Connection, athlete_id: str) -> int:
         statement = text(f"DELETE FROM {ADOPTION_TABLE} WHERE athlete_id = :athlete")
         deleted += rowcount(connection.execute(statement, {"athlete": athlete_id}))
     return deleted
-
-
-# (table, row id, athlete, field, text) of what revision 0002 adopted
-AdoptedText = tuple[str, int, str, str, str]
-
-_ADOPTED = (
-    "SELECT {table}.id, {table}.athlete_id, {columns} FROM {table} "
-    "JOIN " + ADOPTION_TABLE + " AS adopted ON adopted.athlete_id = {table}.athlete_id "
-    "AND adopted.status = 'adopted' ORDER BY {table}.id"
-)
-
-
-def adopted_texts(connection: Connection) -> list[AdoptedText]:
-    """Every text the legacy adoption stored: the texts, source refs and tags of the adopted
-    athletes' facts, patterns, notes and archive rows (in the caller's transaction)."""
-    found: list[AdoptedText] = []
-    for table, columns in (("facts", ("text", "source_ref")), ("patterns", ("text", "source_ref")),
-                           ("notes", ("text", "source_ref")), ("archive", ("original_text",))):  # fmt: skip
-        statement = text(_ADOPTED.format(table=table, columns=", ".join(f"{table}.{c}" for c in columns)))
-        for row in connection.execute(statement):
-            for column, value in zip(columns, row[2:]):
-                if value:
-                    found.append((table, int(row[0]), str(row[1]), column, str(value)))
-    tags = text(
-        "SELECT t.fact_id, f.athlete_id, t.tag FROM fact_tags AS t JOIN facts AS f ON f.id = t.fact_id "
-        "JOIN " + ADOPTION_TABLE + " AS adopted ON adopted.athlete_id = f.athlete_id "
-        "AND adopted.status = 'adopted' ORDER BY t.fact_id, t.tag"
-    )
-    found += [("facts", int(r[0]), str(r[1]), "tag", str(r[2])) for r in connection.execute(tags)]
-    return found
