@@ -11,9 +11,9 @@ the way in (`vault.domain.models.validated_athlete`); this revision brings the i
 stored to the same form, losing nothing:
 
 - an id whose NFC form is not taken is renamed: a row for the NFC id is added, every column
-  that references `athletes.id` (found through the foreign keys, so tables a later revision
-  adds are covered too) and the episodes' `owner_key` (the owner's token in the full-text
-  index, a hash of the id) move to it, and the old row goes;
+  that holds the id (each foreign key to `athletes.id`, and each `athlete_id` / `owner_id`
+  column, so tables another revision adds are covered too) and the episodes' `owner_key` (the
+  owner's token in the full-text index, a hash of the id) move to it, and the old row goes;
 - an id whose NFC form is already taken (two athletes that collide) is left as it is, with all
   its rows, and reported: a warning here, and `vault doctor` names it until someone merges the
   two by hand (`vault delete` of the NFC id erases both).
@@ -49,13 +49,20 @@ def _owner_key(owner_id: str) -> str:
 
 
 def _referencing(bind: sa.engine.Connection) -> list[tuple[str, str]]:
-    """(table, column) of every foreign key that points at athletes.id."""
+    """(table, column) of every column that holds an athlete id: each foreign key that points
+    at athletes.id, and each `athlete_id` / `owner_id` column of a table without one (the
+    engine's own tables, the legacy copy and its adoption record)."""
     inspector = sa.inspect(bind)
-    found = []
+    found = set()
     for table in inspector.get_table_names():
+        if table == "athletes":
+            continue
         for key in inspector.get_foreign_keys(table):
             if key["referred_table"] == "athletes" and key["referred_columns"] == ["id"]:
-                found.append((table, key["constrained_columns"][0]))
+                found.add((table, key["constrained_columns"][0]))
+        for column in inspector.get_columns(table):
+            if column["name"] in ("athlete_id", "owner_id"):
+                found.add((table, column["name"]))
     return sorted(found)
 
 
@@ -91,7 +98,7 @@ def upgrade() -> None:
         for table, column in referencing:
             bind.execute(sa.text(f"UPDATE {table} SET {column} = :new WHERE {column} = :old"), names)
         for table in keyed:
-            column = dict(referencing)[table]
+            column = next(c for t, c in referencing if t == table)
             bind.execute(sa.text(f"UPDATE {table} SET owner_key = :key WHERE {column} = :new"),
                          {"key": _owner_key(new), "new": new})  # fmt: skip
         bind.execute(sa.text("DELETE FROM athletes WHERE id = :old"), names)
