@@ -243,3 +243,13 @@ def test_cli_writes_refuse_personal_data_in_one_line_unless_trusted(
     trusted = runner.invoke(main, ["--db", vault_url, *CLI_WRITES[name](path), "--trusted"])
     assert trusted.exit_code == 0, trusted.output
     assert _stored_anywhere(vault, SECRET) != []
+
+
+def test_one_candidate_is_judged_on_every_field_for_paths_that_leave_refusals_out() -> None:
+    from vault import NoteIn
+    from vault.services.privacy_gate import candidate_problem
+
+    assert candidate_problem(FactIn(text="goal: 10k")) is None
+    assert candidate_problem(FactIn(text=PII)) == "text: holds personal data (credential)"
+    assert candidate_problem(NoteIn(text="knee ok", source_ref=CARD)) == "source_ref: holds personal data (card)"
+    assert candidate_problem(FactIn(text="has knee issue", tags={f"pw:{PII}"})) is not None

@@ -151,6 +151,16 @@ def _mapping_fields(where: str, mapping: Mapping[str, Any]) -> Iterator[Field]:
                     yield from _mapping_fields(f"{where} {key!s}", item)
 
 
+def candidate_problem(candidate: Candidate) -> str | None:
+    """Why the gate refuses one candidate (its text, source_ref or a tag), or None: for paths
+    that leave refused items out and report them instead of failing (the engine's rows)."""
+    for where, text, memory_text in candidate_fields([candidate], label="item"):
+        problem = text_problem(text) if memory_text else personal_data_problem(text)
+        if problem is not None:
+            return f"{where.removeprefix('item 1 ')}: {problem}"
+    return None
+
+
 def passes(fields: Iterable[Field]) -> bool:
     """Whether the gate would let these fields through (for learning paths, which drop what
     the gate refuses instead of failing the whole message)."""
