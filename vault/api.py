@@ -50,6 +50,7 @@ from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_rows
 from vault.prompt.sections import Ranker
 from vault.prompt.tokens import DEFAULT_ENCODING
 from vault.services import episodes as episode_services
+from vault.services import privacy_gate
 from vault.services import learning
 from vault.services import memory as services
 from vault.storage import migrations as migrate
@@ -314,7 +315,10 @@ class Vault:
         athlete = validated_athlete(athlete_id)
         found, happened = learning.from_activity(activity, extractor=extractor)
         checked = checked_candidates(found, trusted=False)
-        episodes = episode_services.episodes_from_activity(activity)
+        episodes = [  # the raw notes become episodes: what the gate refuses is dropped, like facts
+            e for e in episode_services.episodes_from_activity(activity)
+            if privacy_gate.passes(privacy_gate.episode_fields([e]))
+        ]
         at = moment(now) if now is not None else happened
         with self._store.write(at) as uow:
             result = (

@@ -124,7 +124,7 @@ def test_the_sqlite_authorizer_denies_what_is_not_a_read(vault: Vault) -> None:
     """Beneath the parser: the connection itself refuses pragmas, ATTACH and writes."""
     import sqlite3
 
-    from vault.storage.dialect import read_only_query
+    from vault.storage.sql_firewall import read_only_query
 
     with vault.engine.connect() as connection:
         for statement in ("PRAGMA journal_mode = DELETE", "ATTACH ':memory:' AS x",
@@ -132,4 +132,5 @@ def test_the_sqlite_authorizer_denies_what_is_not_a_read(vault: Vault) -> None:
             with read_only_query(connection, 5) as cursor, pytest.raises(sqlite3.DatabaseError):
                 cursor.execute(statement)
         with read_only_query(connection, 5) as cursor:
-            assert cursor.execute("SELECT count(*) FROM top_facts").fetchone() == (0,)
+            cursor.execute("SELECT count(*) FROM top_facts")
+            assert list(cursor.rows()) == [(0,)]

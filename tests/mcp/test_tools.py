@@ -180,3 +180,20 @@ def test_list_athletes_shows_only_the_served_ones(vault: Vault) -> None:
     vault.remember("bob", "likes hills")
     listed = ok(call(vault, "list_athletes", {}, "ana", "cy"))
     assert [(a["athlete_id"], a["facts"]) for a in listed["athletes"]] == [("ana", 1), ("cy", 0)]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("add_memory", {"text": "my password hunter2zq"}),
+        ("add_memory", {"text": "pays with card 4111.1111.1111.1111", "kind": "note"}),
+        ("add_episode", {"text": "long run, card 4111 1111 1111 1111 hunter2zq"}),
+    ],
+)
+def test_writes_pass_the_privacy_gate_and_agents_cannot_vouch(
+    vault: Vault, tool: str, arguments: dict[str, Any]
+) -> None:
+    refused(call(vault, tool, arguments, writes=True), "personal data")
+    exported = vault.transfer.export("ana") if vault.summary("ana") else {}
+    assert "hunter2zq" not in str(exported) and "4111" not in str(exported)
+    assert not vault.episodes.recall("ana", "long run card", k=5)

@@ -15,6 +15,7 @@ from vault.api import Vault
 from vault.cli.app import database_url, echo_json, main
 from vault.cli.output import table
 from vault.storage.engine import create_vault_engine, sqlite_file
+from vault.storage.sql_firewall import MAX_RESULT_BYTES
 
 TABLE_ROWS = 10_000  # the text table is aligned, so it holds its rows; --csv/--json stream
 
@@ -28,24 +29,34 @@ TABLE_ROWS = 10_000  # the text table is aligned, so it holds its rows; --csv/--
     type=click.FloatRange(min=0.001, max=86_400),
     default=5.0,
     show_default=True,
-    help="Cancel the query after this many seconds.",
+    help="Cancel the query after this many seconds (the whole run, fetching included).",
 )
 @click.option("--limit", type=click.IntRange(min=1), help="Print at most this many rows.")
+@click.option(
+    "--max-mb",
+    type=click.FloatRange(min=0.001, max=65_536),
+    default=MAX_RESULT_BYTES / 1024 / 1024,
+    show_default=True,
+    help="Stop when the rows returned hold more than this many megabytes.",
+)
 @click.pass_context
 def sql(
-    ctx: click.Context, query: str, as_csv: bool, as_json: bool, timeout: float, limit: int | None
+    ctx: click.Context, query: str, as_csv: bool, as_json: bool, timeout: float,
+    limit: int | None, max_mb: float,
 ) -> None:
     """Run one read-only query (SELECT, WITH ... SELECT, VALUES, EXPLAIN) and print the rows.
 
     The query is checked by a SQL parser (one statement, no writes, no functions with side
-    effects), then run in a read-only transaction with a statement timeout. Use a database
+    effects), then run in a read-only transaction bounded by --timeout and --max-mb. Use a database
     role without superuser rights for analysts on PostgreSQL (see the README).
     """
     if as_csv and as_json:
         raise click.UsageError("choose one of --csv and --json")
     if not query.strip():
         raise click.UsageError("QUERY is empty")
-    with _read_only_vault(ctx) as vault, vault.admin.sql(query, timeout=timeout, limit=limit) as (
+    with _read_only_vault(ctx) as vault, vault.admin.sql(
+        query, timeout=timeout, limit=limit, max_bytes=int(max_mb * 1024 * 1024)
+    ) as (
         headers, rows,
     ):  # fmt: skip
         _emit(headers, rows, as_csv=as_csv, as_json=as_json)

@@ -19,7 +19,8 @@ def copy(source: str, destination: str, as_json: bool) -> None:
 
     Ids, history links, the archive and the forget log are kept; DEST is created or upgraded
     to the newest schema, written in one transaction, then verified (rows per athlete and a
-    checksum of every row). Running it again changes nothing. Stop writers to SRC first.
+    checksum of every row). Running it again changes nothing. SRC may be in use: it is read,
+    and verified, in one snapshot (what writers commit meanwhile is left for the next copy).
     """
     src_url, dest_url = as_url(source), as_url(destination)
     path = sqlite_file(src_url)

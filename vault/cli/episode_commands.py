@@ -71,6 +71,10 @@ def episode() -> None:
     """Record what happened (seed 003's episodic memory)."""
 
 
+TRUSTED_HELP = ("What you vouch for: skip the privacy gate (contact data, card numbers, "
+                "credentials, ...) that every other write passes.")
+
+
 @episode.command("add")
 @click.argument("owner")
 @click.argument("text")
@@ -78,13 +82,14 @@ def episode() -> None:
 @click.option("--type", "type_", default="note", show_default=True, help="Episode type.")
 @click.option("--outcome", help="How it turned out (e.g. positive, negative, failed).")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata (location, person, item, day...).")
+@click.option("--trusted", is_flag=True, help=TRUSTED_HELP)
 @at_option("When it happened (default: now).")
 @json_option("Print the result as JSON.")
 @db_option
 @click.pass_context
 def add(
     ctx: click.Context, owner: str, text: str, ref: str | None, type_: str, outcome: str | None,
-    meta: tuple[str, ...], at: datetime | None, as_json: bool,
+    meta: tuple[str, ...], trusted: bool, at: datetime | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Record one episode of OWNER."""
     fields: dict[str, Any] = {"text": text, "type": type_, "ref": ref, "meta": _meta(meta)}
@@ -94,7 +99,7 @@ def add(
         fields["at"] = at
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, "the episode"):
-        result = vault.episodes.add(owner, [fields])
+        result = vault.episodes.add(owner, [fields], trusted=trusted)
     if as_json:
         echo_json(result.model_dump(mode="json"))
     elif result.updated:
@@ -127,11 +132,13 @@ def _episode_lines(stream: IO[bytes], path: str, advance: Callable[[int], None])
 @episode.command("import")
 @click.argument("owner")
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.option("--trusted", is_flag=True, help=TRUSTED_HELP)
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
 @click.option("--embedder", "embedder_spec", metavar="MODULE:NAME", help=EMBEDDER_HELP)
-def import_(ctx: click.Context, owner: str, path: str, as_json: bool, embedder_spec: str | None) -> None:
+def import_(ctx: click.Context, owner: str, path: str, trusted: bool, as_json: bool,
+            embedder_spec: str | None) -> None:  # fmt: skip
     """Import OWNER's episodes from a JSON Lines file, `-` for stdin (text, ref, at, type,
     outcome, meta).
 
@@ -144,7 +151,8 @@ def import_(ctx: click.Context, owner: str, path: str, as_json: bool, embedder_s
         vault = open_from_cli(ctx, create=True)
         with committing(ctx, "the import"), progress(stream_size(stream), "importing") as advance:
             counts = vault.episodes.import_stream(owner, _episode_lines(stream, path, advance),
-                                                  batch=IMPORT_BATCH, embedder=embedder)
+                                                  batch=IMPORT_BATCH, embedder=embedder,
+                                                  trusted=trusted)  # fmt: skip
     if as_json:
         echo_json({name: counts[name] for name in ("added", "updated", "archived")})
     else:
@@ -229,15 +237,16 @@ def knowledge() -> None:
 
 @knowledge.command("load")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--trusted", is_flag=True, help=TRUSTED_HELP)
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
-def load(ctx: click.Context, paths: tuple[Path, ...], as_json: bool) -> None:
+def load(ctx: click.Context, paths: tuple[Path, ...], trusted: bool, as_json: bool) -> None:
     """Load knowledge from JSON files (or directories of them); known (kind, name) are replaced."""
     items = KnowledgeBase.read_files(paths)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, "the knowledge load"):
-        added, updated = vault.knowledge.load(items)
+        added, updated = vault.knowledge.load(items, trusted=trusted)
     if as_json:
         echo_json({"added": added, "updated": updated})
     else:

@@ -273,10 +273,14 @@ def _is_stream_line(line: bytes) -> bool:
 @click.argument("path", type=_FILE)
 @click.option("--athlete", required=True, help="Athlete id to import the memories as.")
 @click.option("--replace", is_flag=True, help="Replace the athlete's existing memory.")
+@click.option("--trusted", is_flag=True,
+              help="A file you vouch for: skip the privacy gate every other write passes.")
 @json_option("Print the import report as JSON.")
 @db_option
 @click.pass_context
-def import_yaml(ctx: click.Context, path: str, athlete: str, replace: bool, as_json: bool) -> None:
+def import_yaml(
+    ctx: click.Context, path: str, athlete: str, replace: bool, trusted: bool, as_json: bool
+) -> None:
     """Import seed 002's memories.yaml at PATH (`-` for stdin) as ATHLETE's memory."""
     source: str | Path
     if path != "-" and Path(path).is_file():
@@ -291,7 +295,7 @@ def import_yaml(ctx: click.Context, path: str, athlete: str, replace: bool, as_j
         source = decode(raw, path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {athlete}"):
-        report = vault.transfer.import_memories_yaml(source, athlete, replace)
+        report = vault.transfer.import_memories_yaml(source, athlete, replace, trusted=trusted)
     _print(report, as_json, "imported")
 
 

@@ -48,7 +48,7 @@ from vault.domain.models import (
 )
 from vault.domain.rules import CAPS
 from vault.domain.text import normalize_text
-from vault.domain.times import format_utc, parse_iso_time, require_aware
+from vault.domain.times import format_utc, in_range, parse_iso_time
 from vault.domain.vocabulary import ArchiveReason, Kind, Source
 
 FORMAT = "vault-export"
@@ -58,9 +58,9 @@ STORED = "stored"  # validation context: the rows come from the vault itself
 
 def _time(value: Any) -> Any:
     if isinstance(value, str):
-        return parse_iso_time(value)
+        return in_range(parse_iso_time(value))
     if isinstance(value, datetime):
-        return require_aware(value)
+        return in_range(value)
     return value
 
 

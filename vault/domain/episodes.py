@@ -27,7 +27,7 @@ from vault.domain.limits import (
     REF_MAX,
 )
 from vault.domain.text import clean_text
-from vault.domain.times import require_aware
+from vault.domain.times import in_range
 
 DEFAULT_TYPE = "note"
 
@@ -84,7 +84,7 @@ class EpisodeIn(BaseModel):
     @field_validator("occurred_at")
     @classmethod
     def _aware(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else require_aware(value, "at")
+        return None if value is None else in_range(value, "at")
 
     @field_validator("meta")
     @classmethod

@@ -15,6 +15,19 @@ class InvalidInput(VaultError, ValueError):
     """
 
 
+class PersonalDataRefused(InvalidInput):
+    """The privacy gate refused a field; nothing was written.
+
+    `plain` is the refusal without the advice on how to vouch for an entry, for callers that
+    have no such switch (an agent through `vault mcp`)."""
+
+    VOUCH = "an entry you vouch for may pass with trusted=True, or --trusted on the command line"
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.plain = f"{where} refused: {problem} (nothing was written)"
+        super().__init__(f"{where} refused: {problem} (nothing was written; {self.VOUCH})")
+
+
 class BusyError(VaultError):
     """Another process held the database's write lock past every retry; nothing was written."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, NamedTuple, TypeVar, Union, cast
 
@@ -42,7 +43,7 @@ from vault.domain.text import (
     entity_tags,
     normalize_text,
 )
-from vault.domain.times import require_aware
+from vault.domain.times import in_range, require_aware
 from vault.domain.vocabulary import (
     ArchiveReason,
     Category,
@@ -55,7 +56,9 @@ from vault.domain.vocabulary import (
 
 
 def _athlete_id(value: str) -> str:
-    cleaned = value.strip(" ")  # only spaces: "ana\u2028" or "ana\n" is refused, not trimmed
+    # NFC: "José" typed as one code point or as "e" + U+0301 is one athlete (revision 0008
+    # brought the ids already stored to this form)
+    cleaned = unicodedata.normalize("NFC", value.strip(" "))  # only spaces: "ana\u2028" is refused
     if not cleaned:
         raise ValueError("athlete id must not be empty")
     if len(cleaned) > ATHLETE_ID_MAX:
@@ -132,24 +135,8 @@ def _aware(value: datetime) -> datetime:
 
 
 def aware_in_range(value: datetime, name: str = "time") -> datetime:
-    """`value` in UTC, or ValueError: naive, or outside the years vault stores (TIME_MIN..MAX).
-
-    Converting 0001-01-01T00:00:00+01:00 or 9999-12-31T23:30:00-01:00 to UTC leaves the
-    calendar (OverflowError); both are refused as invalid input instead.
-    """
-    try:
-        utc = require_aware(value, name)
-    except OverflowError:
-        raise ValueError(
-            f"{name} is out of range: {value.isoformat()} is not a time between "
-            f"{TIME_MIN:%Y-%m-%d} and {TIME_MAX:%Y-%m-%d} UTC"
-        ) from None
-    if not TIME_MIN <= utc < TIME_MAX:
-        raise ValueError(
-            f"{name} is out of range: {value.isoformat()} is not a time between "
-            f"{TIME_MIN:%Y-%m-%d} and {TIME_MAX:%Y-%m-%d} UTC"
-        )
-    return utc
+    """`value` in UTC, or ValueError when naive or outside 1900-2500 (`vault.domain.times.in_range`)."""
+    return in_range(value, name)
 
 
 def _optional_text(value: Any) -> Any:

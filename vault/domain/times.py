@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from vault.domain.limits import TIME_MAX, TIME_MIN
+
 
 def utc_now() -> datetime:
     """The current time, timezone-aware UTC (freezegun controls it in tests)."""
@@ -17,6 +19,26 @@ def require_aware(value: datetime, name: str = "time") -> datetime:
             f"{name} must be timezone-aware (e.g. 2026-03-01T08:00:00+00:00 or ...Z), got {value.isoformat()}"
         )
     return value.astimezone(timezone.utc)
+
+
+def in_range(value: datetime, name: str = "time") -> datetime:
+    """`value` in UTC, or ValueError: naive, or outside the years vault accepts (TIME_MIN up to
+    TIME_MAX, 1900-2500 UTC). The one time rule of every input path: merge, episodes, activities,
+    vault-export documents, memories.yaml, `now`.
+
+    Converting 0001-01-01T00:00:00+01:00 or 9999-12-31T23:30:00-01:00 to UTC leaves the
+    calendar (OverflowError); both are refused as out of range instead.
+    """
+    try:
+        utc = require_aware(value, name)
+    except OverflowError:
+        utc = None
+    if utc is None or not TIME_MIN <= utc < TIME_MAX:
+        raise ValueError(
+            f"{name} is out of range: {value.isoformat()} is not a time between "
+            f"{TIME_MIN:%Y-%m-%d} and {TIME_MAX:%Y-%m-%d} UTC"
+        )
+    return utc
 
 
 def parse_iso_time(text: str, name: str = "time") -> datetime:

@@ -8,6 +8,7 @@ from datetime import datetime, time, timezone
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from vault.domain.models import Candidate
+from vault.domain.times import in_range
 from vault.domain.vocabulary import Source
 from vault.extraction.base import Extractor
 from vault.extraction.privacy import scrub
@@ -44,6 +45,8 @@ class ActivityIn(BaseModel):
     def _aware(cls, value: datetime | None) -> datetime | None:
         if value is not None and (value.tzinfo is None or value.utcoffset() is None):
             raise ValueError("started_at must be timezone-aware (e.g. 2026-03-01T07:00:00+01:00)")
+        if value is not None:
+            in_range(value, "started_at")  # the vault's one time rule (1900-2500)
         return value
 
     @model_validator(mode="after")

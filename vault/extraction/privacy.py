@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -75,10 +76,17 @@ _VERB_AFTER = re.compile(
 
 # -- issue 9: cards, IBANs, documents, dates of birth, credentials. Every repetition is bounded
 # and every look-around is fixed-width, so each pattern is linear in the text.
+# A card is 13-19 digits in groups of 4 or more (the last may be shorter), the groups joined by
+# one or two of any separator people type: "4111 1111 1111 1111", "4111.1111.1111.1111",
+# "41111111 11111111", "4111-1111 1111_1111". Groups of 3 ("400 400 400 400") are training
+# numbers, not cards. Each group starts after a separator, so matching stays linear.
+_SEP = r"[ .\-/,_]"
 _CARD = re.compile(
-    r"(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})(?![\d])"
+    rf"(?<![\d])\d{{4,19}}(?:{_SEP}{{1,2}}\d{{4,19}})*(?:{_SEP}{{1,2}}\d{{1,3}})?(?!\d)"
 )
-_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,4})?")
+_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]{4}){2,7}(?:[ -]?[A-Za-z0-9]{1,4})?"
+)
 _DOCUMENT = re.compile(
     r"\b(?:(?:passport|driv(?:er'?s|ing) licen[cs]e|licen[cs]e|id card|identity card"
     r"|national id|social security|ssn|nhs|national insurance|tax(?:payer)? id|sort code"
@@ -88,7 +96,7 @@ _DOCUMENT = re.compile(
     r"(?P<value>(?=[A-Za-z0-9 -]{0,24}\d)[A-Za-z0-9](?:[A-Za-z0-9-]| (?=\w)){3,22}[A-Za-z0-9])",
     re.IGNORECASE,
 )
-_SSN = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
+_SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -104,9 +112,13 @@ _BIRTH = re.compile(
     re.IGNORECASE,
 )
 _CREDENTIAL = re.compile(
-    r"\b(?:password|passcode|passphrase|passwd|pwd|pin(?: code| number)?|api[ _-]?key|secret"
+    r"\b(?:password|passcode|passphrase|passwd|pwd|pw|pin(?: code| number)?|api[ _-]?key|secret"
     r"(?: key)?|access (?:key|token)|auth(?:entication)? token|token|login|username|user ?name)"
-    r"(?: is|:| =| was)+ ?\S{1,100}",
+    r"(?: is|:| =| was)+ ?\S{1,100}"
+    # without "is": a password word followed by its value ("my password hunter2"), and a PIN
+    # word followed by digits ("bank pin 4821")
+    r"|\b(?:password|passcode|passphrase|passwd|pwd|pw)\b ?[:=]? ?(?=[^\s.,;!?]*[\w])[^\s.,;!?]{3,100}"
+    r"|\b(?:pin|pin code|pin number|passcode)\b ?[:=#]? ?\d{3,12}\b",
     re.IGNORECASE,
 )
 _API_KEY = re.compile(
@@ -170,7 +182,7 @@ def _cards(text: str) -> list[Span]:
 
 
 def _iban_valid(value: str) -> bool:
-    compact = value.replace(" ", "").upper()
+    compact = value.replace(" ", "").replace("-", "").upper()
     if not 15 <= len(compact) <= 34 or not compact[:2].isalpha():
         return False
     moved = compact[4:] + compact[:4]
@@ -184,7 +196,7 @@ def _ibans(text: str) -> list[Span]:
         value = match.group(0)
         # A match may run one group into the next word; try the longest valid prefix.
         while value and not _iban_valid(value):
-            cut = value.rfind(" ")
+            cut = max(value.rfind(" "), value.rfind("-"))
             if cut <= 4:
                 value = ""
                 break
@@ -247,11 +259,34 @@ def _is_name(text: str, match: re.Match[str]) -> bool:
     return True
 
 
+# Dashes and minus signs NFKC keeps apart: one hyphen-minus for the patterns.
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
+
+
+def normalized(text: str) -> str:
+    """`text` as the privacy patterns read it: Unicode NFKC (full-width digits and `＠` become
+    ASCII), format characters removed (zero-width spaces and joiners, soft hyphens, BOMs: they
+    hide nothing from a reader but split a card number or a word for a pattern), every kind of
+    space folded to one space and every dash to `-`. Idempotent; plain ASCII text is unchanged.
+    """
+    if text.isascii():
+        return text
+    folded = unicodedata.normalize("NFKC", text)
+    kept = []
+    for char in folded:
+        category = unicodedata.category(char)
+        if category == "Cf":
+            continue
+        kept.append(" " if category in ("Zs", "Zl", "Zp") else char)
+    return "".join(kept).translate(_DASHES)
+
+
 def find_pii(text: str) -> list[Span]:
-    """Every piece of personal data in `text`, earliest first.
+    """Every piece of personal data in `normalized(text)`, earliest first (spans index it).
 
     Kinds: email, credential, url, card, iban, birth date, document, phone, address, name.
     """
+    text = normalized(text)
     found = [Span("email", m.start(), m.end()) for m in _EMAIL.finditer(text)]
     found += _secrets(text)
     found += _urls(text)
@@ -276,6 +311,7 @@ def find_pii(text: str) -> list[Span]:
 
 def redact(text: str) -> str:
     """`text` with every piece of personal data replaced by `[kind]` (for logs and prompts)."""
+    text = normalized(text)
     pieces, at = [], 0
     for span in find_pii(text):
         pieces += [text[at : span.start], f"[{span.kind}]"]
@@ -284,7 +320,9 @@ def redact(text: str) -> str:
 
 
 def scrub_text(text: str) -> str | None:
-    """The text with removable names cut out, or None when the candidate must be dropped."""
+    """The (normalized) text with removable names cut out, or None when the candidate must be
+    dropped."""
+    text = normalized(text)
     return _without_names(text, find_pii(text))
 
 
@@ -329,7 +367,7 @@ SLOT_VALUE_MAX_CHARS = 40
 
 def addresses_model(text: str) -> bool:
     """Whether `text` talks to a language model instead of about the athlete."""
-    return _ADDRESSES_MODEL.search(text[:2_000]) is not None
+    return _ADDRESSES_MODEL.search(normalized(text[:2_000])) is not None
 
 
 def slot_value_problem(text: str) -> str | None:
@@ -365,6 +403,7 @@ def text_problem(text: str) -> str | None:
     """
     if addresses_model(text):
         return "the text addresses the model, not the athlete"
+    text = normalized(text)
     text = _label_lowered(text)
     spans = find_pii(text)
     kinds = sorted({span.kind for span in spans if span.kind != "name"})

@@ -10,10 +10,7 @@ from typing import Any
 from vault.domain.errors import InvalidInput
 from vault.facade.store import Store, moment
 from vault.services import engine_sync, health
-from vault.storage import dialect, queries
-
-_FETCH = 500  # rows per fetch of an analyst query (a server-side cursor on PostgreSQL)
-
+from vault.storage import queries, sql_firewall
 
 class Admin:
     """Doctor, erase, stats, read-only SQL, and the engine table's upkeep."""
@@ -66,36 +63,32 @@ class Admin:
 
     @contextmanager
     def sql(
-        self, query: str, *, timeout: float = 5.0, limit: int | None = None
+        self,
+        query: str,
+        *,
+        timeout: float = 5.0,
+        limit: int | None = None,
+        max_bytes: int = sql_firewall.MAX_RESULT_BYTES,
     ) -> Iterator[tuple[list[str], Iterator[tuple[Any, ...]]]]:
         """`with v.admin.sql(query) as (headers, rows):` one analyst query that only reads.
 
-        The query is checked by a SQL parser first, then run in a read-only transaction
-        cancelled after `timeout` seconds; `rows` streams the result (at most `limit` rows).
-        A refused, failing or row-less statement is a VaultError.
+        The query is checked by a SQL parser first (`vault.storage.sql_firewall.check_query`),
+        then run in a read-only transaction; `timeout` seconds bound the whole run, fetching
+        included, and `max_bytes` the rows returned; `rows` streams the result (at most `limit`
+        rows). A refused, failing, too slow, too large or row-less statement is a VaultError.
         """
         engine = self._store.engine
-        explain = dialect.check_query(query, engine.dialect.name)
+        explain = sql_firewall.check_query(query, engine.dialect.name)
         errors = engine.dialect.loaded_dbapi.Error
         with engine.connect() as connection:
             try:
-                with dialect.read_only_query(connection, timeout, stream=not explain) as cursor:
+                with sql_firewall.read_only_query(
+                    connection, timeout, stream=not explain, max_bytes=max_bytes
+                ) as cursor:
                     cursor.execute(query)
                     if cursor.description is None:
                         raise InvalidInput("the statement returns no rows; `vault sql` only reads")
-                    yield [column[0] for column in cursor.description], _fetched(cursor, limit)
+                    yield [column[0] for column in cursor.description], cursor.rows(limit)
             except errors as error:
                 first = (str(error).strip().splitlines() or [type(error).__name__])[0]
                 raise InvalidInput(f"query failed: {first}") from None
-
-
-def _fetched(cursor: Any, limit: int | None) -> Iterator[tuple[Any, ...]]:
-    """The cursor's rows in chunks of _FETCH, up to `limit`."""
-    left = limit
-    while left is None or left > 0:
-        chunk = cursor.fetchmany(_FETCH if left is None else min(_FETCH, left))
-        if not chunk:
-            return
-        if left is not None:
-            left -= len(chunk)
-        yield from (tuple(row) for row in chunk)

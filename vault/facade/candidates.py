@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import ITEMS_PER_CALL
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction, validated
-from vault.extraction import check_candidate
+from vault.services import privacy_gate
 
 _CANDIDATE_TYPES = (FactIn, PatternIn, NoteIn, Retraction)
 _MODELS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}
@@ -32,14 +32,7 @@ def checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
     if len(taken) > ITEMS_PER_CALL:
         raise InvalidInput(f"at most {ITEMS_PER_CALL} candidates per merge")
     checked = [_candidate(c) for c in taken]
-    if not trusted:
-        for position, candidate in enumerate(checked, 1):
-            problem = check_candidate(candidate)
-            if problem is not None:
-                raise InvalidInput(
-                    f"candidate {position} refused: {problem} (nothing was written; "
-                    "pass trusted=True for a manual entry you vouch for)"
-                )
+    privacy_gate.check(privacy_gate.candidate_fields(checked), trusted=trusted)
     return checked
 
 

@@ -17,6 +17,7 @@ from vault.facade.store import Store, moment
 from vault.prompt.episodes import EpisodeSections, render_episode_sections
 from vault.prompt.tokens import DEFAULT_ENCODING
 from vault.services import episodes as services
+from vault.services import privacy_gate
 from vault.storage.repositories.episodes import EpisodeRepository, KnowledgeRepository
 
 
@@ -37,8 +38,10 @@ class Episodes:
         embed: services.Embed | None = None,
         model: str = "app",
         embedder: Embedder | None = None,
+        trusted: bool = False,
     ) -> AddEpisodesResult:
         """Record episodes in one transaction (set-wise); a known `ref` is rewritten in place.
+        Text, type, outcome, ref and meta pass the privacy gate unless `trusted`.
 
         `policy` (the store triggers) skips what it would not remember; past `cap` the
         owner's oldest episodes move to `episode_archive`. `embedder` (vault.Embedder; or the
@@ -47,6 +50,7 @@ class Episodes:
         """
         owner = validated_athlete(owner_id)
         checked = [validated(EpisodeIn, item) for item in items]
+        privacy_gate.check(privacy_gate.episode_fields(checked), trusted=trusted)
         with self._store.write() as uow:
             return services.add_episodes(
                 uow, owner, checked, moment(now), policy=policy, cap=cap, embed=embed, model=model,
@@ -54,10 +58,11 @@ class Episodes:
             )  # fmt: skip
 
     def add_one(
-        self, owner_id: str, text: str, *, now: datetime | None = None, **fields: Any
+        self, owner_id: str, text: str, *, now: datetime | None = None, trusted: bool = False,
+        **fields: Any,
     ) -> AddEpisodesResult:
         """Record one episode (`type`, `outcome`, `at`, `ref`, `meta` as in EpisodeIn)."""
-        return self.add(owner_id, [{"text": text, **fields}], now=now)
+        return self.add(owner_id, [{"text": text, **fields}], now=now, trusted=trusted)
 
     def import_stream(
         self,
@@ -68,6 +73,7 @@ class Episodes:
         batch: int = 2000,
         progress: Callable[[int], None] | None = None,
         embedder: Embedder | None = None,
+        trusted: bool = False,
     ) -> dict[str, int]:
         """Record a stream of episodes in ONE transaction, `batch` at a time (flat memory).
 
@@ -78,11 +84,13 @@ class Episodes:
         owner = validated_athlete(owner_id)
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise InvalidInput(f"batch must be a whole number >= 1, got {batch!r}")
+        privacy_gate.require_bool(trusted)
         at = moment(now)
         counts = dict.fromkeys(("episodes", "added", "updated", "archived"), 0)
         stream = iter(items)
         with self._store.write() as uow:
             while chunk := [validated(EpisodeIn, i) for i in itertools.islice(stream, batch)]:
+                privacy_gate.check(privacy_gate.episode_fields(chunk), trusted=trusted)  # rolls back all
                 result = services.add_episodes(uow, owner, chunk, at, embedder=embedder)
                 counts["episodes"] += len(chunk)
                 counts["added"] += len(result.added)
@@ -99,10 +107,14 @@ class Episodes:
         *,
         now: datetime | None = None,
         policy: StorePolicy | None = None,
+        trusted: bool = False,
     ) -> AddEpisodesResult:
         """The episodes an activity is worth (session with outcome, injury, race), recorded."""
         found = services.episodes_from_activity(activity, policy=policy)
-        return self.add(owner_id, found, now=now) if found else AddEpisodesResult()
+        if not found:
+            privacy_gate.require_bool(trusted)
+            return AddEpisodesResult()
+        return self.add(owner_id, found, now=now, trusted=trusted)
 
     def recall(
         self,
@@ -146,7 +158,7 @@ class Episodes:
     def forget(self, owner_id: str, query: str) -> dict[str, int]:
         """Erase the owner's episodes and archived episodes matching every word of `query`."""
         owner = validated_athlete(owner_id)
-        with self._store.write() as uow:
+        with self._store.erasing(), self._store.write() as uow:
             counts = services.forget_episodes(uow, owner, query)
         self._store.checkpoint()
         return counts

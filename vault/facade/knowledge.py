@@ -12,6 +12,7 @@ from vault.domain.episodes import Knowledge, KnowledgeIn
 from vault.domain.models import validated
 from vault.facade.store import Store, moment
 from vault.services import episodes as services
+from vault.services import privacy_gate
 from vault.storage.repositories.episodes import KnowledgeRepository
 
 
@@ -34,12 +35,15 @@ class KnowledgeBase:
         source: str | os.PathLike[str] | Sequence[KnowledgeIn | dict[str, Any]],
         *,
         now: datetime | None = None,
+        trusted: bool = False,
     ) -> tuple[int, int]:
-        """Load knowledge (a JSON file, a directory of them, or rows); (added, updated)."""
+        """Load knowledge (a JSON file, a directory of them, or rows); (added, updated).
+        Every field passes the privacy gate unless `trusted`."""
         if isinstance(source, (str, os.PathLike)):
             items = services.load_knowledge_files([Path(source)])
         else:
             items = [validated(KnowledgeIn, item) for item in source]
+        privacy_gate.check(privacy_gate.knowledge_fields(items), trusted=trusted)
         with self._store.write() as uow:
             return services.store_knowledge(uow, items, moment(now))
 

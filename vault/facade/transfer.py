@@ -13,7 +13,7 @@ from vault.domain.errors import InvalidInput
 from vault.domain.models import validated_athlete
 from vault.facade.store import Store, moment
 from vault.services import copy as copying
-from vault.services import interchange
+from vault.services import interchange, privacy_gate
 from vault.storage import queries
 from vault.storage.dialect import is_sqlite
 from vault.storage.engine import backup_sqlite
@@ -62,7 +62,7 @@ class Transfer:
         """Restore several documents in ONE transaction (all or nothing); idempotent like
         `import_document`. Every document is validated before anything is written."""
         docs = [interchange.validate_document(d) for d in documents]
-        if not trusted:
+        if not privacy_gate.require_bool(trusted):
             for doc in docs:
                 interchange.check_privacy(doc)
         if not docs:
@@ -77,15 +77,16 @@ class Transfer:
         replace: bool = False,
         *,
         now: datetime | None = None,
+        trusted: bool = False,
     ) -> interchange.ImportReport:
         """Import the M13 memories.yaml file (a path, or the YAML text as a `str`) as the
-        athlete's."""
+        athlete's. Every entry passes the privacy gate unless `trusted`."""
         athlete = validated_athlete(athlete_id)
         text, where = interchange.read_source(path)
         at = moment(now)
         with self._store.write() as uow:
             return interchange.import_memories_yaml(
-                uow, text, athlete, replace=replace, now=at, where=where
+                uow, text, athlete, replace=replace, now=at, where=where, trusted=trusted
             )
 
     def copy_to(

@@ -7,11 +7,8 @@ from contextlib import contextmanager
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from vault.domain.errors import VaultError
+from vault.domain.errors import PersonalDataRefused, VaultError
 from vault.mcp.scope import OutOfScope
-
-# The API's advice to a program; a client of this server has no such switch (never trusted).
-API_ONLY_ADVICE = "; pass trusted=True for a manual entry you vouch for"
 
 
 @contextmanager
@@ -21,5 +18,7 @@ def refusals() -> Iterator[None]:
     back whatever the failing operation began, so nothing is half written."""
     try:
         yield
+    except PersonalDataRefused as error:
+        raise ToolError(error.plain) from None  # a client of this server cannot vouch for text
     except (VaultError, OutOfScope) as error:
-        raise ToolError(str(error).replace(API_ONLY_ADVICE, "")) from None
+        raise ToolError(str(error)) from None

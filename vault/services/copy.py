@@ -9,7 +9,9 @@ destination. Ids are kept (an app that stored a fact id, `vault history ID`, eve
 every id the source ever handed out (`vault.storage.dialect.bump_sequences`). An athlete whose
 rows are already equal is not touched, so a second run writes nothing.
 
-The whole copy is one transaction on the destination: it arrives whole or not at all. Before
+The source is read in one snapshot (one read transaction; REPEATABLE READ on PostgreSQL), so a
+vault that is being written is copied as it was at one moment and verified against that same
+moment. The whole copy is one transaction on the destination: it arrives whole or not at all. Before
 committing it is verified: the row counts of every athlete and a SHA-256 over every row of
 every table (canonical text: times in UTC with microseconds, enums by value, floats by repr)
 must be the same on both sides.
@@ -29,6 +31,7 @@ from sqlalchemy import Connection, Engine
 
 from vault.domain.errors import VaultError
 from vault.domain.times import format_utc
+from vault.storage.dialect import snapshot_options
 from vault.storage.repositories import copy as rows
 from vault.storage.repositories.copy import Layout, Row, layout
 
@@ -57,7 +60,9 @@ def copy_vault(
     Both must be at the newest schema. The destination must hold no athlete the source lacks.
     """
     plan = layout()
-    with source.connect() as src, destination.connect() as dest:
+    # the source is read and verified in ONE snapshot, so a vault being written copies whole
+    reader = source.connect().execution_options(**snapshot_options(source))
+    with reader as src, destination.connect() as dest:
         ids = rows.athlete_ids(src)
         extra = set(rows.athlete_ids(dest)) - set(ids)
         if extra:

@@ -37,10 +37,10 @@ from vault.domain.models import (
 )
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
-from vault.extraction import check_candidate
 from vault.prompt.engine_row import engine_document, engine_json
 from vault.prompt.memory_block import render_rows
 from vault.services.memory import merge
+from vault.services.privacy_gate import candidate_problem
 from vault.storage import queries
 from vault.storage.repositories.engine_table import EngineTableRepository, InboxRow
 from vault.storage.uow import UnitOfWork
@@ -185,7 +185,7 @@ def _candidate(observation: Observation, legacy: bool, lines: list[str]) -> Cand
         lines.append(f"{observation.kind} {_short(observation.text)} refused: "
                      f"{describe_validation_error(error)}")  # fmt: skip
         return None
-    problem = check_candidate(candidate)
+    problem = candidate_problem(candidate)
     if problem is not None:
         lines.append(f"{observation.kind} withheld by the privacy filter: {problem}")
         return None

@@ -50,6 +50,7 @@ from vault.storage.repositories.episodes import (
     fts_match,
     owner_key,
 )
+from vault.storage.search_index import purge_erased_terms
 from vault.storage.uow import UnitOfWork
 
 Embed = Callable[[str], Sequence[float]]
@@ -515,7 +516,10 @@ def forget_episodes(uow: UnitOfWork, owner_id: str, query: str) -> dict[str, int
     terms = query_terms(query)
     if not terms:
         raise InvalidInput(f"nothing to forget: {query!r} has no words to match")
-    return uow.episodes.forget_matching(owner_id, terms)
+    counts = uow.episodes.forget_matching(owner_id, terms)
+    if counts["episodes"]:
+        purge_erased_terms(uow.connection)  # erased words leave the FTS5 segments too
+    return counts
 
 
 def expire_episodes(uow: UnitOfWork, now: datetime, max_age_days: int) -> int:
@@ -529,7 +533,10 @@ def cleanup_episode_archive(uow: UnitOfWork, now: datetime, retention_days: int)
     """Delete archived episodes older than the retention period."""
     if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
         raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
-    return uow.episodes.cleanup_archive(now - timedelta(days=retention_days))
+    deleted = uow.episodes.cleanup_archive(now - timedelta(days=retention_days))
+    if deleted:  # the archived episodes' words may still sit in old segments of the index
+        purge_erased_terms(uow.connection)
+    return deleted
 
 
 # -- ingest: activities become episodes --------------------------------------------------------

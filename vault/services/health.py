@@ -132,6 +132,7 @@ def diagnose(engine: Engine) -> HealthReport:
             checks.append(revision)
             if revision.ok:
                 checks.append(_views(connection))
+                checks.append(_athlete_ids(connection))
                 if sqlite:
                     checks.append(_engine_table(connection))
                 problems = invariant_problems(connection)
@@ -185,6 +186,20 @@ def _revision(connection: Connection) -> Check:
     if current not in migrate.known_revisions():
         return Check("revision", False, f"{current} is newer than this vault knows ({head})")
     return Check("revision", False, f"at {current}, head is {head}; run `vault upgrade`")
+
+
+def _athlete_ids(connection: Connection) -> Check:
+    odd = sql_checks.unnormalized_athlete_ids(connection)
+    if not odd:
+        return Check("athlete ids", True, "every id is in Unicode NFC")
+    names = ", ".join(ascii(a) for a in odd)
+    return Check(
+        "athlete ids",
+        False,
+        f"{len(odd)} ids are not in Unicode NFC ({names}), left by revision 0008 because their "
+        "NFC spelling names another athlete: merge each into that athlete by hand "
+        "(vault delete of the NFC id erases both)",
+    )
 
 
 def _views(connection: Connection) -> Check:

@@ -31,6 +31,7 @@ from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.engine_table import EngineTableRepository
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 from vault.storage.repositories.memory import to_output
+from vault.storage.search_index import purge_erased_terms
 from vault.storage.uow import UnitOfWork
 
 
@@ -128,6 +129,8 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     engine_table = EngineTableRepository(uow.connection)
     if engine_table.present:
         engine_table.purge_refused(athlete_id)  # the engine row itself is republished at commit
+    if episodes["episodes"]:
+        purge_erased_terms(uow.connection)  # and the full-text index, until its segments merge
     uow.archive.log_forget(athlete_id, now, counts)
     return ForgetResult(
         facts=counts["facts"],
@@ -141,8 +144,12 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
 def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     """Erase the athlete from every table, archive included; counts per table."""
     _require_athlete(uow, athlete_id)
-    counts = uow.episodes.delete_owner(athlete_id)
-    counts.update(uow.athletes.erase(athlete_id))
+    counts: dict[str, int] = {}
+    # an id that collided with this one when ids were normalized is the same name: erase it too
+    for athlete in [athlete_id, *uow.athletes.unnormalized_twins(athlete_id)]:
+        for table, count in [*uow.episodes.delete_owner(athlete).items(),
+                             *uow.athletes.erase(athlete).items()]:  # fmt: skip
+            counts[table] = counts.get(table, 0) + count
     legacy = purge_legacy_copy(uow.connection, athlete_id)
     if legacy:
         counts["legacy_athlete_memory"] = legacy
@@ -150,6 +157,8 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     engine_rows = engine_table.purge(athlete_id) if engine_table.present else 0
     if engine_rows:
         counts["athlete_memory"] = engine_rows
+    if counts.get("episodes"):
+        purge_erased_terms(uow.connection)
     return counts
 
 

@@ -8,6 +8,7 @@ what counts as healthy, retries a busy checkpoint, and keeps the erasure marker.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -67,6 +68,18 @@ def checkpoint_once(cursor: Any) -> bool:
 # -- every backend
 
 
+def unnormalized_athlete_ids(connection: Connection, limit: int = 20) -> list[str]:
+    """Stored athlete ids not in Unicode NFC (ids that collided when revision 0008 normalized
+    them; every id written since is NFC)."""
+    found = []
+    for (athlete,) in connection.exec_driver_sql("SELECT id FROM athletes"):
+        if not unicodedata.is_normalized("NFC", str(athlete)):
+            found.append(str(athlete))
+            if len(found) >= limit:
+                break
+    return found
+
+
 def failing_views(connection: Connection) -> list[str]:
     """`view: error` for each current view that does not answer a SELECT."""
     failing = []
@@ -83,14 +96,14 @@ _INVARIANTS: tuple[tuple[str, str], ...] = (
     (
         "caps",
         f"SELECT 'athlete ' || athlete_id || ' has ' || n || ' facts (cap {MAX_FACTS})' "
-        f"FROM (SELECT athlete_id, COUNT(*) AS n FROM facts GROUP BY athlete_id) "
+        f"FROM (SELECT athlete_id, COUNT(*) AS n FROM facts GROUP BY athlete_id) AS per_athlete "
         f"WHERE n > {MAX_FACTS} "
         f"UNION ALL SELECT 'athlete ' || athlete_id || ' has ' || n || ' patterns (cap "
         f"{MAX_PATTERNS})' FROM (SELECT athlete_id, COUNT(*) AS n FROM patterns "
-        f"GROUP BY athlete_id) WHERE n > {MAX_PATTERNS} "
+        f"GROUP BY athlete_id) AS per_athlete WHERE n > {MAX_PATTERNS} "
         f"UNION ALL SELECT 'athlete ' || athlete_id || ' has ' || n || ' notes (cap "
         f"{MAX_NOTES})' FROM (SELECT athlete_id, COUNT(*) AS n FROM notes "
-        f"GROUP BY athlete_id) WHERE n > {MAX_NOTES}",
+        f"GROUP BY athlete_id) AS per_athlete WHERE n > {MAX_NOTES}",
     ),
     (
         "one active fact per text",

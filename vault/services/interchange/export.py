@@ -89,6 +89,8 @@ def load_text(text: str, where: str = "document") -> Any:
         raise InvalidInput(
             f"{where} is not valid JSON: {error.msg} (line {error.lineno})"
         ) from None
+    except RecursionError:
+        raise InvalidInput(f"{where} is nested too deeply to read") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark is not None else ""

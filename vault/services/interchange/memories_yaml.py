@@ -45,6 +45,7 @@ from vault.domain.models import (
 from vault.domain.text import category_of, conflict_key_of
 from vault.domain.times import format_utc, require_aware, utc_now
 from vault.domain.vocabulary import LEVEL_CONFIDENCE, ArchiveReason, Kind, Level, Source
+from vault.services import privacy_gate
 from vault.services.interchange.export import load_text
 from vault.services.interchange.restore import ImportReport
 from vault.services.interchange.writer import ArchivedExtra, ListDefaults, resolution_snapshot
@@ -122,6 +123,7 @@ def import_memories_yaml(
     replace: bool = False,
     now: datetime | None = None,
     where: str = "the YAML text",
+    trusted: bool = False,
 ) -> ImportReport:
     """Import a memories.yaml as `athlete_id`'s memory, inside the caller's unit of work.
 
@@ -134,6 +136,9 @@ def import_memories_yaml(
     parsed = _parse(load_text(source, where) if isinstance(source, str) else source, where)
     if not parsed.memories and not parsed.archived:
         raise InvalidInput(f"{where} holds no memories")
+    privacy_gate.check(
+        privacy_gate.memories_file_fields(parsed.memories, parsed.archived), trusted=trusted
+    )
     moment = utc_now() if now is None else require_aware(now, "now")
     protos = [_proto(i, m) for i, m in enumerate(parsed.memories)]
     res = resolve(protos, [], [])

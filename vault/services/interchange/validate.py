@@ -14,7 +14,7 @@ from typing import Any
 from vault.domain.document import FORMAT, VERSION, ExportDocument, parse_document
 from vault.domain.errors import InvalidInput
 from vault.domain.vocabulary import Kind
-from vault.extraction.privacy import text_problem
+from vault.services import privacy_gate
 
 MAX_ID = 2**63 - 1  # the largest INTEGER of SQLite and BIGINT of PostgreSQL
 
@@ -34,19 +34,10 @@ def validate_document(data: Any) -> ExportDocument:
 
 
 def check_privacy(doc: ExportDocument) -> None:
-    """Every text passes the privacy filter every other write passes (`check_candidate`'s
-    `text_problem`), or InvalidInput names the row. Skipped only for trusted imports."""
-    rows: list[tuple[str, int, str]] = [
-        *(("facts", r.id, r.text) for r in doc.facts),
-        *(("patterns", r.id, r.text) for r in doc.patterns),
-        *(("notes", r.id, r.text) for r in doc.notes),
-        *(("archive", r.id, r.original_text) for r in doc.archive),
-    ]
-    for name, row_id, text in rows:
-        problem = text_problem(text)
-        if problem is not None:
-            raise InvalidInput(f"{name} id {row_id}: {problem} (import with trusted=True / "
-                               "--trusted if this document is your own)")
+    """Every text, source_ref and tag passes the privacy gate every other write passes
+    (`vault.services.privacy_gate`), or InvalidInput names the row. Skipped only for trusted
+    imports."""
+    privacy_gate.check(privacy_gate.document_fields(doc), trusted=False)
 
 
 def _check_ids(doc: ExportDocument) -> None:

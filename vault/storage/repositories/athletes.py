@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +34,15 @@ class AthleteRepository:
     def exists(self, athlete_id: str) -> bool:
         found = self.connection.execute(select(athletes_table.c.id).where(athletes_table.c.id == athlete_id))
         return found.first() is not None
+
+    def unnormalized_twins(self, athlete_id: str) -> list[str]:
+        """Stored ids that are `athlete_id` once NFC-normalized but spelled otherwise: two
+        athletes that collided when revision 0008 normalized the ids (kept, never merged)."""
+        return [
+            str(other)
+            for (other,) in self.connection.execute(select(_athletes.c.id))
+            if other != athlete_id and unicodedata.normalize("NFC", other) == athlete_id
+        ]
 
     def touch(self, athlete_id: str, now: datetime) -> None:
         self.connection.execute(

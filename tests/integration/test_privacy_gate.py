@@ -1,0 +1,322 @@
+"""One privacy gate on every public write path, found by introspection.
+
+Every public attribute of `Vault` and every CLI command is either a write path listed here
+(and tested: personal data is refused, nothing of it is stored, `trusted` lets it through where
+the path offers that opt-out) or listed as not writing caller text, with the reason. A new
+method or command that is in neither list fails `test_every_public_write_path_is_listed`, so
+it cannot skip the gate unnoticed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import T0
+from vault import FactIn, InvalidInput, Vault
+from vault.cli import main
+
+SECRET = "hunter2zq"
+PII = f"my password {SECRET}"  # a credential: refused on every path
+CARD = "4111.1111.1111.1111"  # a card, spelled with dots
+
+
+def _memories_yaml(content: str, ref: str = "act_1") -> str:
+    return (
+        f'memories:\n  - {{id: m1, type: preference, content: "{content}", source: manual, '
+        f'source_reference: "{ref}", created_at: "2025-01-01T00:00:00Z", '
+        f'updated_at: "2025-01-02T00:00:00Z", confidence: high}}\n'
+    )
+
+
+def _document(vault: Vault, text: str) -> dict[str, Any]:
+    vault.merge("doc", [FactIn(text="goal: 10k")], now=T0, trusted=True)
+    document = vault.transfer.export("doc")
+    vault.delete_athlete("doc")
+    document["facts"][0]["text"] = text
+    return document
+
+
+Write = Callable[[Vault, str, bool], object]
+
+# Paths that store what the caller gives: each takes (vault, text, trusted). Names are the
+# facade's: `merge` on Vault, `episodes.add` on v.episodes, and so on.
+WRITES: dict[str, list[Write]] = {
+    "merge": [
+        lambda v, s, t: v.merge("ana", [FactIn(text=s)], now=T0, trusted=t),
+        lambda v, s, t: v.merge("ana", [FactIn(text="goal: 10k", source_ref=s)], now=T0, trusted=t),
+        lambda v, s, t: v.merge("ana", [{"kind": "note", "text": "knee ok", "source_ref": s}], now=T0,
+                                trusted=t),  # fmt: skip
+        lambda v, s, t: v.merge("ana", [FactIn(text="has knee issue", tags={f"pw:{s}"})], now=T0,
+                                trusted=t),  # fmt: skip
+    ],
+    "remember": [lambda v, s, t: v.remember("ana", s, now=T0, trusted=t)],
+    "transfer.import_document": [lambda v, s, t: v.transfer.import_document(_document(v, s), trusted=t)],
+    "transfer.import_documents": [
+        lambda v, s, t: v.transfer.import_documents([_document(v, s)], trusted=t)],
+    "transfer.import_memories_yaml": [
+        lambda v, s, t: v.transfer.import_memories_yaml(_memories_yaml(s), "ana", now=T0, trusted=t),
+        lambda v, s, t: v.transfer.import_memories_yaml(_memories_yaml("goal: 10k", s), "ana", now=T0,
+                                                        trusted=t),  # fmt: skip
+    ],
+    "episodes.add": [
+        lambda v, s, t: v.episodes.add("ana", [{"text": s}], now=T0, trusted=t),
+        lambda v, s, t: v.episodes.add("ana", [{"text": "long run", "ref": s}], now=T0, trusted=t),
+        lambda v, s, t: v.episodes.add("ana", [{"text": "long run", "outcome": s}], now=T0, trusted=t),
+        lambda v, s, t: v.episodes.add("ana", [{"text": "long run", "meta": {"person": s}}], now=T0,
+                                       trusted=t),  # fmt: skip
+    ],
+    "episodes.add_one": [lambda v, s, t: v.episodes.add_one("ana", s, now=T0, trusted=t)],
+    "episodes.import_stream": [
+        lambda v, s, t: v.episodes.import_stream("ana", [{"text": "easy"}, {"text": s}], now=T0,
+                                                 trusted=t)],  # fmt: skip
+    "episodes.from_activity": [
+        lambda v, s, t: v.episodes.from_activity(
+            "ana", {"id": "a1", "date": "2026-03-01", "description": f"knee pain, {s}"}, now=T0, trusted=t
+        )
+    ],
+    "knowledge.load": [
+        lambda v, s, t: v.knowledge.load([{"kind": "shoe", "name": "Pegasus", "attributes": {"note": s}}],
+                                         now=T0, trusted=t),  # fmt: skip
+        lambda v, s, t: v.knowledge.load([{"kind": "shoe", "name": "Pegasus", "aliases": [s]}], now=T0,
+                                         trusted=t),  # fmt: skip
+    ],
+}
+
+# Learning paths: they store what an extractor made of the input, never the input itself;
+# what the gate refuses is dropped (like the extractor's own scrub), so nothing of it is stored.
+LEARNING: dict[str, Callable[[Vault, str], object]] = {
+    "ingest_message": lambda v, s: v.ingest_message("ana", f"I run every morning, {s}", now=T0),
+    "ingest_conversation": lambda v, s: v.ingest_conversation(
+        "ana", [{"role": "user", "text": f"I love trail running. {s}"}], now=T0),
+    "ingest_activity": lambda v, s: v.ingest_activity(
+        "ana", {"id": "a1", "date": "2026-03-01", "description": f"knee pain after the run, {s}"}, now=T0),
+    "learn_patterns": lambda v, s: v.learn_patterns(
+        "ana", [{"id": f"a{i}", "date": f"2026-02-{i + 1:02d}", "description": s} for i in range(8)],
+        now=T0),
+    "bootstrap": lambda v, s: v.bootstrap("ana", {"sport": "running", "goal": s}, now=T0),
+}  # fmt: skip
+
+NOT_WRITES = {
+    # reads
+    "facts", "memory", "prompt_facts", "top_facts", "facts_by_category", "patterns", "notes",
+    "archive", "history", "summary", "summaries", "memory_block", "contract",
+    "relevance_ranker", "relevant", "extract_message", "engine", "decay_policy",
+    "admin.doctor", "admin.erasure_pending", "admin.facts_due_count", "admin.athlete_count",
+    "admin.stats", "admin.sql", "transfer.export", "transfer.export_all",
+    "episodes.recall", "episodes.sections", "episodes.vector_models", "knowledge.for_context",
+    "knowledge.read_files",
+    # erase or lower what is stored, never add text
+    "decay", "forget", "delete_athlete", "cleanup_archive", "episodes.forget", "episodes.expire",
+    "episodes.cleanup_archive", "admin.erase",
+    # vectors of episodes already stored (their text passed the gate)
+    "episodes.reembed",
+    # the engine's rows go through privacy_gate.candidate_problem item by item
+    # (test_engine_rows_pass_the_gate below)
+    "admin.sync_engine",
+    # whole-vault copies: rows already stored passed the gate (or were vouched for) on the way in
+    "transfer.copy_to", "transfer.backup",
+    # plumbing: a caller composing repository calls itself calls privacy_gate.check itself
+    "unit_of_work", "close", "busy_retry",
+}  # fmt: skip
+RESOURCES = ("episodes", "knowledge", "transfer", "admin")
+
+
+def _public_paths() -> set[str]:
+    """Vault's public attributes (old names kept for a release delegate and are left out) and
+    those of each resource object, as `resource.method`."""
+    from vault.facade.renamed import Renamed
+
+    paths = {n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)}
+    from vault.facade.admin import Admin
+    from vault.facade.episodes import Episodes
+    from vault.facade.knowledge import KnowledgeBase
+    from vault.facade.transfer import Transfer
+
+    for resource, cls in zip(RESOURCES, (Episodes, KnowledgeBase, Transfer, Admin)):
+        paths |= {f"{resource}.{n}" for n in dir(cls) if not n.startswith("_")}
+    return paths
+
+
+def _method(path: str) -> Any:
+    from vault.facade.admin import Admin
+    from vault.facade.episodes import Episodes
+    from vault.facade.knowledge import KnowledgeBase
+    from vault.facade.transfer import Transfer
+
+    owner, _, name = path.rpartition(".")
+    classes = {"": Vault, "episodes": Episodes, "knowledge": KnowledgeBase, "transfer": Transfer,
+               "admin": Admin}  # fmt: skip
+    return getattr(classes[owner], name)
+
+
+def test_every_public_write_path_is_listed() -> None:
+    public = _public_paths()
+    listed = set(WRITES) | set(LEARNING) | NOT_WRITES
+    assert public - listed == set(), "a new public method: add it to WRITES (with a gate test) or NOT_WRITES"
+    assert listed - public == set()
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_write_paths_offer_the_same_explicit_trusted_opt_out(name: str) -> None:
+    parameter = inspect.signature(_method(name)).parameters.get("trusted")
+    assert parameter is not None and parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    assert parameter.default is False
+
+
+def _stored_anywhere(vault: Vault, needle: str) -> list[str]:
+    """Every table (whatever branch added it) whose rows hold `needle`, read generically."""
+    from sqlalchemy import MetaData
+
+    found = []
+    metadata = MetaData()
+    metadata.reflect(vault.engine)
+    with vault.engine.connect() as connection:
+        for table in metadata.sorted_tables:
+            for row in connection.execute(table.select()):
+                if needle.lower() in " ".join(str(v) for v in row).lower():
+                    found.append(table.name)
+                    break
+    return found
+
+
+@pytest.mark.parametrize(("name", "case"), [(n, i) for n in sorted(WRITES) for i in range(len(WRITES[n]))])
+@pytest.mark.parametrize("pii", [PII, f"card {CARD} {SECRET}"])
+def test_each_write_path_refuses_personal_data_and_stores_none_of_it(
+    vault: Vault, name: str, case: int, pii: str
+) -> None:
+    write = WRITES[name][case]
+    with pytest.raises(InvalidInput, match="refused"):
+        write(vault, pii, False)
+    assert _stored_anywhere(vault, SECRET) == []
+    with pytest.raises(InvalidInput, match="trusted must be True or False"):
+        write(vault, pii, "yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "case"), [(n, i) for n in sorted(WRITES) for i in range(len(WRITES[n]))])
+def test_trusted_lets_a_vouched_entry_through(vault: Vault, name: str, case: int) -> None:
+    WRITES[name][case](vault, PII, True)
+    assert _stored_anywhere(vault, SECRET) != []
+
+
+@pytest.mark.parametrize("name", sorted(LEARNING))
+def test_learning_paths_store_nothing_the_gate_refuses(vault: Vault, name: str) -> None:
+    try:
+        LEARNING[name](vault, PII)
+    except InvalidInput:
+        pass  # refused outright (e.g. a profile goal that is no value): nothing written either
+    assert _stored_anywhere(vault, SECRET) == []
+
+
+# -- the command line: every command is a write with --trusted, or listed as not writing text
+
+CLI_WRITES = {  # command -> how to make it write PII
+    "remember": lambda path: ["remember", "ana", PII],
+    "import-yaml": lambda path: ["import-yaml", str(path), "--athlete", "ana"],
+    "episode add": lambda path: ["episode", "add", "ana", PII],
+    "episode import": lambda path: ["episode", "import", "ana", str(path)],
+    "knowledge load": lambda path: ["knowledge", "load", str(path)],
+    "import": lambda path: ["import", str(path)],
+}
+CLI_LEARNING = {"ingest", "bootstrap", "demo"}  # extractor output only, through the gate
+# serves agents: its write tools call the gated facade methods, never with trusted=True
+# (tests/mcp/test_write_tools.py refuses personal data through the protocol)
+CLI_SERVERS = {"mcp"}
+CLI_NOT_WRITES = {
+    "backup", "cleanup", "copy", "datasette-metadata", "decay", "delete", "doctor", "erase",
+    "export", "facts", "forget", "history", "prompt", "recall", "relevant", "sql", "stats",
+    "upgrade", "episode forget", "episode expire", "episode cleanup", "episode list",
+    "knowledge show", "episode reembed",
+}  # fmt: skip
+
+
+def _commands(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
+    context = click.Context(group)
+    found: dict[str, click.Command] = {}
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None
+        full = f"{prefix}{name}"
+        if isinstance(command, click.Group):
+            found.update(_commands(command, f"{full} "))
+        else:
+            found[full] = command
+    return found
+
+
+def test_every_cli_command_is_listed_and_every_write_takes_trusted() -> None:
+    commands = _commands(main)
+    listed = set(CLI_WRITES) | CLI_LEARNING | CLI_SERVERS | CLI_NOT_WRITES
+    assert set(commands) - listed == set(), "a new command: add it to CLI_WRITES or CLI_NOT_WRITES"
+    for name in CLI_WRITES:
+        assert "trusted" in {p.name for p in commands[name].params}, name
+
+
+def _cli_input(name: str, tmp_path: Path, vault: Vault) -> Path:
+    path = tmp_path / "input"
+    if name == "import-yaml":
+        path.write_text(_memories_yaml(PII))
+    elif name == "episode import":
+        path.write_text(json.dumps({"text": PII}) + "\n")
+    elif name == "knowledge load":
+        path = tmp_path / "k.json"
+        path.write_text(json.dumps([{"kind": "shoe", "name": "Pegasus", "attributes": {"note": PII}}]))
+    elif name == "import":
+        path.write_text(json.dumps(_document(vault, PII)))
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(CLI_WRITES))
+def test_cli_writes_refuse_personal_data_in_one_line_unless_trusted(
+    vault: Vault, vault_url: str, tmp_path: Path, name: str
+) -> None:
+    path = _cli_input(name, tmp_path, vault)
+    runner = CliRunner()
+    refused = runner.invoke(main, ["--db", vault_url, *CLI_WRITES[name](path)])
+    assert refused.exit_code == 1, refused.output
+    assert "refused" in refused.output and len(refused.output.strip().splitlines()) == 1
+    assert _stored_anywhere(vault, SECRET) == []
+    trusted = runner.invoke(main, ["--db", vault_url, *CLI_WRITES[name](path), "--trusted"])
+    assert trusted.exit_code == 0, trusted.output
+    assert _stored_anywhere(vault, SECRET) != []
+
+
+def test_one_candidate_is_judged_on_every_field_for_paths_that_leave_refusals_out() -> None:
+    from vault import NoteIn
+    from vault.services.privacy_gate import candidate_problem
+
+    assert candidate_problem(FactIn(text="goal: 10k")) is None
+    assert candidate_problem(FactIn(text=PII)) == "text: holds personal data (credential)"
+    assert candidate_problem(NoteIn(text="knee ok", source_ref=CARD)) == "source_ref: holds personal data (card)"
+    assert candidate_problem(FactIn(text="has knee issue", tags={f"pw:{PII}"})) is not None
+
+
+def test_engine_rows_pass_the_gate(tmp_path: Path) -> None:
+    """What the on-device engine writes to athlete_memory is filtered item by item."""
+    import sqlite3
+    from contextlib import closing
+
+    from vault import open_vault
+
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running", now=T0)
+    row = {"key_facts": [{"fact": PII, "source": "conversation", "confidence": 0.9,
+                          "learned_at": "2026-03-01T08:00:00Z"}],
+           "patterns": [f"card {CARD}"], "coaching_notes": []}  # fmt: skip
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute("INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at) "
+                    "VALUES (?1, ?2, CURRENT_TIMESTAMP)", ("ana", json.dumps(row)))  # fmt: skip
+        raw.commit()
+    with open_vault(path) as vault:
+        report = vault.admin.sync_engine(now=T0)
+        assert sum("privacy" in line for line in report.lines) == 2
+        assert _stored_anywhere(vault, SECRET) == []
+        assert _stored_anywhere(vault, CARD) == []
