@@ -37,6 +37,7 @@ from vault.domain.models import (
     AthleteSummary,
     Candidate,
     DecayResult,
+    Evidence,
     Fact,
     FactIn,
     ForgetResult,
@@ -87,7 +88,9 @@ if TYPE_CHECKING:
     from vault.prompt.bootstrap import Profile
     from vault.prompt.episodes import EpisodeSections
     from vault.prompt.sections import Ranker
+    from vault.services import consolidation
     from vault.services import copy as copying
+    from vault.services import evidence as evidence_services
     from vault.services import episodes as episode_services
     from vault.services import health, interchange, learning
     from vault.services import memory as services
@@ -101,6 +104,8 @@ else:  # imported on first use: `vault prompt` loads only what the MEMORY block 
     contract = LazyModule("vault.prompt.contract")
     episode_sections = LazyModule("vault.prompt.episodes")
     copying = LazyModule("vault.services.copy")
+    consolidation = LazyModule("vault.services.consolidation")
+    evidence_services = LazyModule("vault.services.evidence")
     episode_services = LazyModule("vault.services.episodes")
     health = LazyModule("vault.services.health")
     interchange = LazyModule("vault.services.interchange")
@@ -362,6 +367,8 @@ class Vault:
             )
             if episodes:
                 episode_services.add_episodes(uow, athlete, episodes, moment)
+                consolidated = consolidation.run(uow, athlete, moment, self.decay_policy)
+                result = consolidation.combined(result, consolidated)
             return result
 
     def ingest_conversation(self, athlete_id: str, turns: Sequence[Turn | dict[str, Any]], *,
@@ -788,6 +795,21 @@ class Vault:
             self.knowledge_for(context), recalled, budget=budget, encoding=encoding
         )
 
+    # --- issue 20 ---
+    def why(self, fact_ids: Sequence[int]) -> dict[int, list[Evidence]]:
+        """The evidence each active fact rests on (source, ref, time, words), oldest first.
+
+        Raises FactNotFound for an id that is not an active fact."""
+        ids = [_fact_id(i) for i in fact_ids]
+        with self._read() as connection:
+            return evidence_services.why(connection, ids)
+
+    def consolidate(self, athlete_id: str, now: datetime | None = None) -> MergeResult:
+        """Turn the athlete's recorded activity sessions into durable facts (idempotent)."""
+        athlete = validated_athlete(athlete_id)
+        with self._write() as uow:
+            return consolidation.run(uow, athlete, _now(now), self.decay_policy)
+
 
 def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:
     if isinstance(candidate, _CANDIDATE_TYPES):
@@ -824,6 +846,12 @@ def _decay_policy(policy: DecayPolicy | None) -> DecayPolicy:
     if not isinstance(policy, DecayPolicy):
         raise InvalidInput(f"decay_policy must be a DecayPolicy, got {policy!r}")
     return policy
+
+
+def _fact_id(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"a fact id is a whole number >= 1, got {value!r}")
+    return value
 
 
 def _now(now: datetime | None) -> datetime:

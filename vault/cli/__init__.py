@@ -21,6 +21,7 @@ COMMANDS = {
     "export": "interchange_commands", "import": "interchange_commands",
     "import-yaml": "interchange_commands",
     "ingest": "learning_commands", "relevant": "learning_commands",
+    "consolidate": "learning_commands",
     "remember": "memory_commands", "facts": "memory_commands", "forget": "memory_commands",
     "decay": "memory_commands", "delete": "memory_commands", "history": "memory_commands",
     "cleanup": "memory_commands",

@@ -7,11 +7,13 @@ from datetime import datetime, time, timezone
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from vault.domain.models import Candidate
+from vault.domain.models import Candidate, FactIn
 from vault.domain.vocabulary import Source
 from vault.extraction.base import Extractor
 from vault.extraction.privacy import scrub
 from vault.extraction.rules import RuleExtractor
+
+ONE_SESSION = 0.45  # below the prompt's 0.5: "glutes on fire" is that day, not a trait
 
 
 class ActivityIn(BaseModel):
@@ -95,4 +97,12 @@ def extract_from_activity(
     found = reader.extract(
         text, source=Source.ACTIVITY_NOTE, source_ref=activity.id, observed_at=activity.observed_at
     )
-    return scrub(found)
+    return [_one_session(c) for c in scrub(found)]
+
+
+def _one_session(candidate: Candidate) -> Candidate:
+    """A note describes one session: what it says about the athlete stays below the prompt
+    until other sessions repeat it (or consolidation finds it across sessions)."""
+    if isinstance(candidate, FactIn) and candidate.confidence > ONE_SESSION:
+        return candidate.model_copy(update={"confidence": ONE_SESSION})
+    return candidate

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from vault.domain.limits import EVIDENCE_MAX
 from vault.domain.models import Candidate, FactIn, Retraction
 from vault.domain.vocabulary import Category, Source
 
@@ -32,6 +33,7 @@ class Finding:
     retract_tags: frozenset[str] = frozenset()
     slot: str | None = None
     priority: int = 0
+    words: str | None = None  # the clause it was read in: the fact's evidence
 
     @property
     def is_retraction(self) -> bool:
@@ -132,6 +134,7 @@ def to_candidates(
                     source_ref=source_ref,
                     extractor=extractor,
                     observed_at=observed_at,
+                    evidence=finding.words[:EVIDENCE_MAX] if finding.words else None,
                 )
             )
     return candidates

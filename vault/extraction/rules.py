@@ -18,6 +18,7 @@ sport is stored (the extractor cannot see the database; a message that also name
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from vault.domain.models import Candidate
@@ -62,7 +63,7 @@ class RuleExtractor:
         found: list[Finding] = []
         for clause in split_clauses(text[:MAX_TEXT]):
             for rule in self.rules:
-                found.extend(rule(clause, memo))
+                found.extend(replace(f, words=clause.raw) for f in rule(clause, memo))
         return reconcile(found)
 
     def extract(

@@ -11,11 +11,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Connection
+
 from vault.domain.errors import FactNotFound
 from vault.domain.models import Candidate, Evidence, FactIn
 from vault.domain.rules import FactState, Key, MergePlan
 from vault.domain.text import normalize_text
 from vault.domain.vocabulary import ArchiveReason
+from vault.storage.repositories.evidence import EvidenceRepository
+from vault.storage.repositories.memory import MemoryRepository
 from vault.storage.uow import UnitOfWork
 
 
@@ -83,12 +87,13 @@ def record(
     uow.evidence.add(athlete_id, rows, now)
 
 
-def why(uow: UnitOfWork, fact_ids: list[int]) -> dict[int, list[Evidence]]:
+def why(connection: Connection, fact_ids: list[int]) -> dict[int, list[Evidence]]:
     """The evidence of each of `fact_ids` (oldest first); FactNotFound for an unknown id."""
+    facts = MemoryRepository(connection)
     for fact_id in fact_ids:
-        if not uow.memory.fact_exists(fact_id):
+        if not facts.fact_exists(fact_id):
             raise FactNotFound(fact_id)
     found: dict[int, list[Evidence]] = {fact_id: [] for fact_id in fact_ids}
-    for evidence in uow.evidence.for_facts(fact_ids):
+    for evidence in EvidenceRepository(connection).for_facts(fact_ids):
         found[evidence.fact_id].append(evidence)
     return found

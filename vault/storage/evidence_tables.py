@@ -45,3 +45,20 @@ FACT_EVIDENCE_V1 = View(
     "evidence_id, e.source, e.source_ref, e.extractor, e.words, e.observed_at, e.recorded_at "
     "FROM facts AS f JOIN fact_evidence AS e ON e.fact_id = f.id",
 )
+FACT_EVIDENCE_DOCS: tuple[str, dict[str, str]] = (
+    "Each active fact beside every observation it rests on (the words, where, when).",
+    {
+        "athlete_id": "whose memory this is",
+        "fact_id": "the fact's id (facts.id)",
+        "text": "the fact, as the coach model reads it",
+        "confidence": "the fact's confidence today",
+        "occurrences": "how many times the fact was observed",
+        "evidence_id": "this observation's id (fact_evidence.id)",
+        "source": "where it came from: conversation, user_message, activity_note, ...",
+        "source_ref": "the message time or activity id",
+        "extractor": "the rule that read it (`rules:goal`, `consolidate:issue`)",
+        "words": "the words it was read from (personal data redacted)",
+        "observed_at": "when it was said or done (UTC)",
+        "recorded_at": "when the vault recorded it (UTC)",
+    },
+)
