@@ -44,6 +44,7 @@ _ALIASES = {
     "lifting": "strength training", "weights": "strength training", "bike": "cycling",
     "biking": "cycling", "jogging": "running", "hikes": "hiking", "walks": "walking",
     "stay-at-home mom": "stay-at-home parent", "stay-at-home dad": "stay-at-home parent",
+    "rock climbing": "climbing",
 }  # fmt: skip
 _SOCIAL = re.compile(r"group runs|with (?:a |the )?(?:group|club|friends|others)|running club")
 
@@ -67,6 +68,7 @@ def fact_key(text: str) -> str:
         (r"(?:likes|also does|does|enjoys) (.+)", "activity"),
         (r"works as an? (.+)", "job"),
         (r"works (?:at|in|on) (?:an?|the) (.+)", "job"),
+        (r"works in (.+)", "job"),
         (r"is an? (student|retired|stay-at-home .+)", "job"),
         (r"is (retired)", "job"),
         (r"has (?:a )?recurring (.+?) (?:issue|pain|injury)", "injury"),
@@ -77,6 +79,10 @@ def fact_key(text: str) -> str:
         match = re.fullmatch(pattern, t)
         if match:
             return f"{kind}:{_alias(match.group(1))}"
+    if t == "works out regularly":
+        return "activity:working out"
+    if t == "is not working":
+        return "job:none"
     if t == "has kids":
         return "family:kids"
     if t in {"has a partner", "lives with a partner"}:
@@ -89,10 +95,16 @@ def fact_key(text: str) -> str:
 
 
 def _covers(key: str, labels: set[str]) -> bool:
+    labels = {_key_alias(label) for label in labels}
     if key in labels:
         return True
     kind, _, value = key.partition(":")
     return kind == "sport" and f"activity:{value}" in labels
+
+
+def _key_alias(key: str) -> str:
+    kind, _, value = key.partition(":")
+    return f"{kind}:{_alias(value)}" if value else key
 
 
 @dataclass
@@ -108,8 +120,8 @@ class Tally:
     seen: list[str] = field(default_factory=list)
 
     def add(self, who: str, facts: list[tuple[str, float]], label: dict[str, Any], vague: set[str]) -> None:
-        required = set(label.get("required", []))
-        allowed = required | set(label.get("acceptable", []))
+        required = {_key_alias(k) for k in label.get("required", [])}
+        allowed = required | {_key_alias(k) for k in label.get("acceptable", [])}
         keys = []
         for text, confidence in facts:
             self.seen.append(f"{who}: {confidence:.2f} {text}")

@@ -239,6 +239,11 @@ class _Planner:
                 return
             occurrences = existing.occurrences + 1 if reason is ArchiveReason.MERGED else 1
             new = self._insert_fact(candidate, normalized, observed, occurrences)
+            if reason is ArchiveReason.MERGED:
+                # the same thing observed again in new words: a reinforcement, never a demotion
+                new.confidence = new.base_confidence = max(
+                    new.confidence, boosted(existing.confidence, occurrences)
+                )
             self._remove(existing, reason, by=new.key)
             return
         self._insert_fact(candidate, normalized, observed, 1)

@@ -107,7 +107,7 @@ _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
                 r"(tired|sore|exhausted|energized))$"), Category.TRAINING_RESPONSE),
     (re.compile(r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
                 r"|has sleep debt|has a disability|busy schedule|commutes .+|run-commutes .+"
-                r"|travels often for work|is (a student|retired|pregnant|vegan|vegetarian"
+                r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
                 r"|pescatarian)|eats .+|had .+"
                 rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"), Category.CONTEXT),
 )  # fmt: skip

@@ -89,7 +89,10 @@ def reconcile(findings: Sequence[Finding]) -> list[Finding]:
                 continue
             seen_texts.add(finding.text)
         kept.append(finding)
-    return kept
+    liked = {f.text.removeprefix("likes ") for f in kept if f.text and f.text.startswith("likes ")}
+    # one fact per activity: "I do yoga. I love yoga." is `likes yoga`, not two facts
+    return [f for f in kept if not (f.text and f.text.removeprefix("also does ") in liked
+                                    and f.text.startswith("also does "))]  # fmt: skip
 
 
 def _beats(new: Finding, old: Finding) -> bool:
