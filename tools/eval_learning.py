@@ -79,6 +79,9 @@ def fact_key(text: str) -> str:
         match = re.fullmatch(pattern, t)
         if match:
             return f"{kind}:{_alias(match.group(1))}"
+    diet = re.fullmatch(r"(?:eats (?:an? )?(.+?)(?: diet)?|is (vegan|vegetarian|pescatarian))", t)
+    if diet:
+        return f"diet:{diet.group(1) or diet.group(2)}"
     if t == "works out regularly":
         return "activity:working out"
     if t == "is not working":
@@ -168,8 +171,8 @@ def _learned(feed: Any) -> list[tuple[str, float]]:
             vault.close()
 
 
-def persona() -> Tally:
-    speakers, vague = _labels("persona")
+def persona(split: str = "persona") -> Tally:
+    speakers, vague = _labels(split)
     rows = list(csv.DictReader(PERSONA_CSV.open(encoding="utf-8")))
     tally = Tally()
     for who, label in speakers.items():
@@ -242,7 +245,8 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
     parser.add_argument("--facts", action="store_true", help="list every fact kept")
     args = parser.parse_args()
-    results = {"persona chats (30 speakers)": persona(),
+    results = {"persona chats, dev (30 speakers)": persona(),
+               "persona chats, held out (30 speakers)": persona("persona_blind"),
                "long multi-day chats (15 users)": memorybank()}  # fmt: skip
     if args.activities:
         results["training log (1040 activities)"] = training_log(Path(args.activities))
