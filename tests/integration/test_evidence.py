@@ -66,6 +66,17 @@ def test_forget_and_delete_erase_the_evidence(vault: Vault, db_path: Path) -> No
     assert rows(db_path, "SELECT COUNT(*) FROM fact_evidence") == [(0,)]
 
 
+def test_forget_erases_words_that_match_behind_a_fact_that_stays(
+    vault: Vault, db_path: Path
+) -> None:
+    vault.merge("ana", [_fact("primary sport: running", "m1", "I run despite my sore knee"),
+                        _fact("likes hill repeats", "m2", "hill repeats are my thing")], now=T0)
+    vault.forget("ana", "knee")
+    assert rows(db_path, "SELECT text FROM facts ORDER BY text") == [
+        ("likes hill repeats",), ("primary sport: running",)]
+    assert rows(db_path, "SELECT words FROM fact_evidence") == [("hill repeats are my thing",)]
+
+
 def test_evidence_holding_personal_data_is_refused_and_nothing_is_written(
     vault: Vault, db_path: Path
 ) -> None:

@@ -115,6 +115,9 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
         tags = state.tags if isinstance(state, FactState) else frozenset()
         if state.id is not None and matches_query(terms, state.text, tags):
             doomed[state.kind].append(state.id)
+    # the words behind a fact that stays ("I run despite my knee") go too; their fact keeps
+    # its other evidence
+    uow.evidence.forget_matching(athlete_id, terms)
     counts = {
         "facts": uow.memory.delete_ids(Kind.FACT, doomed[Kind.FACT]),
         "patterns": uow.memory.delete_ids(Kind.PATTERN, doomed[Kind.PATTERN]),

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, delete, insert, select
 
 from vault.domain.models import Evidence
+from vault.domain.text import matches_query
 from vault.storage.evidence_tables import fact_evidence_table
 from vault.storage.tables import facts_table
 
@@ -52,3 +53,17 @@ class EvidenceRepository:
             select(facts_table.c.id).where(facts_table.c.athlete_id == athlete_id)
         ).scalars().all()
         return self.for_facts(list(ids))
+
+    def forget_matching(self, athlete_id: str, terms: list[str]) -> int:
+        """Delete the athlete's evidence whose words match every term; return how many."""
+        rows = self.connection.execute(
+            select(fact_evidence_table.c.id, fact_evidence_table.c.words).where(
+                fact_evidence_table.c.athlete_id == athlete_id
+            )
+        )
+        doomed = [row_id for row_id, words in rows if words and matches_query(terms, words)]
+        if doomed:
+            self.connection.execute(
+                delete(fact_evidence_table).where(fact_evidence_table.c.id.in_(doomed))
+            )
+        return len(doomed)
