@@ -99,3 +99,14 @@ def test_why_names_what_it_cannot_explain(vault: Vault) -> None:
         vault.why([12345])
     with pytest.raises(InvalidInput):
         vault.why(["1"])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("first, second", [("likes yoga", "also does yoga"),
+                                           ("also does yoga", "likes yoga")])
+def test_liking_and_doing_an_activity_are_one_fact(vault: Vault, first: str, second: str) -> None:
+    vault.merge("ana", [_fact(first, "m1", "first words")], now=T0)
+    later = T0 + timedelta(days=1)
+    vault.merge("ana", [_fact(second, "m2", "second words", at=later)], now=later)
+    (fact,) = vault.active_facts("ana", later)
+    assert (fact.text, fact.occurrences) == ("likes yoga", 2)
+    assert [e.words for e in vault.why([fact.id])[fact.id]] == ["first words", "second words"]

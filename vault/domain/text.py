@@ -154,3 +154,15 @@ def matches_query(terms: list[str], text: str, tags: frozenset[str] = frozenset(
         any(w == term or (len(term) >= 3 and w.startswith(term)) for w in words)
         for term in terms
     )
+
+
+_ACTIVITY_FACT = re.compile(r"^(likes|also does) (.+)$")
+
+
+def activity_of(text: str) -> tuple[str, str] | None:
+    """("likes" | "also does", activity) for an activity fact, else None.
+
+    `likes yoga` and `also does yoga` are one fact for the coach: the liking holds the doing.
+    """
+    match = _ACTIVITY_FACT.match(normalize_text(text))
+    return (match.group(1), match.group(2)) if match else None

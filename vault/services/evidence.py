@@ -16,7 +16,7 @@ from sqlalchemy import Connection
 from vault.domain.errors import FactNotFound
 from vault.domain.models import Candidate, Evidence, FactIn
 from vault.domain.rules import FactState, Key, MergePlan
-from vault.domain.text import normalize_text
+from vault.domain.text import activity_of, normalize_text
 from vault.domain.vocabulary import ArchiveReason
 from vault.storage.repositories.evidence import EvidenceRepository
 from vault.storage.repositories.memory import MemoryRepository
@@ -56,7 +56,7 @@ def record(
     for candidate in candidates:
         if not isinstance(candidate, FactIn):
             continue
-        fact = by_text.get(normalize_text(candidate.text))
+        fact = by_text.get(normalize_text(candidate.text)) or _holder(by_text, candidate.text)
         if fact is None or not fact.touched:
             continue
         rows.append(
@@ -85,6 +85,14 @@ def record(
             for e in previous
         )
     uow.evidence.add(athlete_id, rows, now)
+
+
+def _holder(by_text: dict[str, FactState], text: str) -> FactState | None:
+    """The `likes X` an `also does X` was folded into (one fact per activity)."""
+    activity = activity_of(text)
+    if activity is None or activity[0] != "also does":
+        return None
+    return by_text.get(normalize_text(f"likes {activity[1]}"))
 
 
 def why(connection: Connection, fact_ids: list[int]) -> dict[int, list[Evidence]]:
