@@ -17,6 +17,10 @@ from vault.extraction.privacy import scrub
 from vault.services.memory import merge
 from vault.storage.uow import UnitOfWork
 
+# The newest sessions consolidation reads (about a year of daily training): it runs in every
+# activity's write transaction, so its cost must not grow with the whole history.
+SESSIONS_READ = 400
+
 
 def run(
     uow: UnitOfWork, athlete_id: str, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
@@ -24,7 +28,7 @@ def run(
     """Consolidate the athlete's activity sessions and merge what is new (one transaction)."""
     sessions = [
         Session(ref=ref, at=at, sport=meta.get("sport"), text=text)
-        for ref, at, text, meta in uow.episodes.activity_sessions(athlete_id)
+        for ref, at, text, meta in uow.episodes.activity_sessions(athlete_id, SESSIONS_READ)
     ]
     proposed = consolidate(sessions)
     if not proposed:

@@ -85,7 +85,8 @@ _RECENT = (
 _ACTIVITY_SESSIONS = (
     select(_E.ref, _E.occurred_at, _E.text, _META)
     .where(_E.owner_id == bindparam("owner"), _E.ref.like("activity:%"), _E.type != "injury")
-    .order_by(_E.occurred_at, _E.id)
+    .order_by(_E.occurred_at.desc(), _E.id.desc())
+    .limit(bindparam("cap"))
 )
 _COUNT = select(func.count()).select_from(episodes_table).where(_E.owner_id == bindparam("owner"))
 # recall's candidates on SQLite (candidate_rows): one statement, the episodes looked up by
@@ -271,13 +272,15 @@ class EpisodeRepository:
         params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
         return list(self.connection.execute(_WINDOW, params))
 
-    def activity_sessions(self, owner_id: str) -> list[tuple[str, datetime, str, dict[str, Any]]]:
-        """(activity id, time, text, metadata) of every session episode recorded from an
-        activity, oldest first (consolidation reads them together)."""
-        rows = self.connection.execute(_ACTIVITY_SESSIONS, {"owner": owner_id})
+    def activity_sessions(
+        self, owner_id: str, cap: int
+    ) -> list[tuple[str, datetime, str, dict[str, Any]]]:
+        """(activity id, time, text, metadata) of the newest `cap` session episodes recorded
+        from activities, oldest first (consolidation reads them together)."""
+        rows = self.connection.execute(_ACTIVITY_SESSIONS, {"owner": owner_id, "cap": cap})
         return [
             (ref.removeprefix("activity:"), at, text, json.loads(meta) if meta else {})
-            for ref, at, text, meta in rows
+            for ref, at, text, meta in reversed(list(rows))
         ]
 
     def recent(self, owner_id: str, cap: int) -> list[Row[Any]]:
