@@ -59,6 +59,11 @@ def test_a_polite_echo_stays_below_the_prompt(text: str) -> None:
     assert facts(text) and not believed(text)
 
 
+def test_too_later_in_a_message_adds_rather_than_echoes() -> None:
+    assert "likes skiing" in believed("I mostly swim. I love skiing too!")
+    assert "likes skiing" not in believed("I love skiing too!")
+
+
 def test_one_session_note_stays_below_the_prompt() -> None:
     note = ActivityIn(id="a1", date="2026-03-02", description="Quads screaming after the hills")
     found = [c for c in extract_from_activity(note) if isinstance(c, FactIn)]

@@ -287,7 +287,8 @@ def split_clauses(text: str) -> list[Clause]:
                     negated=bool(_NEGATION.search(body)) and not _DEFIANT.search(body),
                     remote_past=remote,
                     one_off=bool(_ONE_OFF.search(body)),
-                    echo=echo_sentence or bool(_ECHO.search(body)),
+                    # "... too" opening a turn answers the other speaker; later it adds
+                    echo=echo_sentence or (number == 0 and bool(_ECHO.search(body))),
                     context=sentence,
                 )
             )
