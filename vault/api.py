@@ -19,6 +19,7 @@ from sqlalchemy import Engine, exc
 from vault.domain.errors import AthleteNotFound, InvalidInput
 from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS, MAX_FACTS, PROMPT_FLOOR
 from vault.domain.models import (
+    Evidence,
     Archived,
     AthleteMemory,
     AthleteSummary,
@@ -50,8 +51,8 @@ from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_rows
 from vault.prompt.sections import Ranker
 from vault.prompt.tokens import DEFAULT_ENCODING
 from vault.services import episodes as episode_services
-from vault.services import privacy_gate
-from vault.services import learning
+from vault.services import consolidation, learning, privacy_gate
+from vault.services import evidence as evidence_services
 from vault.services import memory as services
 from vault.storage import migrations as migrate
 from vault.storage import queries
@@ -286,6 +287,14 @@ class Vault:
         with self._store.read_units() as uow:
             return uow.archive.for_athlete(validated_athlete(athlete_id))
 
+    def why(self, fact_ids: Sequence[int]) -> dict[int, list[Evidence]]:
+        """The evidence each active fact rests on (source, ref, time, words), oldest first.
+
+        Raises FactNotFound for an id that is not an active fact."""
+        ids = [_fact_id(i) for i in fact_ids]
+        with self._store.read() as connection:
+            return evidence_services.why(connection, ids)
+
     def history(self, fact_id: int) -> tuple[list[Archived], int | None]:
         """What `fact_id` replaced (oldest first) and which fact is active for it today."""
         with self._store.read_units() as uow:
@@ -328,7 +337,18 @@ class Vault:
             )
             if episodes:
                 episode_services.add_episodes(uow, athlete, episodes, at)
+                consolidated = consolidation.run(uow, athlete, at, self.decay_policy)
+                result = consolidation.combined(result, consolidated)
             return result
+
+    def consolidate(self, athlete_id: str, now: datetime | None = None) -> MergeResult:
+        """Turn the athlete's recorded activity sessions into durable facts (idempotent):
+        a body part hurting in 3+ sessions, the activities logged, a race named ahead, runs
+        with others; each with its sessions as evidence (docs/learning.md)."""
+        athlete = validated_athlete(athlete_id)
+        at = moment(now)
+        with self._store.write(at) as uow:
+            return consolidation.run(uow, athlete, at, self.decay_policy)
 
     def ingest_conversation(self, athlete_id: str, turns: Sequence[Turn | dict[str, Any]], *,
                             now: datetime | None = None,
@@ -457,3 +477,9 @@ def _category(category: Category | str | None) -> Category | None:
         return parse_category(category)
     except (ValueError, AttributeError) as error:
         raise InvalidInput(str(error)) from None
+
+
+def _fact_id(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"a fact id is a whole number >= 1, got {value!r}")
+    return value

@@ -74,3 +74,24 @@ def test_relevant_ranks_by_seed_002_scoring(db_path: Path) -> None:
     assert items[0]["text"] == "has left knee issue"
     assert all("knee" in i["text"] or "hill" in i["text"] for i in items)
     assert invoke(db_path, "relevant", "ana", "x", "--limit", "0").exit_code == 2
+
+
+def test_facts_why_shows_each_observation_and_consolidate_is_safe_to_repeat(db_path: Path) -> None:
+    ingest = invoke(db_path, "ingest", "ana", "--at", "2026-03-02T07:00:00Z", "--text",
+                    "I'm training for a marathon in May")
+    assert ingest.exit_code == 0, ingest.output
+    for day in (3, 5, 7):
+        activity = json.dumps({"id": f"r{day}", "started_at": f"2026-03-0{day}T07:00:00Z",
+                               "sport": "Run", "description": "long run with the club"})
+        done = invoke(db_path, "ingest", "ana", "--kind", "activity", "--text", activity)
+        assert done.exit_code == 0, done.output
+    why = invoke(db_path, "facts", "ana", "--why", "--at", "2026-03-08T00:00:00Z")
+    assert why.exit_code == 0, why.output
+    assert 'user_message 2026-03-02T07:00:00.000000Z  "I\'m training for a marathon in May"' in why.output
+    assert "likes group runs" in why.output and "pattern_analysis r7" in why.output
+    data = json.loads(invoke(db_path, "facts", "ana", "--why", "--json").output)
+    goal = next(f for f in data["facts"] if f["text"] == "goal: marathon")
+    assert [e["words"] for e in goal["evidence"]] == ["I'm training for a marathon in May"]
+    again = invoke(db_path, "consolidate", "ana", "--json", "--at", "2026-03-08T00:00:00Z")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["added"] == [] and json.loads(again.output)["updated"] == []

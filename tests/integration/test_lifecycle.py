@@ -97,7 +97,8 @@ def test_delete_athlete_erases_every_row_and_only_theirs(vault: Vault, db_path: 
                     now=T0 + timedelta(days=1))
     counts = vault.delete_athlete("ana")
     engine_row = {"athlete_memory": 1} if vault.engine.dialect.name == "sqlite" else {}
-    assert counts == {"fact_tags": 1, "facts": 1, "patterns": 1, "notes": 1, "archive": 1,
+    # the merged knee fact kept the first message's evidence beside the second's
+    assert counts == {"fact_tags": 1, "fact_evidence": 2, "facts": 1, "patterns": 1, "notes": 1, "archive": 1,
                       "forget_log": 0, "athletes": 1,
                       "episodes": 0, "episode_vectors": 0, "episode_archive": 0, **engine_row}
     for table in ("facts", "patterns", "notes", "archive", "athletes"):

@@ -108,7 +108,7 @@ NOT_WRITES = {
     # reads
     "facts", "memory", "prompt_facts", "top_facts", "facts_by_category", "patterns", "notes",
     "archive", "history", "summary", "summaries", "memory_block", "contract",
-    "relevance_ranker", "relevant", "extract_message", "engine", "decay_policy",
+    "relevance_ranker", "relevant", "extract_message", "engine", "decay_policy", "why",
     "admin.doctor", "admin.erasure_pending", "admin.facts_due_count", "admin.athlete_count",
     "admin.stats", "admin.sql", "transfer.export", "transfer.export_all",
     "episodes.recall", "episodes.sections", "episodes.vector_models", "knowledge.for_context",
@@ -116,8 +116,9 @@ NOT_WRITES = {
     # erase or lower what is stored, never add text
     "decay", "forget", "delete_athlete", "cleanup_archive", "episodes.forget", "episodes.expire",
     "episodes.cleanup_archive", "admin.erase",
-    # vectors of episodes already stored (their text passed the gate)
-    "episodes.reembed",
+    # vectors of episodes, and facts consolidated from sessions, already stored (their text
+    # passed the gate on the way in)
+    "episodes.reembed", "consolidate",
     # the engine's rows go through privacy_gate.candidate_problem item by item
     # (test_engine_rows_pass_the_gate below)
     "admin.sync_engine",
@@ -233,7 +234,7 @@ CLI_NOT_WRITES = {
     "backup", "cleanup", "copy", "datasette-metadata", "decay", "delete", "doctor", "erase",
     "export", "facts", "forget", "history", "prompt", "recall", "relevant", "sql", "stats",
     "upgrade", "episode forget", "episode expire", "episode cleanup", "episode list",
-    "knowledge show", "episode reembed",
+    "knowledge show", "episode reembed", "consolidate",
 }  # fmt: skip
 
 

@@ -173,7 +173,7 @@ def test_bootstrap_facts_from_a_profile():
                "weekly_hours": 7.5, "preferred_time": "evenings"}  # fmt: skip
     facts = facts_from_profile(profile, T0)
     rows = [
-        f.model_dump(mode="json", exclude={"tags"}) | {"tags": sorted(f.tags or ())} for f in facts
+        f.model_dump(mode="json", exclude={"tags", "evidence"}) | {"tags": sorted(f.tags or ())} for f in facts
     ]
     check("bootstrap_profile.json", json.dumps(rows, indent=2) + "\n")
 

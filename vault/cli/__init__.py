@@ -22,6 +22,7 @@ COMMANDS = {
     "import-yaml": "interchange_commands",
     "mcp": "mcp_commands",
     "ingest": "learning_commands", "relevant": "learning_commands",
+    "consolidate": "learning_commands",
     "remember": "memory_commands", "facts": "memory_commands", "forget": "memory_commands",
     "decay": "memory_commands", "delete": "memory_commands", "history": "memory_commands",
     "cleanup": "memory_commands",

@@ -19,6 +19,7 @@ import click
 
 from vault.cli.app import database_url, db_option, echo_json, main
 from vault.storage.engine import sqlite_file
+from vault.storage.evidence_tables import FACT_EVIDENCE_DOCS, FACT_EVIDENCE_V1
 from vault.storage.views import CURRENT_VIEWS, VIEW_DOCS
 
 HIDDEN = (
@@ -34,6 +35,7 @@ TABLE_DOCS: dict[str, str] = {
     "archive": "Everything that left the active set, why, and what replaced it.",
     "archive_tags": "The tags an archived fact had when it left.",
     "forget_log": "Counts of forget requests; what was asked is deliberately not kept.",
+    "fact_evidence": "What each active fact rests on: one row per observation.",
 }
 
 
@@ -44,6 +46,8 @@ def datasette_metadata(database: str) -> dict[str, Any]:
     for name in views:
         description, columns = VIEW_DOCS[name]
         tables[name] = {"description": description, "columns": dict(columns)}
+    description, columns = FACT_EVIDENCE_DOCS
+    tables[FACT_EVIDENCE_V1.name] = {"description": description, "columns": dict(columns)}
     for name, description in TABLE_DOCS.items():
         tables[name] = {"description": description}
     for name in HIDDEN:

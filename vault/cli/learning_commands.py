@@ -133,6 +133,20 @@ def relevant(ctx: click.Context, athlete: str, context: str, limit: int, at: dat
                      [(i.kind.value, i.id, f"{i.confidence:.2f}", i.text) for i in items]))
 
 
+@main.command()
+@click.argument("athlete")
+@at_option("Consolidate as of this time (default: now).")
+@json_option("Print the merge result as JSON.")
+@db_option
+@click.pass_context
+def consolidate(ctx: click.Context, athlete: str, at: datetime | None, as_json: bool) -> None:
+    """Turn ATHLETE's recorded activity sessions into durable facts (safe to repeat)."""
+    vault = open_from_cli(ctx)
+    with committing(ctx, "the consolidation"):
+        result = vault.consolidate(athlete, now=at)
+    _report(result, as_json)
+
+
 def _json(raw: str, what: str) -> Any:
     try:
         return json.loads(raw)

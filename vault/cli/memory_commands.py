@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import cast
 
@@ -20,7 +21,7 @@ from vault.cli.app import (
 )
 from vault.cli.output import dump, echo_merge_result, progress, section, table
 from vault.domain.limits import ARCHIVE_RETENTION_DAYS
-from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, validated
+from vault.domain.models import Candidate, Evidence, Fact, FactIn, NoteIn, PatternIn, validated
 from vault.domain.vocabulary import Source
 
 MAX_ID = 2**63 - 1  # the largest id SQLite and PostgreSQL can hold
@@ -78,11 +79,12 @@ def remember(
 @main.command()
 @click.argument("athlete")
 @click.option("--all", "show_all", is_flag=True, help="Also list the archive.")
+@click.option("--why", is_flag=True, help="Show the evidence each fact rests on.")
 @at_option("As of this time: confidences decay with time (default: now).")
 @json_option("Print JSON instead of tables.")
 @db_option
 @click.pass_context
-def facts(ctx: click.Context, athlete: str, show_all: bool, at: datetime | None,
+def facts(ctx: click.Context, athlete: str, show_all: bool, why: bool, at: datetime | None,
           as_json: bool) -> None:
     """List ATHLETE's active facts, patterns and notes (confidence as of --at)."""
     vault = open_from_cli(ctx, read_only=True)
@@ -90,11 +92,18 @@ def facts(ctx: click.Context, athlete: str, show_all: bool, at: datetime | None,
     archive = vault.archive(athlete) if show_all else []
     if vault.summary(athlete) is None:
         raise click.ClickException(f"no memory stored for athlete {athlete!r}")
+    evidence = vault.why([f.id for f in memory.facts]) if why else {}
     if as_json:
         data = memory.model_dump(mode="json")
+        if why:
+            for fact in data["facts"]:
+                fact["evidence"] = dump(evidence[fact["id"]])
         if show_all:
             data["archive"] = dump(archive)
         echo_json(data)
+        return
+    if why:
+        _echo_why(memory.facts, evidence)
         return
     section(
         "FACTS",
@@ -126,6 +135,20 @@ def facts(ctx: click.Context, athlete: str, show_all: bool, at: datetime | None,
                 ],
             ),
         )
+
+
+def _echo_why(facts: Sequence[Fact], evidence: dict[int, list[Evidence]]) -> None:
+    """Each fact, then one line per observation: when, source and reference, the words."""
+    for fact in facts:
+        click.echo(f"{fact.id}  {fact.confidence:.2f}  {fact.text}  (seen {fact.occurrences}x)")
+        rows = evidence.get(fact.id, [])
+        if not rows:
+            click.echo("    (no evidence recorded: learned before evidence was kept)")
+        for row in rows:
+            ref = f" {row.source_ref}" if row.source_ref else ""
+            words = f'  "{row.words}"' if row.words else ""
+            click.echo(f"    {row.observed_at.isoformat(timespec='seconds')}  "
+                       f"{row.source.value}{ref}{words}")
 
 
 @main.command()

@@ -55,6 +55,7 @@ TAG_MAX = 60
 EPISODE_TEXT_MAX = 2000
 EPISODE_TYPE_MAX = 40
 REF_MAX = 200  # an app's own reference id of an episode
+EVIDENCE_MAX = 500  # the words a fact was read from (one clause, or a note's line)
 KNOWLEDGE_KIND_MAX = 40
 KNOWLEDGE_NAME_MAX = 200
 META_KEYS_MAX = 32  # metadata keys on one episode

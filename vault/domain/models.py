@@ -25,6 +25,7 @@ from vault.domain.errors import InvalidInput
 from vault.domain.limits import (
     ATHLETE_ID_MAX,
     CONFLICT_KEY_MAX,
+    EVIDENCE_MAX,
     EXTRACTOR_MAX,
     FACT_TEXT_MAX,
     ITEM_TEXT_MAX,
@@ -159,6 +160,9 @@ OptionalRef = Annotated[
 OptionalExtractor = Annotated[
     Union[Annotated[str, Field(max_length=EXTRACTOR_MAX)], None], BeforeValidator(_optional_text)
 ]
+OptionalEvidence = Annotated[
+    Union[Annotated[str, Field(max_length=EVIDENCE_MAX)], None], BeforeValidator(_optional_text)
+]
 OptionalKey = Annotated[
     Union[Annotated[str, Field(max_length=CONFLICT_KEY_MAX)], None], BeforeValidator(_optional_text)
 ]
@@ -215,6 +219,8 @@ class FactIn(_Input):
     confidence: Confidence = 0.8
     observed_at: Union[AwareTime, None] = None
     tags: Union[frozenset[str], None] = None
+    # The words the fact was read from; stored as its evidence beside source and source_ref.
+    evidence: OptionalEvidence = None
 
     @field_validator("tags")
     @classmethod
@@ -349,6 +355,19 @@ class Fact(_Output):
     @property
     def level(self) -> Level:
         return level_of(self.confidence)
+
+
+class Evidence(_Output):
+    """One observation a fact rests on: where, when, and the words."""
+
+    id: int
+    fact_id: int
+    source: Source
+    source_ref: Union[str, None]
+    extractor: Union[str, None]
+    words: Union[str, None]
+    observed_at: datetime
+    recorded_at: datetime
 
 
 class ListItem(_Output):

@@ -27,7 +27,7 @@ from vault.domain.limits import (
     MAX_PATTERNS,
 )
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction
-from vault.domain.text import normalize_text
+from vault.domain.text import activity_of, normalize_text
 from vault.domain.vocabulary import ArchiveReason, Category, Kind, Source
 
 FLOOR = ACTIVE_FLOOR
@@ -225,7 +225,7 @@ class _Planner:
     def merge_fact(self, candidate: FactIn) -> None:
         observed = candidate.observed_at or self.now
         normalized = normalize_text(candidate.text)
-        same = self._find_fact(normalized)
+        same = self._find_fact(normalized) or self._liking_holding(candidate.text)
         if same is not None:
             self._reinforce_fact(same, observed)
             return
@@ -239,13 +239,30 @@ class _Planner:
                 return
             occurrences = existing.occurrences + 1 if reason is ArchiveReason.MERGED else 1
             new = self._insert_fact(candidate, normalized, observed, occurrences)
+            if reason is ArchiveReason.MERGED:
+                # the same thing observed again in new words: a reinforcement, never a demotion
+                new.confidence = new.base_confidence = max(
+                    new.confidence, boosted(existing.confidence, occurrences)
+                )
             self._remove(existing, reason, by=new.key)
             return
         self._insert_fact(candidate, normalized, observed, 1)
 
+    def _liking_holding(self, text: str) -> FactState | None:
+        """The stored `likes X` that an incoming `also does X` only repeats."""
+        activity = activity_of(text)
+        if activity is None or activity[0] != "also does":
+            return None
+        return self._find_fact(normalize_text(f"likes {activity[1]}"))
+
     def _rival(self, candidate: FactIn) -> tuple[FactState, ArchiveReason] | None:
         """Seed 000's conflict key first, then seed 002's same category + shared entity tag."""
         facts = self._facts()
+        activity = activity_of(candidate.text)
+        if activity is not None and activity[0] == "likes":
+            doing = self._find_fact(normalize_text(f"also does {activity[1]}"))
+            if doing is not None:
+                return doing, ArchiveReason.MERGED  # `likes yoga` takes over `also does yoga`
         if candidate.conflict_key:
             for fact in facts:
                 if fact.conflict_key == candidate.conflict_key:

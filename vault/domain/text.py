@@ -117,7 +117,7 @@ _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
                 r"(tired|sore|exhausted|energized))$"), Category.TRAINING_RESPONSE),
     (re.compile(r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
                 r"|has sleep debt|has a disability|busy schedule|commutes .+|run-commutes .+"
-                r"|travels often for work|is (a student|retired|pregnant|vegan|vegetarian"
+                r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
                 r"|pescatarian)|eats .+|had .+"
                 rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"), Category.CONTEXT),
 )  # fmt: skip
@@ -164,3 +164,15 @@ def matches_query(terms: list[str], text: str, tags: frozenset[str] = frozenset(
         any(w == term or (len(term) >= 3 and w.startswith(term)) for w in words)
         for term in terms
     )
+
+
+_ACTIVITY_FACT = re.compile(r"^(likes|also does) (.+)$")
+
+
+def activity_of(text: str) -> tuple[str, str] | None:
+    """("likes" | "also does", activity) for an activity fact, else None.
+
+    `likes yoga` and `also does yoga` are one fact for the coach: the liking holds the doing.
+    """
+    match = _ACTIVITY_FACT.match(normalize_text(text))
+    return (match.group(1), match.group(2)) if match else None

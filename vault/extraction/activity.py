@@ -7,12 +7,14 @@ from datetime import datetime, time, timezone
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from vault.domain.models import Candidate
+from vault.domain.models import Candidate, FactIn
 from vault.domain.times import in_range
 from vault.domain.vocabulary import Source
 from vault.extraction.base import Extractor
 from vault.extraction.privacy import scrub
 from vault.extraction.rules import RuleExtractor
+
+ONE_SESSION = 0.35  # below the prompt even if a second note repeats it (+0.1); a third makes it high
 
 
 class ActivityIn(BaseModel):
@@ -98,4 +100,12 @@ def extract_from_activity(
     found = reader.extract(
         text, source=Source.ACTIVITY_NOTE, source_ref=activity.id, observed_at=activity.observed_at
     )
-    return scrub(found)
+    return [_one_session(c) for c in scrub(found)]
+
+
+def _one_session(candidate: Candidate) -> Candidate:
+    """A note describes one session: what it says about the athlete stays below the prompt
+    until other sessions repeat it (or consolidation finds it across sessions)."""
+    if isinstance(candidate, FactIn) and candidate.confidence > ONE_SESSION:
+        return candidate.model_copy(update={"confidence": ONE_SESSION})
+    return candidate

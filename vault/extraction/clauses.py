@@ -51,6 +51,8 @@ class Clause:
     negated: bool
     remote_past: bool
     one_off: bool
+    echo: bool = False  # agrees with the other speaker ("Me too! I love running")
+    context: str = ""  # the whole sentence, normalised (who "my kids" are, when it happened)
 
     @property
     def asserts(self) -> bool:
@@ -120,7 +122,9 @@ _OTHER_START = re.compile(
     r"|somebody|nobody|people|others|most people|lots of people|a lot of people|you)\b)"
 )
 _SELF_ANY = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|we've)\b")
-_OTHER_ANY = re.compile(r"(?<!with )(?<!to )(?<!for )\b(?:he|she|they|he's|she's|they're)\b")
+_OTHER_ANY = re.compile(
+    r"(?<!with )(?<!to )(?<!for )\b(?:he|she|they|he's|she's|they're|you|your|you're|you've)\b"
+)
 _NAME_START = re.compile(
     r"^([A-Z][a-z]+)(?:'s\b|\s+(?:has|had|is|was|runs|rides|swims|does|did|says|said|thinks|wants"
     r"|prefers|likes|loves|hates|and|got|goes|went|ran|rode|trains|trained|hurt|hurts|broke|just"
@@ -137,6 +141,18 @@ _INVERSION = re.compile(
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|no longer)\b|n't\b"
 )
+# "A sprained wrist won't slow me down": the negation is of the consequence, not the injury.
+_DEFIANT = re.compile(
+    r"\b(?:won't|will not|can't|cannot|isn't going to|not going to|ain't) (?:slow|stop|keep|hold)"
+    r" me\b|\bain't got nothing on me\b|\bnothing on me\b"
+)
+# Agreeing with the other speaker: what follows is politeness before it is a fact.
+_ECHO = re.compile(
+    r"^(?:me too|me as well|same here|same|so do i|i do too|i also do|ditto|likewise)\b"
+    r"|\b(?:too|as well)$"
+)
+# A clause of a sentence set in the past stays there, unless it says it is now.
+_NOW = re.compile(r"\b(?:now|these days|nowadays|currently|still|anymore|any more|again)\b")
 _BENIGN_IF = re.compile(
     r"\b(?:if|when|whenever) (?:i can|possible|i'm able|i have (?:the )?time|time allows|i get the"
     r" chance|i get a chance|the weather (?:allows|permits|is (?:ok|okay|good|nice)))\b"
@@ -235,9 +251,15 @@ def _subject(stripped: str, raw: str, inherited: Subject | None) -> Subject:
 def split_clauses(text: str) -> list[Clause]:
     """The clauses of `text`, in order, each analysed on its own."""
     clauses: list[Clause] = []
+    echoing = -1
     for number, parts in enumerate(_pieces(text)):
         asks = parts[-1].rstrip().endswith("?")
         subject: Subject | None = None
+        sentence = normalise(" ".join(parts)).strip(" .!?;")
+        if _ECHO.match(sentence):
+            echoing = number + 1  # "Me too! I love running": the next sentence echoes as well
+        echo_sentence = number == echoing or bool(_ECHO.match(sentence))
+        past_from: int | None = None
         for position, raw in enumerate(parts):
             body = normalise(raw).strip(" .!?;")
             stripped = _LEAD.sub("", body)
@@ -248,6 +270,11 @@ def split_clauses(text: str) -> list[Clause]:
                 _INVERSION.match(stripped) or (asks and (last or _QUESTION_WORD.match(stripped)))
             )
             plain = _BENIGN_IF.sub("", body)
+            remote = bool(_REMOTE_PAST.search(body))
+            if remote and past_from is None:
+                past_from = position
+            elif past_from is not None and not _NOW.search(body):
+                remote = True  # "Last season, in the final, I hurt my ankle"
             clauses.append(
                 Clause(
                     index=len(clauses),
@@ -257,9 +284,12 @@ def split_clauses(text: str) -> list[Clause]:
                     subject=subject,
                     question=question,
                     hypothetical=bool(_HYPOTHETICAL.search(plain)),
-                    negated=bool(_NEGATION.search(body)),
-                    remote_past=bool(_REMOTE_PAST.search(body)),
+                    negated=bool(_NEGATION.search(body)) and not _DEFIANT.search(body),
+                    remote_past=remote,
                     one_off=bool(_ONE_OFF.search(body)),
+                    # "... too" opening a turn answers the other speaker; later it adds
+                    echo=echo_sentence or (number == 0 and bool(_ECHO.search(body))),
+                    context=sentence,
                 )
             )
     return clauses

@@ -50,7 +50,8 @@ _NOT_LIKE = re.compile(
 _LEAD = re.compile(
     r"^(?:(?:to|go|going|went|do|doing|play|playing|for|a|an|some|the|also|too|all|kinds|of"
     r"|lots|lot|different|take|taking|long|into|just|really|especially|probably|definitely"
-    r"|other|outdoor|outdoors|and|or|but|so|then|plus|even|more|my|little|bit|regular)\s+)+"
+    r"|other|outdoor|outdoors|and|or|but|so|then|plus|even|more|my|little|bit|regular"
+    r"|long[- ]distance|distance|competitive|casual)\s+)+"
 )
 _TIME_OF_DAY = re.compile(
     r"\b(?:evenings?|at night|nights|night runs?|late|mornings?|early|after work|before work)\b"
@@ -200,4 +201,44 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
     ]
 
 
-RULES = (activity_likes, activity_practice)
+_WORK_OUT = re.compile(
+    r"\b(?:i|we) (?:\w+ )?(?:work out|exercise|hit the gym)\b"
+)
+_HABIT = re.compile(
+    r"\b(?:every ?day|daily|most days|regularly|usually|always|often|a lot|\d+ (?:times|days)"
+    r" a week|every (?:morning|evening|week|weekday)|at the gym|religiously)\b"
+)
+_FUN = re.compile(
+    r"^(?P<x>[\w' -]{3,40}?) (?:is|are) (?:always |so |really |just |the most )?(?:fun|the best"
+    r"|great fun|awesome|amazing|my favou?rite(?: \w+)?)\b"
+)
+
+
+def work_out(clause: Clause, memo: Memo) -> list[Finding]:
+    """A training habit without a named activity: "I work out every day" -> works out regularly."""
+    if not clause.asserts or clause.negated or clause.remote_past or clause.one_off:
+        return []
+    match = _WORK_OUT.search(clause.text)
+    if match is None or not _HABIT.search(clause.text):
+        return []
+    return [Finding("activity", (clause.index, match.start()), Category.CONTEXT,
+                    "works out regularly", CONTEXT, tags=frozenset({"context:working out"}))]  # fmt: skip
+
+
+def fun(clause: Clause, memo: Memo) -> list[Finding]:
+    """Tastes said as a verdict: "Group runs are always fun!" -> likes group runs."""
+    if not clause.asserts or clause.negated or clause.remote_past:
+        return []
+    match = _FUN.match(clause.text)
+    if match is None or re.search(r"\b(?:your|his|her|their|you)\b", match.group("x")):
+        return []
+    subject = match.group("x")
+    things = [value for _, value in all_matches(_LIKE_OBJECT_T, subject)]
+    things += [value for _, value in _items(subject, tastes=False)]
+    return [
+        _finding(clause, 0, f"likes {thing}", Category.PREFERENCE, f"topic:{thing}")
+        for thing in dict.fromkeys(things)
+    ]
+
+
+RULES = (activity_likes, activity_practice, work_out, fun)

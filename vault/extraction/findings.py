@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from vault.domain.limits import EVIDENCE_MAX
 from vault.domain.models import Candidate, FactIn, Retraction
 from vault.domain.vocabulary import Category, Source
 
@@ -32,6 +33,7 @@ class Finding:
     retract_tags: frozenset[str] = frozenset()
     slot: str | None = None
     priority: int = 0
+    words: str | None = None  # the clause it was read in: the fact's evidence
 
     @property
     def is_retraction(self) -> bool:
@@ -87,7 +89,10 @@ def reconcile(findings: Sequence[Finding]) -> list[Finding]:
                 continue
             seen_texts.add(finding.text)
         kept.append(finding)
-    return kept
+    liked = {f.text.removeprefix("likes ") for f in kept if f.text and f.text.startswith("likes ")}
+    # one fact per activity: "I do yoga. I love yoga." is `likes yoga`, not two facts
+    return [f for f in kept if not (f.text and f.text.removeprefix("also does ") in liked
+                                    and f.text.startswith("also does "))]  # fmt: skip
 
 
 def _beats(new: Finding, old: Finding) -> bool:
@@ -132,6 +137,7 @@ def to_candidates(
                     source_ref=source_ref,
                     extractor=extractor,
                     observed_at=observed_at,
+                    evidence=finding.words[:EVIDENCE_MAX] if finding.words else None,
                 )
             )
     return candidates

@@ -71,6 +71,9 @@ ACTIVITIES: Table = (
     (r"work(?:ing)? ?out|workouts?|exercis(?:e|es|ing)", "working out"),
     (r"cardio", "cardio"), (r"ping ?pong|table tennis", "table tennis"), (r"tennis", "tennis"),
     (r"basketball", "basketball"), (r"soccer|football", "football"), (r"softball", "softball"),
+    (r"pickle ?ball", "pickleball"), (r"racquet ?ball", "racquetball"), (r"squash", "squash"),
+    (r"(?:ultimate )?frisbee|ultimate", "ultimate frisbee"), (r"scuba(?: diving)?|diving", "scuba diving"),
+    (r"hiit|circuit training|bootcamp|boot camp", "hiit"),
     (r"baseball", "baseball"), (r"volleyball", "volleyball"), (r"golf(?:ing)?", "golf"),
     (r"(?:ice |field )?hockey", "hockey"), (r"rugby", "rugby"), (r"badminton", "badminton"),
     (r"ski(?:s|ing)?", "skiing"), (r"snowboard(?:s|ing)?", "snowboarding"),
@@ -114,7 +117,8 @@ GOALS: Table = (
     (r"marathons?|mara|42(?:\.2)? ?k|26\.2", "marathon"),
     # world marathon majors named alone ("running Berlin", "qualify for Boston")
     ((rf"(?<=for )(?:the )?(?:{_CITIES})(?! (?:half|10k|5k|tri))"
-      rf"|(?<=running )(?:{_CITIES})(?! (?:half|10k|5k|tri))"), "marathon"),
+      rf"|(?<=running )(?:{_CITIES})(?! (?:half|10k|5k|tri))"
+      rf"|(?<=before )(?:the )?(?:{_CITIES})(?! (?:half|10k|5k|tri))"), "marathon"),
     (r"(?:sprint|olympic|olympic distance|standard distance)? ?(?:triathlon|tri)\b", "triathlon"),
     (r"10 ?km?\b|ten ?k\b", "10k"), (r"5 ?km?\b|five ?k\b", "5k"),
     (r"century(?: ride)?|100 mile ride", "century ride"),
@@ -161,7 +165,8 @@ LIKE_OBJECTS: Table = (
     (r"trail running|trail runs?|trails(?! mix)|trail(?! (?:shoes|mix))|off[- ]road", "trail running"),
     ((r"group (?:runs?|rides?|sessions?)|club (?:runs?|rides?|sessions?)|(?:with|in) (?:a"
       r"|the) group"
-     r"|(?:with|in) (?:a|the) club|with others"), "group runs"),
+     r"|(?:with|in) (?:a|the) club|with others|(?:runs?|running|rides?|riding) with (?:my )?"
+     r"(?:friends|colleagues|mates|buddies|the club|my club|a crew|the crew)"), "group runs"),
     (r"easy (?:runs?|miles|days)", "easy runs"), (r"speed ?work|speed sessions?", "speed work"),
     ((r"strength (?:training|work|sessions?)|the gym|gym sessions?|weights|lifting"),
      "strength training"),
@@ -199,6 +204,7 @@ JOBS: tuple[str, ...] = (
     "store manager", "bee farmer", "recording engineer", "dog walker", "swim coach",
     "general practitioner", "real-estate agent", "real estate agent", "estate agent",
     "nurse's aide", "nurses aide", "nursing assistant", "teaching assistant", "flight attendant",
+    "customer service representative", "customer service rep", "customer service agent",
     "customer service", "sales rep", "sales representative", "data scientist", "graphic designer",
     "hair stylist", "hairdresser", "librarian", "musician", "pediatrician", "paediatrician",
     "wrestler", "twitch streamer", "streamer", "photographer", "veterinarian", "secretary",
@@ -213,6 +219,14 @@ JOBS: tuple[str, ...] = (
     "bartender", "barista", "journalist", "writer", "lecturer", "professor", "carer", "midwife",
     "surgeon", "cashier", "salesman", "analyst", "banker", "student", "contractor", "labourer",
     "laborer", "painter", "gardener", "surveyor", "tradesman", "shop assistant", "receptionist",
+    "administrative assistant", "admin assistant", "executive assistant", "dental hygienist",
+    "hygienist", "fitness instructor", "yoga instructor", "pilates instructor", "swim instructor",
+    "driving instructor", "ski instructor", "instructor", "housekeeper", "nanny", "babysitter",
+    "technician", "lab technician", "pharmacy technician", "clerk", "bank teller", "teller",
+    "software tester", "web designer", "video editor", "editor", "translator", "interpreter",
+    "security guard", "bouncer", "stay-at-home mom", "stay-at-home dad", "seamstress", "tailor",
+    "warehouse worker", "factory worker", "mail carrier", "real estate broker", "paralegal",
+    "police officer", "detective", "judge", "firefighter", "ems worker", "emt",
 )  # fmt: skip
 
 

@@ -11,6 +11,7 @@ the same broad `context:work` tag and let one archive the other. Likes and disli
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from vault.domain.text import entity_tags
 from vault.domain.vocabulary import Category
@@ -31,9 +32,17 @@ _KIDS = (
     r"kids|children|sons?|daughters?|baby|babies|toddlers?|twins"
     r"|little ones|boys|girls|newborn|step(?:son|daughter)s?"
 )
-_KIDS_MINE = re.compile(rf"\b(?:my|our) (?:\w+ )?(?:{_KIDS})\b")
+_KIDS_MINE = re.compile(rf"\b(?:my|our) (?!fur |furry |puppy )(?:\w+ )?(?:{_KIDS})\b")
+# "my kids" said by a teacher, a coach or a nanny are the children they look after.
+_KIDS_AT_WORK = re.compile(
+    r"\b(?:teach\w*|class(?:room)?|students?|pupils?|grade|kindergarten|preschool|daycare"
+    r"|nursery|school|team|coach\w*|camp|nanny|babysit\w*|patients?|working with)\b"
+)
+_KIDS_OF_MY_OWN = re.compile(r"\b(?:my own|of my own|our own)\b|\bi (?:have|'ve got|have got)\b")
 _KIDS_HAVE = re.compile(
     rf"\b(?:i|we|and)(?: have got|'ve got| have| got) (?:\w+ ){{0,3}}?(?:{_KIDS})\b"
+    r"|\b(?:i|we)(?: have got|'ve got| have) an? (?:little |baby |\d+[- ]year[- ]old )?(?:boy|girl)"
+    r"(?: named| called|,| and| who|$)"
 )
 _PARENT = re.compile(
     r"\b(?:mum|mom|mother|dad|father|parent) of (?:\w+)|\b(?:single|stay[- ]at[- ]home|working"
@@ -77,6 +86,21 @@ _STUDENT = re.compile(
     r"|\b(?:i'm|i am) (?:currently )?studying (?:\w+ ){0,3}?at (?:a |the )?(?:\w+ ){0,2}?"
     r"(?:university|college|school|uni)\b"
 )
+# A job that ended is not the athlete's job ("lost my job as a banker yesterday").
+_JOB_ENDED = re.compile(
+    r"\b(?:lost|quit|left|leaving|lose|losing) (?:my|the) (?:\w+ )?job\b|\blaid off\b|\bfired\b"
+    r"|\bmade redundant\b|\bformer\b|\bex-|\bused to (?:be|work)\b|\bwant(?:ed)? to be"
+    r"|\bdream(?:ed|s)? of (?:being|becoming)|\bstudying to be"
+)
+_NOT_WORKING = re.compile(
+    r"\b(?:i'm|i am) (?:currently )?(?:not working|out of work|unemployed|between jobs|on disability)"
+    r"|\bi (?:don't|do not) (?:have|currently have) a job\b|\bi can't work\b"
+)
+_STUDYING = re.compile(
+    r"\b(?:i'm|i am) (?:\w+ )?studying to be(?:come)?\b|\b(?:i'm|i am) an? (?:\w+ ){1,2}major\b"
+    r"|\b(?:i'm|i am) (?:still )?in (?:school|grad school)\b|\bi'm (?:a )?(?:freshman|sophomore"
+    r"|junior|senior) (?:in|at) (?:high school|college|university)"
+)
 _RETIRED = re.compile(r"\b(?:i'm|i am) (?:now |recently |happily )?retired\b|\bretired now\b")
 
 _NIGHTS = re.compile(
@@ -91,7 +115,10 @@ _BUSY = re.compile(
     r"(?:'m| am| is| are|'s|'s been| has been| have been|'ve been) (?:so |really |very |super "
     r"|crazy"
     r" |pretty |quite |insanely |absolutely |just )?"
-    r"(?:busy|hectic|crazy|chaotic|manic|mad|insane|swamped|nuts)\b|\bhectic\b|\btime[- ]poor"
+    r"(?:busy|hectic|swamped|packed)\b|\bhectic\b|\btime[- ]poor"
+    r"|\bmy (?:work )?schedule is (?:really |so |very |pretty |quite )?(?:full|packed|tight)\b"
+    r"|\b(?:life|work|things|schedule|my week)(?:'s| is|'s been| has been) (?:so |really |very "
+    r"|pretty |quite |absolutely |just )?(?:crazy|insane|nuts|mad|manic|chaotic)\b"
     r"|\btime is (?:tight|limited|short)|\bshort on time|\b(?:barely|hardly) (?:have|get"
     r"|find) (?:any |the )?time"
     r"|\bnot much (?:free )?time|\blimited time|\bjuggling"
@@ -189,23 +216,35 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     if _NO_KIDS.search(text) or clause.remote_past:
         return []
-    mine = _KIDS_MINE.search(text)
+    at_work = _KIDS_AT_WORK.search(clause.context or text) and not _KIDS_OF_MY_OWN.search(text)
+    mine = None if at_work else _KIDS_MINE.search(text)
     if mine and not re.search(r"\w+'s (?:\w+ )?(?:kids|children)", text):
         return [_fact("family", clause, mine.start(), "has kids", "kids")]
     if not clause.asserts or clause.negated:
         return []
-    match = _KIDS_HAVE.search(text) or _PARENT.search(text) or _KIDS_AROUND.search(text)
-    return [_fact("family", clause, match.start(), "has kids", "kids")] if match else []
+    match = _KIDS_HAVE.search(text) or _PARENT.search(text)
+    if match:
+        return [_fact("family", clause, match.start(), "has kids", "kids")]
+    around = _KIDS_AROUND.search(text)
+    if around is None:
+        return []
+    # "the kids are in bed" may be a teacher's or a nanny's kids: believed once repeated
+    return [replace(_fact("family", clause, around.start(), "has kids", "kids"), confidence=0.45)]
 
 
 def job(clause: Clause, memo: Memo) -> list[Finding]:
     """Job from "I work as a nurse", "I'm a teacher"; also "is a student", "is retired"."""
-    if not clause.asserts or clause.negated:
+    if not clause.asserts:
         return []
-    student = _STUDENT.search(clause.text)
+    idle = None if clause.remote_past else _NOT_WORKING.search(clause.text)
+    if idle:  # "I'm not working right now": the negation is the fact
+        return [_job(clause, idle.start(), "is not working", 2)]
+    if clause.negated:
+        return []
+    student = _STUDENT.search(clause.text) or _STUDYING.search(clause.text)
     if student:  # "I'm still in high school" is now, whatever the remote-past words say
         return [_job(clause, student.start(), "is a student", 1)]
-    if clause.remote_past:
+    if clause.remote_past or _JOB_ENDED.search(clause.text):
         return []
     retired = _RETIRED.search(clause.text)
     if retired:
@@ -225,10 +264,27 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
             text = f"works {place.group('p')} {article} {place.group('w')}"
         return [_job(clause, place.start(), text, 1)]
     title = next(group for group in match.groups() if group)
+    if match.group("e") and not _TITLE_HEAD.search(title):
+        field = _FIELD.match(title)  # "I work as a tech support" -> works in tech support
+        return [_job(clause, match.start(), f"works in {field.group(0)}", 1)] if field else []
+    if title.startswith("customer service"):
+        return [_job(clause, match.start(), "works in customer service", 2)]
     if title == "student":
         return [_job(clause, match.start(), "is a student", 2)]
     article = "an" if title[0] in "aeiou" else "a"
     return [_job(clause, match.start(), f"works as {article} {title}", 2)]
+
+
+# A free-text title must end in a word for a person's role, else it is a field or a fragment.
+_TITLE_HEAD = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|man|woman|nurse|chef|cook|aide|assistant|rep|agent|officer|guard"
+    r"|clerk|teller|nanny|coach|medic|tech|technician|worker|trainer|instructor|director|head"
+    r"|lead|associate|specialist|administrator|surgeon|analyst)$"
+)
+_FIELD = re.compile(
+    r"(?:tech|technical|it|customer|sales|marketing|retail|hospitality|finance|admin|support"
+    r"|customer service|tech support|it support)(?: support| service| sales)?$"
+)
 
 
 def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:

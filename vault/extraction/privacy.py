@@ -35,6 +35,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from vault.domain.limits import EVIDENCE_MAX
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction
 from vault.domain.text import conflict_key_of
 from vault.extraction.clauses import KNOWN_WORDS
@@ -437,6 +438,8 @@ def check_candidate(candidate: Candidate) -> str | None:
     """
     if isinstance(candidate, Retraction):
         return None
+    if isinstance(candidate, FactIn) and candidate.evidence and find_pii(candidate.evidence):
+        return "its evidence holds personal data (names, contact data, numbers): redact it first"
     return text_problem(candidate.text)
 
 
@@ -452,11 +455,15 @@ def scrub(candidates: Iterable[Candidate]) -> list[Candidate]:
         cleaned = scrub_text(candidate.text)
         if cleaned is None or slot_value_problem(cleaned) is not None:
             continue
-        if cleaned == candidate.text:
+        words = candidate.evidence if isinstance(candidate, FactIn) else None
+        safe_words = redact(words) if words else words
+        if cleaned == candidate.text and safe_words == words:
             kept.append(candidate)
             continue
         model: type[FactIn | PatternIn | NoteIn] = type(candidate)
         data = candidate.model_dump()
         data["text"] = cleaned
+        if safe_words != words:
+            data["evidence"] = safe_words[:EVIDENCE_MAX] if safe_words else None
         kept.append(model.model_validate(data))
     return kept

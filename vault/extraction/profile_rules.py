@@ -26,6 +26,7 @@ from vault.extraction.lexicon import (
 )
 
 SPORT, GOAL, LEVEL = 0.8, 0.8, 0.7  # seed 000's confidences (level: ours)
+PASSING = 0.45  # a slot read without an explicit statement: below the prompt until repeated
 
 _AGENT_T, _GERUND_T = compile_table(SPORT_AGENTS), compile_table(SPORT_GERUNDS)
 _VERB_T, _GOAL_T = compile_table(SPORT_VERBS), compile_table(GOALS)
@@ -84,8 +85,19 @@ _GOAL_TRIGGER = re.compile(
     r"|december)"
     r"|\bget faster at|\bpb at|\bpr at|\bsub[- ]?\d"
     r"|\b\d+ (?:weeks?|days?|months?) (?:out|away|to go)\b|\bgoal pace\b"
+    r"|\b(?:\d+|one|two|three|four|five|six|a few|a couple of) more (?:\w+ ){0,2}?(?:runs?|rides?"
+    r"|weeks?|sessions?|workouts?)\b"
     rf"|\bon (?:the )?\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTHS}|\bon {_MONTHS} \d"
 )
+# A plan for a race, said in so many words; a date or "my first" alone is weaker evidence.
+_COMMITTED = re.compile(
+    r"\btraining (?:\w+ ){0,4}?for|\btrain for|\bqualify|\bbq\b|\bbooked|\bprep(?:aring|ping)?"
+    r" for|\bbuilding (?:up )?(?:to|for|towards)|\bsign(?:ed)? up|\bregistered|\bentered|\bentry\b"
+    r"|\b(?:doing|racing|running) (?:the|a|an|my)\b|\btarget|\baim(?:ing)? (?:for|at|to)|\bgoal"
+    r"|\bmy (?:\w+ )?race\b|\bnext (?:up|race)|\btaper|\bgoal pace\b|\bbefore\b"
+)
+# "Finally crossed the 100 mile mark": a milestone reached, not a race ahead.
+_MILESTONE = re.compile(r"\bmark\b|\bmilestone\b|\bcross(?:ed|ing)\b|\bhit\b|\breached\b")
 # "100 miles in March", "50k this week": a volume, not a race.
 _VOLUME_AFTER = re.compile(
     rf"^(?: of \w+| \w+)? (?:in|this|per|a|last|every|that) (?:week|month|year|{_MONTHS})\b"
@@ -111,6 +123,22 @@ _ADVANCED = re.compile(
     r"|(?<!retired )(?<!former )\b(?:olympic|professional|pro) (?:athlete|runner|cyclist"
     r"|swimmer|triathlete)\b|\bcompetitive (?:runner|cyclist|swimmer"
     r"|triathlete|athlete|rower)"
+)
+
+
+_SELF_LEVEL = re.compile(
+    r"\b(?:i'm|i am|i'd say i'm|i consider myself|i'd call myself|myself|as an?|i'm still|still"
+    r" an?)\b"
+)
+# A self-description with the subject left out: "pretty experienced", "total newbie here".
+_BARE_LEVEL = re.compile(
+    r"^(?:(?:pretty|very|fairly|quite|really|total|complete|absolute|relatively|an?|bit of an?"
+    r"|still|definitely)\s+)*(?:beginner|novice|newbie|intermediate|advanced|experienced|seasoned"
+    r"|elite|competitive)\b"
+)
+_BEGINNER_PHRASE = re.compile(
+    rf"\bnew to\b|\b(?:just|only|recently) (?:started|took up|getting into|got into)"
+    rf"|\bc25k\b|\bcouch to 5k|\bfirst (?:year|season)|\bstarted (?:{_GERUND}) \S+ \S+ ago"
 )
 
 
@@ -191,7 +219,7 @@ def goal(clause: Clause, memo: Memo) -> list[Finding]:
         ),
         None,
     )
-    if trigger is None or race is None:
+    if trigger is None or race is None or _MILESTONE.search(text):
         return []
     return [
         Finding(
@@ -199,7 +227,7 @@ def goal(clause: Clause, memo: Memo) -> list[Finding]:
             (clause.index, race[0].start()),
             Category.GOAL,
             f"goal: {race[1]}",
-            GOAL,
+            GOAL if _COMMITTED.search(text) else PASSING,
             slot="goal",
         )
     ]
@@ -222,6 +250,9 @@ def level(clause: Clause, memo: Memo) -> list[Finding]:
     if len(found) != 1:
         return []
     start, word = found[0]
+    if not (_SELF_LEVEL.search(clause.text[:start]) or _BEGINNER_PHRASE.search(clause.text)
+            or _BARE_LEVEL.match(clause.text) or clause.text.endswith(" here")):
+        return []  # "just advanced to the next level" (a game) describes no one's level
     return [
         Finding(
             "level", (clause.index, start), Category.LEVEL, f"level: {word}", LEVEL, slot="level"

@@ -18,6 +18,7 @@ sport is stored (the extractor cannot see the database; a message that also name
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from vault.domain.models import Candidate
@@ -30,6 +31,7 @@ from vault.extraction import (
     profile_rules,
     schedule_rules,
 )
+from vault.extraction.belief import believed
 from vault.extraction.clauses import Clause, split_clauses
 from vault.extraction.findings import Finding, Memo, reconcile, to_candidates
 from vault.extraction.privacy import scrub
@@ -62,7 +64,9 @@ class RuleExtractor:
         found: list[Finding] = []
         for clause in split_clauses(text[:MAX_TEXT]):
             for rule in self.rules:
-                found.extend(rule(clause, memo))
+                found.extend(
+                    believed(replace(f, words=clause.raw), clause) for f in rule(clause, memo)
+                )
         return reconcile(found)
 
     def extract(

@@ -130,10 +130,20 @@ def _minutes(match: re.Match[str]) -> float | None:
     return 60 if match.group("one") else None
 
 
+# A duration is a session's only when the sentence is about training, not the dogs' walk.
+_SESSION_TALK = re.compile(
+    r"\b(?:runs?|running|ran|rides?|riding|cycl\w+|swim\w*|sessions?|workouts?|work out"
+    r"|training|train|gym|class(?:es)?|practice|exercis\w*|lifting|yoga|laps|long runs?)\b"
+)
+_NOT_MINE = re.compile(r"\bdogs?\b|\bpupp(?:y|ies)\b|\bkids?\b|\bchildren\b|\bbaby\b")
+
+
 def duration(clause: Clause, memo: Memo) -> list[Finding]:
     """Session length from "usually 45 minutes", "normally an hour" (a range gives its midpoint)."""
     text = clause.text
     if not clause.asserts or clause.negated or clause.one_off or _NOT_DURATION.search(text):
+        return []
+    if _NOT_MINE.search(clause.context or text) and not _SESSION_TALK.search(clause.context or text):
         return []
     # Each search below runs once per clause or reads a bounded window, so a clause holding
     # thousands of amounts stays linear.

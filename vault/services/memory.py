@@ -26,6 +26,7 @@ from vault.domain.rules import (
 )
 from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
+from vault.services import evidence
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.engine_table import EngineTableRepository
@@ -45,7 +46,9 @@ def merge(
     """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap."""
     uow.athletes.ensure(athlete_id, now)
     plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now, policy)
+    carried = evidence.carried_over(uow, plan)
     written = uow.memory.write(athlete_id, plan)
+    evidence.record(uow, athlete_id, plan, candidates, carried, now)
     archived = uow.archive.add([(athlete_id, r) for r in plan.removals], written.ids, now)
     added_keys = set(plan.added_keys)
     survivors = plan.survivors()
@@ -114,6 +117,9 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
         tags = state.tags if isinstance(state, FactState) else frozenset()
         if state.id is not None and matches_query(terms, state.text, tags):
             doomed[state.kind].append(state.id)
+    # the words behind a fact that stays ("I run despite my knee") go too; their fact keeps
+    # its other evidence
+    uow.evidence.forget_matching(athlete_id, terms)
     counts = {
         "facts": uow.memory.delete_ids(Kind.FACT, doomed[Kind.FACT]),
         "patterns": uow.memory.delete_ids(Kind.PATTERN, doomed[Kind.PATTERN]),

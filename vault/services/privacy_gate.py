@@ -78,6 +78,8 @@ def candidate_fields(candidates: Iterable[Candidate], label: str = "candidate") 
         if isinstance(candidate, FactIn):
             for tag in sorted(candidate.tags or ()):
                 yield f"{where} tag", tag, False
+            if candidate.evidence:
+                yield f"{where} evidence", candidate.evidence, False
 
 
 def episode_fields(episodes: Iterable[EpisodeIn], label: str = "episode") -> Iterator[Field]:

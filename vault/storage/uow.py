@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, exc
 from vault.storage.failures import is_busy
 from vault.storage.repositories import ArchiveRepository, AthleteRepository, MemoryRepository
 from vault.storage.repositories.episodes import EpisodeRepository
+from vault.storage.repositories.evidence import EvidenceRepository
 from vault.storage.repositories.snapshot import SnapshotRepository
 
 
@@ -79,6 +80,7 @@ class UnitOfWork:
     archive: ArchiveRepository
     snapshots: SnapshotRepository  # one athlete's whole rows: export, restore, yaml import
     episodes: EpisodeRepository  # episodes: recall candidates, caps, forget (revision 0005)
+    evidence: EvidenceRepository  # what each fact rests on (revision 0009)
 
     def __init__(
         self,
@@ -109,6 +111,7 @@ class UnitOfWork:
         self.archive = ArchiveRepository(connection)
         self.snapshots = SnapshotRepository(connection)
         self.episodes = EpisodeRepository(connection)
+        self.evidence = EvidenceRepository(connection)
         if self._hooks is not None:
             try:
                 self._hooks.after_begin(self)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, delete, func, select
 
 from vault.storage.dialect import ensure_athlete
+from vault.storage.evidence_tables import fact_evidence_table
 from vault.storage.repositories._sql import rowcount
 from vault.storage.tables import (
     archive_table,
@@ -59,6 +60,10 @@ class AthleteRepository:
                 .where(facts_table.c.athlete_id == athlete_id)
             )
         }
+        result = self.connection.execute(
+            delete(fact_evidence_table).where(fact_evidence_table.c.athlete_id == athlete_id)
+        )
+        counts[fact_evidence_table.name] = rowcount(result)
         for table in (facts_table, patterns_table, notes_table, archive_table, forget_log_table):
             result = self.connection.execute(delete(table).where(table.c.athlete_id == athlete_id))
             counts[table.name] = rowcount(result)

@@ -99,6 +99,12 @@ _AFTER = (
     .limit(bindparam("n"))
 )
 _OLDEST = select(func.min(_E.occurred_at)).where(_E.owner_id == bindparam("owner"))
+_ACTIVITY_SESSIONS = (
+    select(_E.ref, _E.occurred_at, _E.text, _META)
+    .where(_E.owner_id == bindparam("owner"), _E.ref.like("activity:%"), _E.type != "injury")
+    .order_by(_E.occurred_at.desc(), _E.id.desc())
+    .limit(bindparam("cap"))
+)
 _COUNT = select(func.count()).select_from(episodes_table).where(_E.owner_id == bindparam("owner"))
 # recall's candidates on SQLite (candidate_rows): one statement, the episodes looked up by
 # primary key from the ids the FTS5 index (owner token ANDed inside it) and the owner's
@@ -324,6 +330,17 @@ class EpisodeRepository:
     def window(self, owner_id: str, start: datetime, end: datetime, cap: int) -> list[Row[Any]]:
         params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
         return list(self.connection.execute(_WINDOW, params))
+
+    def activity_sessions(
+        self, owner_id: str, cap: int
+    ) -> list[tuple[str, datetime, str, dict[str, Any]]]:
+        """(activity id, time, text, metadata) of the newest `cap` session episodes recorded
+        from activities, oldest first (consolidation reads them together)."""
+        rows = self.connection.execute(_ACTIVITY_SESSIONS, {"owner": owner_id, "cap": cap})
+        return [
+            (ref.removeprefix("activity:"), at, text, json.loads(meta) if meta else {})
+            for ref, at, text, meta in reversed(list(rows))
+        ]
 
     def recent(self, owner_id: str, cap: int) -> list[Row[Any]]:
         return list(self.connection.execute(_RECENT, {"owner": owner_id, "cap": cap}))

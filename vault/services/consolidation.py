@@ -1,0 +1,61 @@
+"""Consolidation in the write transaction: sessions recorded as episodes become durable facts.
+
+Idempotent: a candidate whose session is already evidence of the same fact is dropped, so a
+second run over the same sessions changes nothing, and a new session adds exactly its own
+evidence (one reinforcement).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from vault.domain.models import MergeResult
+from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
+from vault.domain.text import normalize_text
+from vault.extraction.consolidation import Session, consolidate
+from vault.extraction.privacy import scrub
+from vault.services.memory import merge
+from vault.storage.uow import UnitOfWork
+
+# The newest sessions consolidation reads (about a year of daily training): it runs in every
+# activity's write transaction, so its cost must not grow with the whole history.
+SESSIONS_READ = 400
+
+
+def run(
+    uow: UnitOfWork, athlete_id: str, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
+) -> MergeResult:
+    """Consolidate the athlete's activity sessions and merge what is new (one transaction)."""
+    sessions = [
+        Session(ref=ref, at=at, sport=meta.get("sport"), text=text)
+        for ref, at, text, meta in uow.episodes.activity_sessions(athlete_id, SESSIONS_READ)
+    ]
+    proposed = consolidate(sessions)
+    if not proposed:
+        return MergeResult()
+    cited = _cited(uow, athlete_id)
+    fresh = [c for c in proposed if (normalize_text(c.text), c.source_ref) not in cited]
+    if not fresh:
+        return MergeResult()
+    return merge(uow, athlete_id, scrub(fresh), now, policy)
+
+
+def _cited(uow: UnitOfWork, athlete_id: str) -> set[tuple[str, str | None]]:
+    """(fact text, source ref) of every piece of evidence of the athlete's active facts."""
+    texts = {state.id: state.normalized_text for state in uow.memory.load_active(athlete_id)
+             if state.id is not None}  # fmt: skip
+    return {
+        (texts[e.fact_id], e.source_ref)
+        for e in uow.evidence.for_athlete(athlete_id)
+        if e.fact_id in texts
+    }
+
+
+def combined(first: MergeResult, second: MergeResult) -> MergeResult:
+    """Two merges of one transaction reported as one."""
+    return MergeResult(
+        added=first.added + second.added,
+        updated=first.updated + second.updated,
+        archived=first.archived + second.archived,
+        ignored=first.ignored + second.ignored,
+    )

@@ -1,0 +1,107 @@
+"""Evidence before belief: every merge that states or reinforces a fact appends what it saw.
+
+A fact that replaces a merged rival (same category, shared body part) keeps the rival's
+evidence: the observations still stand, only the wording changed. A superseded slot value
+("goal: marathon" after "goal: 10k") does not: its evidence was for the old value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection
+
+from vault.domain.errors import FactNotFound
+from vault.domain.models import Candidate, Evidence, FactIn
+from vault.domain.rules import FactState, Key, MergePlan
+from vault.domain.text import activity_of, normalize_text
+from vault.domain.vocabulary import ArchiveReason
+from vault.storage.repositories.evidence import EvidenceRepository
+from vault.storage.repositories.memory import MemoryRepository
+from vault.storage.uow import UnitOfWork
+
+
+def carried_over(uow: UnitOfWork, plan: MergePlan) -> dict[Key, list[Evidence]]:
+    """Evidence of facts a merge folds into a new one, read before the old rows are deleted."""
+    carried: dict[Key, list[Evidence]] = {}
+    for removal in plan.removals:
+        item = removal.item
+        if (
+            removal.reason is ArchiveReason.MERGED
+            and removal.superseded_by is not None
+            and isinstance(item, FactState)
+            and item.id is not None
+        ):
+            carried.setdefault(removal.superseded_by, []).extend(uow.evidence.for_facts([item.id]))
+    return carried
+
+
+def record(
+    uow: UnitOfWork,
+    athlete_id: str,
+    plan: MergePlan,
+    candidates: Sequence[Candidate],
+    carried: dict[Key, list[Evidence]],
+    now: datetime,
+) -> None:
+    """Append one evidence row per fact candidate that the merge kept, plus carried rows."""
+    by_text = {
+        state.normalized_text: state
+        for state in plan.survivors()
+        if isinstance(state, FactState) and state.id is not None
+    }
+    rows: list[dict[str, Any]] = []
+    for candidate in candidates:
+        if not isinstance(candidate, FactIn):
+            continue
+        fact = by_text.get(normalize_text(candidate.text)) or _holder(by_text, candidate.text)
+        if fact is None or not fact.touched:
+            continue
+        rows.append(
+            {
+                "fact_id": fact.id,
+                "source": candidate.source,
+                "source_ref": candidate.source_ref,
+                "extractor": candidate.extractor,
+                "words": candidate.evidence,
+                "observed_at": candidate.observed_at or now,
+            }
+        )
+    for key, previous in carried.items():
+        state = plan.active.get(key)
+        if state is None or state.id is None:
+            continue
+        rows.extend(
+            {
+                "fact_id": state.id,
+                "source": e.source,
+                "source_ref": e.source_ref,
+                "extractor": e.extractor,
+                "words": e.words,
+                "observed_at": e.observed_at,
+            }
+            for e in previous
+        )
+    uow.evidence.add(athlete_id, rows, now)
+
+
+def _holder(by_text: dict[str, FactState], text: str) -> FactState | None:
+    """The `likes X` an `also does X` was folded into (one fact per activity)."""
+    activity = activity_of(text)
+    if activity is None or activity[0] != "also does":
+        return None
+    return by_text.get(normalize_text(f"likes {activity[1]}"))
+
+
+def why(connection: Connection, fact_ids: list[int]) -> dict[int, list[Evidence]]:
+    """The evidence of each of `fact_ids` (oldest first); FactNotFound for an unknown id."""
+    facts = MemoryRepository(connection)
+    for fact_id in fact_ids:
+        if not facts.fact_exists(fact_id):
+            raise FactNotFound(fact_id)
+    found: dict[int, list[Evidence]] = {fact_id: [] for fact_id in fact_ids}
+    for evidence in EvidenceRepository(connection).for_facts(fact_ids):
+        found[evidence.fact_id].append(evidence)
+    return found
