@@ -52,7 +52,7 @@ def test_superseded_facts_show_with_all(run) -> None:  # type: ignore[no-untyped
 def test_forget_decay_delete(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
     run("remember", "ana", "has recurring knee issue", "--at", "2026-01-01T00:00:00Z")
     run("remember", "ana", "likes hills", "--confidence", "0.31", "--at", "2026-01-01T00:00:00Z")
-    assert "forgot 1 facts" in run("forget", "ana", "knee").output
+    assert "forgot 1 fact," in run("forget", "ana", "knee").output
     decayed = json.loads(run("decay", "--at", "2026-02-01T00:00:00Z", "--json").output)
     assert (decayed["lowered"], decayed["archived"]) == (0, 1)  # counts: a whole-vault run is not listed row by row
     assert "likes hills" in run("facts", "ana", "--all").output.split("archived")[-1]

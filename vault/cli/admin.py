@@ -15,7 +15,7 @@ from vault.cli.app import (
     warn,
     write_guard,
 )
-from vault.cli.output import on_terminal
+from vault.cli.output import counted, on_terminal
 from vault.storage import migrations as migrate
 from vault.storage.engine import create_vault_engine
 
@@ -69,7 +69,7 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
         origin = "empty file"
     else:
         origin = "a database without vault tables"
-    adoption = (f"; legacy athlete_memory: {adopted} athletes adopted, {len(skipped)} skipped"
+    adoption = (f"; legacy athlete_memory: {counted(adopted, 'athlete')} adopted, {len(skipped)} skipped"
                 if legacy_rows else "")
     click.echo(f"upgraded {origin} -> {after}{adoption}")
     if verbose and legacy_rows:

@@ -20,7 +20,7 @@ from vault.cli.app import (
     main,
     open_from_cli,
 )
-from vault.cli.output import progress
+from vault.cli.output import counted, progress
 from vault.cli.streams import decode, open_binary, read_line, stream_size
 from vault.domain.episodes import EpisodeIn
 from vault.domain.errors import InvalidInput
@@ -99,7 +99,7 @@ def _episode_lines(stream: IO[bytes], path: str, advance: Callable[[int], None])
 
 @episode.command("import")
 @click.argument("owner")
-@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str))
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
@@ -119,7 +119,7 @@ def import_(ctx: click.Context, owner: str, path: str, as_json: bool) -> None:
     if as_json:
         echo_json({name: counts[name] for name in ("added", "updated", "archived")})
     else:
-        click.echo(f"imported {counts['episodes']} episodes: {counts['added']} added, "
+        click.echo(f"imported {counted(counts['episodes'], 'episode')}: {counts['added']} added, "
                    f"{counts['updated']} updated, {counts['archived']} archived")
 
 

@@ -29,7 +29,7 @@ KINDS = ("message", "activity", "conversation")
 @main.command()
 @click.argument("athlete")
 @click.option("--text", "text", help="The text to learn from.")
-@click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--file", "file", type=click.Path(exists=True, dir_okay=False, allow_dash=True),
               help="Read the input from a file (UTF-8).")
 @click.option("--kind", type=click.Choice(KINDS), default="message", show_default=True,
               help="message: free text; activity: JSON (id, started_at/date, name, description, "

@@ -15,6 +15,20 @@ class InvalidInput(VaultError, ValueError):
     """
 
 
+class PrivacyRefused(InvalidInput):
+    """A text failed the privacy check at the storage boundary; nothing was written.
+
+    `how_to_vouch(spelling)` words the way out for the caller: `trusted=True` in the library,
+    `--trusted` on the command line."""
+
+    def __init__(self, problem: str, spelling: str = "trusted=True") -> None:
+        self.problem = problem
+        super().__init__(self.how_to_vouch(spelling))
+
+    def how_to_vouch(self, spelling: str) -> str:
+        return f"{self.problem} (nothing was written; pass {spelling} for an entry you vouch for)"
+
+
 class BusyError(VaultError):
     """Another process held the database's write lock past every retry; nothing was written."""
 

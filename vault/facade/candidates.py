@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from vault.domain.errors import InvalidInput
+from vault.domain.errors import InvalidInput, PrivacyRefused
 from vault.domain.limits import ITEMS_PER_CALL
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction, validated
 from vault.extraction import check_candidate
@@ -36,10 +36,7 @@ def checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
         for position, candidate in enumerate(checked, 1):
             problem = check_candidate(candidate)
             if problem is not None:
-                raise InvalidInput(
-                    f"candidate {position} refused: {problem} (nothing was written; "
-                    "pass trusted=True for a manual entry you vouch for)"
-                )
+                raise PrivacyRefused(f"candidate {position} refused: {problem}")
     return checked
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from vault.domain.document import FORMAT, VERSION, ExportDocument, parse_document
-from vault.domain.errors import InvalidInput
+from vault.domain.errors import InvalidInput, PrivacyRefused
 from vault.domain.vocabulary import Kind
 from vault.extraction.privacy import text_problem
 
@@ -45,8 +45,7 @@ def check_privacy(doc: ExportDocument) -> None:
     for name, row_id, text in rows:
         problem = text_problem(text)
         if problem is not None:
-            raise InvalidInput(f"{name} id {row_id}: {problem} (import with trusted=True / "
-                               "--trusted if this document is your own)")
+            raise PrivacyRefused(f"{name} id {row_id}: {problem}")
 
 
 def _check_ids(doc: ExportDocument) -> None:
