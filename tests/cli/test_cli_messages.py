@@ -56,7 +56,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args",
     [("import", "{missing}"), ("ingest", "ana", "--file", "{missing}"),
-     ("import-yaml", "{missing}", "ana"), ("episode", "import", "ana", "{missing}")],
+     ("import-yaml", "{missing}", "--athlete", "ana"), ("episode", "import", "ana", "{missing}")],
 )  # fmt: skip
 def test_a_missing_input_file_is_a_usage_error_everywhere(tmp_path: Path, args: tuple[str, ...]) -> None:
     missing = str(tmp_path / "nope.json")

@@ -39,7 +39,7 @@ def sql(
 
     The query is checked by a SQL parser (one statement, no writes, no functions with side
     effects), then run in a read-only transaction with a statement timeout. Use a database
-    role without superuser rights for analysts on PostgreSQL (see the README).
+    role without superuser rights for analysts on PostgreSQL (see docs/postgresql.md).
     """
     if as_csv and as_json:
         raise click.UsageError("choose one of --csv and --json")

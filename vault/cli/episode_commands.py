@@ -41,7 +41,7 @@ def _meta(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 @main.group()
 def episode() -> None:
-    """Record what happened (seed 003's episodic memory)."""
+    """Record what happened (episodic memory)."""
 
 
 @episode.command("add")

@@ -50,9 +50,9 @@ _SINGULAR = {"facts": "fact", "patterns": "pattern", "notes": "note", "archive":
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True,
               help="Document format (one athlete).")
 @click.option("--contract", is_flag=True,
-              help="Print seed 001's athlete_memory object instead (what the coach app reads).")
+              help="Print the engine's athlete_memory JSON object instead (what the coach app reads).")
 @click.option("--with-times", is_flag=True,
-              help="With --contract: add learned_at and updated_at. This LEAVES seed 001's "
+              help="With --contract: add learned_at and updated_at. This LEAVES the engine's "
                    "contract (its schema allows no updated_at).")
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --output file.")
@@ -278,7 +278,7 @@ def _is_stream_line(line: bytes) -> bool:
 @db_option
 @click.pass_context
 def import_yaml(ctx: click.Context, path: str, athlete: str, replace: bool, as_json: bool) -> None:
-    """Import seed 002's memories.yaml at PATH (`-` for stdin) as ATHLETE's memory."""
+    """Import the M13 memories.yaml file at PATH (`-` for stdin) as ATHLETE's memory."""
     source: str | Path
     if path != "-" and Path(path).is_file():
         if Path(path).stat().st_size > MAX_DOCUMENT_BYTES:

@@ -26,12 +26,12 @@ FORMATS = ("memory", "markdown", "json")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
               help="Token budget of the MEMORY block, header included.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="memory", show_default=True,
-              help="memory: seed 000 block; markdown: seed 004 section; json: athlete_memory contract.")
+              help="memory: the MEMORY block; markdown: the 'What you know about the user' section; json: the athlete_memory contract.")
 @click.option("--context", "context", metavar="TEXT",
-              help="Print seed 003's KNOWLEDGE (reference knowledge named in TEXT) and PAST "
+              help="Print the KNOWLEDGE (reference knowledge named in TEXT) and PAST "
                    "EXPERIENCE (the episodes recalled for TEXT) sections instead.")
 @click.option("--with-times", is_flag=True,
-              help="With --format json: add learned_at and updated_at. This LEAVES seed 001's "
+              help="With --format json: add learned_at and updated_at. This LEAVES the engine's "
                    "contract (its schema allows no updated_at).")
 @at_option("As of this time: confidences decay with time (default: now).")
 @json_option("Print the MEMORY block with its drop report.")

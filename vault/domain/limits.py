@@ -60,7 +60,7 @@ KNOWLEDGE_NAME_MAX = 200
 META_KEYS_MAX = 32  # metadata keys on one episode
 META_VALUE_MAX = 200
 
-# -- what one call may carry (README "Reliability and privacy"); more is InvalidInput, unread
+# -- what one call may carry (docs/reliability.md); more is InvalidInput, unread
 TAGS_MAX = 20  # entity tags on one fact or retraction
 TEXT_INPUT_MAX = 10_000  # characters of one item's text before white space is folded
 ITEMS_PER_CALL = 200  # candidates in one merge

@@ -108,7 +108,7 @@ HEALTH_CONDITIONS = (
     "high blood pressure", "multiple sclerosis", "crohn's", "migraines", "fibromyalgia",
 )  # fmt: skip
 
-# The extractor's canonical texts (README "Learning from conversations") and their categories,
+# The extractor's canonical texts (docs/learning.md) and their categories,
 # so `remember "has kids"` files the fact where the extractor would: one category per text.
 _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
     (re.compile(r"^dislikes (morning|lunchtime|afternoon|evening) sessions$"),
