@@ -362,7 +362,7 @@ class Vault:
         report."""
         athlete = validated_athlete(athlete_id)
         at = moment(now)
-        with self._store.read() as connection:
+        with self._store.read_one() as connection:
             rows = queries.prompt_rows(connection, athlete, at, self.decay_policy)
         return render_rows(rows, budget=budget, encoding=encoding)
 

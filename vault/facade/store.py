@@ -13,7 +13,7 @@ from vault.domain.models import aware_in_range
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.services import health
-from vault.storage.engine import writer
+from vault.storage.engine import one_statement, writer
 from vault.storage.failures import storage_failure
 from vault.storage.uow import RetryPolicy, UnitOfWork
 
@@ -27,6 +27,7 @@ class Store:
         self.decay_policy = checked_decay_policy(decay_policy)
         self.busy_retry: RetryPolicy | None = None  # None: the default ($VAULT_BUSY_RETRIES)
         self._writer = writer(engine)
+        self._one_statement = one_statement(engine)
 
     def unit_of_work(self) -> UnitOfWork:
         return UnitOfWork(self._writer)
@@ -48,6 +49,12 @@ class Store:
     def read(self) -> Iterator[Connection]:
         """One read transaction (one snapshot)."""
         with self.engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def read_one(self) -> Iterator[Connection]:
+        """A connection for a read of exactly ONE statement (its own snapshot; no BEGIN)."""
+        with self._one_statement.connect() as connection:
             yield connection
 
     @contextmanager

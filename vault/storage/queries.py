@@ -33,6 +33,7 @@ from vault.storage.tables import (
     notes_table,
     patterns_table,
 )
+from vault.storage.types import UTCDateTime, as_stored, utc_from_driver
 
 _tags = fact_tags_table
 _patterns = patterns_table
@@ -72,8 +73,9 @@ def _prompt_rows_statement() -> Any:
     f = _facts_table
     facts = select(
         literal_column(f"'{Kind.FACT.value}'").label("kind"),
-        f.c.id, f.c.text, f.c.confidence, f.c.base_confidence, f.c.last_reinforced_at,
-        f.c.category, f.c.decay_due_at,
+        f.c.id, f.c.text, f.c.confidence, f.c.base_confidence,
+        as_stored(f.c.last_reinforced_at), as_stored(f.c.category),
+        (f.c.decay_due_at <= bindparam("now", type_=UTCDateTime())).label("due"),
     ).where(f.c.athlete_id == bindparam("athlete"))  # fmt: skip
     items = [
         select(
@@ -157,14 +159,14 @@ def prompt_rows(
     facts: list[_Ranked] = []
     lists: dict[str, list[_Ranked]] = {_PATTERN: [], _NOTE: []}
     for kind, item_id, text, stored, base, last, category, due in connection.execute(
-        _PROMPT_ROWS, {"athlete": athlete_id}
-    ):
+        _PROMPT_ROWS, {"athlete": athlete_id, "now": now}
+    ).all():  # one fetchall: rows one by one cost more than the read
         if kind != _FACT:
             lists[kind].append((stored, last, item_id, text))
             continue
         confidence = stored
-        if due <= now:  # a decay step is due today
-            confidence = decayed(base, last, now, policy.factor(category))
+        if due:  # a decay step is due at `now`
+            confidence = decayed(base, utc_from_driver(last), now, policy.factor(category))
         if confidence >= ACTIVE_FLOOR:
             facts.append((confidence, last, item_id, text))
     return {
@@ -181,7 +183,7 @@ _BY_ID, _BY_CONFIDENCE_THEN_RECENCY = itemgetter(2), itemgetter(0, 1)
 
 def _in_priority_order(kind: Kind, rows: list[_Ranked]) -> list[PromptRow]:
     """Confidence first, then the most recently reinforced, then the oldest id (two stable
-    sorts)."""
+    sorts; times compare as stored: canonical text on SQLite, datetimes on PostgreSQL)."""
     rows.sort(key=_BY_ID)
     rows.sort(key=_BY_CONFIDENCE_THEN_RECENCY, reverse=True)
     return [PromptRow(kind, i, t, c) for c, _, i, t in rows]
