@@ -246,7 +246,7 @@ class Vault:
         if isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, float)):
             raise InvalidInput(f"min_confidence must be a number, got {min_confidence!r}")
         athlete = validated_athlete(athlete_id)
-        with self._store.read() as connection:
+        with self._store.read_one() as connection:
             found = queries.facts(connection, athlete, moment(now), self.decay_policy,
                                   floor=max(float(min_confidence), ACTIVE_FLOOR))  # fmt: skip
         if chosen is not None:

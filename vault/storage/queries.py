@@ -38,9 +38,6 @@ from vault.storage.types import UTCDateTime, as_stored, utc_from_driver
 _tags = fact_tags_table
 _patterns = patterns_table
 _notes = notes_table
-_SELECT_TAGS = select(_tags.c.fact_id, _tags.c.tag).where(
-    _tags.c.fact_id.in_(bindparam("ids", expanding=True))
-)
 
 
 _facts_table = facts_table
@@ -48,11 +45,17 @@ _FACT_COLUMNS = (
     "id", "athlete_id", "text", "category", "conflict_key", "source", "source_ref", "extractor",
     "confidence", "occurrences", "learned_at", "observed_at", "last_reinforced_at", "updated_at",
 )  # fmt: skip
-_FACTS_OF = select(
-    *(_facts_table.c[name] for name in _FACT_COLUMNS),
-    _facts_table.c.base_confidence,
-    _facts_table.c.decay_due_at,
-).where(_facts_table.c.athlete_id == bindparam("athlete"))
+# One statement (a fact once per tag): one snapshot without a transaction around two reads.
+_FACTS_OF = (
+    select(
+        *(_facts_table.c[name] for name in _FACT_COLUMNS),
+        _facts_table.c.base_confidence,
+        _facts_table.c.decay_due_at,
+        _tags.c.tag,
+    )
+    .select_from(_facts_table.outerjoin(_tags, _tags.c.fact_id == _facts_table.c.id))
+    .where(_facts_table.c.athlete_id == bindparam("athlete"))
+)
 _LIST_ITEMS = {
     kind: select(view).where(view.c.athlete_id == bindparam("athlete")).order_by(view.c.rank)
     for kind, view in ((Kind.PATTERN, views.active_patterns), (Kind.NOTE, views.active_notes))
@@ -98,24 +101,30 @@ def facts(
     *, floor: float = ACTIVE_FLOOR,
 ) -> list[Fact]:
     """Facts with confidence >= `floor` (at least 0.3) as of `now`, best first (confidence,
-    newest, oldest id)."""
-    rows = connection.execute(_FACTS_OF, {"athlete": athlete_id}).all()
-    current = [(row, _confidence_now(row, now, policy)) for row in rows]
-    kept = [(row, confidence) for row, confidence in current if confidence >= floor]
-    if not kept:
-        return []
+    newest, oldest id). One statement: the connection needs no transaction around it."""
+    first: dict[int, Any] = {}
     tags: dict[int, list[str]] = defaultdict(list)
-    for fact_id, tag in connection.execute(_SELECT_TAGS, {"ids": [r.id for r, _ in kept]}):
-        tags[fact_id].append(tag)
+    for row in connection.execute(_FACTS_OF, {"athlete": athlete_id}).all():
+        first.setdefault(row.id, row)
+        if row.tag is not None:
+            tags[row.id].append(row.tag)
+    current = [(row, _confidence_now(row, now, policy)) for row in first.values()]
+    kept = [(row, confidence) for row, confidence in current if confidence >= floor]
     found = [
         Fact.model_construct(
-            **{name: getattr(row, name) for name in _FACT_COLUMNS if name != "confidence"},
+            _FACT_FIELDS,  # every field given: pydantic need not work out which were
+            **dict(zip(_KEPT_COLUMNS, itemgetter(*_KEPT_COLUMNS)(row._mapping))),
             confidence=confidence,
             tags=tuple(sorted(tags.get(row.id, ()))),
+            kind=Kind.FACT,
         )
         for row, confidence in kept
     ]
     return _best_first(found)
+
+
+_KEPT_COLUMNS = tuple(name for name in _FACT_COLUMNS if name != "confidence")
+_FACT_FIELDS = {*_FACT_COLUMNS, "tags", "kind"}
 
 
 def _confidence_now(row: Any, now: datetime, policy: DecayPolicy) -> float:
