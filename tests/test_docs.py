@@ -20,7 +20,7 @@ from vault.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
-FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+FENCE = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 SNIPPETS = [
     (f"{doc.relative_to(ROOT)}#{n}", code)
     for doc in DOCS
@@ -116,7 +116,7 @@ def test_the_readme_links_point_at_files_that_exist() -> None:
 def test_the_docs_describe_contracts_by_what_they_are() -> None:
     for doc in DOCS:
         text = doc.read_text(encoding="utf-8")
-        assert not re.search(r"\bseeds? 00\d", text, re.I), doc.name
+        assert not re.search(r"\bseeds? 00\d", text, re.IGNORECASE), doc.name
         assert not re.search(r"this machine|this round|installs offline here", text), doc.name
 
 
@@ -124,7 +124,7 @@ def test_the_analysts_example_queries_run_against_the_demo(tmp_path: Path) -> No
     db = tmp_path / "demo.db"
     assert CliRunner().invoke(main, ["--db", str(db), "demo"]).exit_code == 0
     sql_doc = (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
-    block = re.findall(r"```sql\n(.*?)```", sql_doc, re.S)[0]
+    block = re.findall(r"```sql\n(.*?)```", sql_doc, re.DOTALL)[0]
     queries = [q.strip() for q in block.split(";") if q.strip().replace("\n", "").strip("- ")]
     assert len(queries) >= 5
     results = {}

@@ -200,9 +200,8 @@ class Vault:
         if not isinstance(query, str):
             raise InvalidInput(f"the query must be text, got {type(query).__name__}")
         at = moment(now)
-        with self._store.erasing():
-            with self._store.write() as uow:
-                result = services.forget(uow, athlete, query, at)
+        with self._store.erasing(), self._store.write() as uow:
+            result = services.forget(uow, athlete, query, at)
         return result.model_copy(update={"erased_from_disk": self._store.checkpoint()})
 
     def delete_athlete(self, athlete_id: str) -> dict[str, int]:
@@ -211,9 +210,8 @@ class Vault:
         The WAL is checkpointed as after `forget`; `v.admin.erasure_pending()` tells whether
         that finished (False afterwards means the text is gone from every file)."""
         athlete = validated_athlete(athlete_id)
-        with self._store.erasing():
-            with self._store.write() as uow:
-                counts = services.delete_athlete(uow, athlete)
+        with self._store.erasing(), self._store.write() as uow:
+            counts = services.delete_athlete(uow, athlete)
         self._store.checkpoint()
         return counts
 
