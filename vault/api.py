@@ -131,7 +131,7 @@ class Vault:
         self._store.busy_retry = policy
 
     def close(self) -> None:
-        self.engine.dispose()
+        self._store.close()
 
     def __enter__(self) -> Vault:
         return self
