@@ -1,4 +1,4 @@
-"""Seed 000's legacy memory: parse one `athlete_memory` row and plan its adoption. Pure.
+"""The engine guide's legacy memory: parse one `athlete_memory` row and plan its adoption. Pure.
 
 The mobile engine stored one JSON document per athlete, written by Rust's serde:
 

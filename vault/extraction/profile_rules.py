@@ -1,4 +1,4 @@
-"""Rules for who the athlete is: seed 000's primary sport, goal and level slots.
+"""Rules for who the athlete is: the engine guide's primary sport, goal and level slots.
 
 Each rule reads one clause and returns findings whose text is the canonical slot wording
 ("primary sport: running", "goal: half marathon", "level: beginner"), so
@@ -25,7 +25,7 @@ from vault.extraction.lexicon import (
     first_match,
 )
 
-SPORT, GOAL, LEVEL = 0.8, 0.8, 0.7  # seed 000's confidences (level: ours)
+SPORT, GOAL, LEVEL = 0.8, 0.8, 0.7  # the engine guide's confidences (level: ours)
 
 _AGENT_T, _GERUND_T = compile_table(SPORT_AGENTS), compile_table(SPORT_GERUNDS)
 _VERB_T, _GOAL_T = compile_table(SPORT_VERBS), compile_table(GOALS)

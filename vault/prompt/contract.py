@@ -1,11 +1,11 @@
-"""Export an athlete's memory as seed 001's `athlete_memory` JSON object, and check it.
+"""Export an athlete's memory as the athlete-memory plan's `athlete_memory` JSON object, and check it.
 
     {"key_facts": [{"fact": "primary sport: running", "source": "profile_change",
                     "confidence": 0.9}, ...],
      "patterns": ["tends to skip after rest days"],
      "coaching_notes": ["responds well to encouragement after hard sessions"]}
 
-Exactly the seed's contract: the shipped schema is seed 001's `athlete_memory` property verbatim
+Exactly the seed's contract: the shipped schema is the athlete-memory plan's `athlete_memory` property verbatim
 (top level `additionalProperties: false`), and the default document holds only its keys.
 
 Facts: the top 15 by priority (confidence, then most recently reinforced, then oldest id); the
@@ -18,7 +18,7 @@ contract's three words by `vault.domain.vocabulary.CONTRACT_SOURCE`:
     profile_change <- profile_change
 
 `with_times=True` LEAVES the seed's contract: it adds `key_facts[].learned_at` and a top-level
-`updated_at` (RFC 3339, UTC, "Z"), the two times of seed 000's Rust structs, which the seed's
+`updated_at` (RFC 3339, UTC, "Z"), the two times of the engine guide's Rust structs, which the seed's
 schema does not have (a consumer validating with it rejects the top-level `updated_at`).
 `validate_contract(document, with_times=True)` checks such a document: the seed's schema for
 everything else, and the two times' format.
@@ -51,7 +51,7 @@ TIMES = ("learned_at", "updated_at")  # what `with_times` adds (outside the seed
 def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str, Any]:
     """`memory` as an `athlete_memory` document (plain JSON types, ready for `json.dumps`).
 
-    The default is seed 001's object exactly; `with_times=True` adds `learned_at` per fact and
+    The default is the athlete-memory plan's object exactly; `with_times=True` adds `learned_at` per fact and
     `updated_at` (when known) and is then NOT valid against the seed's schema.
     """
     document: dict[str, Any] = {
@@ -73,7 +73,7 @@ def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str,
 
 
 def validate_contract(document: Mapping[str, Any], *, with_times: bool = False) -> None:
-    """Check `document` against seed 001's `athlete_memory` schema, as the seed writes it.
+    """Check `document` against the athlete-memory plan's `athlete_memory` schema, as the seed writes it.
 
     `with_times=True` accepts the two times `to_contract(..., with_times=True)` adds (and
     checks that they are RFC 3339); everything else must still satisfy the seed's schema.

@@ -44,7 +44,7 @@ def _owner_fk() -> Column[str]:
     )
 
 
-# Something that happened to an owner (athlete or agent), with seed 003's metadata.
+# Something that happened to an owner (athlete or agent), with the episodic-memory design's metadata.
 episodes_table = Table(
     "episodes",
     metadata,
