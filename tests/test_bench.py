@@ -30,3 +30,25 @@ def test_bench_json_has_every_workload_and_both_sides_agree(capsys: pytest.Captu
     assert workloads["merge"]["same_rows"] is True
     assert workloads["decay"]["lowered"] > 0 and workloads["decay_noop"]["lowered"] == 0
     assert workloads["decay_noop"]["raw_lowered"] == 0
+
+
+def test_the_peer_column_times_both_sides_when_the_bench_extra_is_installed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("langgraph.store.sqlite", reason="the [bench] extra is not installed")
+    assert main(["--athletes", "20", "--repeat", "3", "--json"]) == 0
+    workloads = json.loads(capsys.readouterr().out)["workloads"]
+    for name in ("top_facts", "remember"):
+        assert workloads[name]["vault_us"] > 0 and workloads[name]["peer_us"] > 0, name
+        assert workloads[name]["peer_ratio"] > 0
+
+
+def test_without_the_peer_the_table_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vault.bench import peer
+
+    monkeypatch.setattr(peer, "available", lambda: False)
+    assert main(["--athletes", "20", "--repeat", "3"]) == 0
+    out = capsys.readouterr().out
+    assert peer.INSTALL in out and "against the peer" not in out

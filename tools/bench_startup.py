@@ -41,7 +41,7 @@ def main() -> None:
         script = Path(sys.executable).with_name("vault")  # the console script, as users run it
         launcher = [str(script)] if script.exists() else [sys.executable, "-m", "vault"]
         prompt = [*launcher, "--db", str(db), "prompt", options.athlete]
-        wall(prompt)  # the tokenizer's vocabulary cache is written once, not timed
+        wall(prompt)  # warm the file system cache, not timed
         base_times, prompt_times = [], []
         for _ in range(options.runs):
             base_times.append(wall(baseline))

@@ -166,7 +166,7 @@ def _learned(feed: Any) -> list[tuple[str, float]]:
         vault = open_vault(Path(tmp) / "eval.db", upgrade=True)
         try:
             now = feed(vault)
-            return [(f.text, f.confidence) for f in vault.active_facts("a", now)]
+            return [(f.text, f.confidence) for f in vault.facts("a", now)]
         finally:
             vault.close()
 

@@ -139,7 +139,7 @@ class Vault:
         self._store.busy_retry = policy
 
     def close(self) -> None:
-        self.engine.dispose()
+        self._store.close()
 
     def __enter__(self) -> Vault:
         return self
@@ -208,9 +208,8 @@ class Vault:
         if not isinstance(query, str):
             raise InvalidInput(f"the query must be text, got {type(query).__name__}")
         at = moment(now)
-        with self._store.erasing():
-            with self._store.write(at) as uow:
-                result = services.forget(uow, athlete, query, at)
+        with self._store.erasing(), self._store.write(at) as uow:
+            result = services.forget(uow, athlete, query, at)
         return result.model_copy(update={"erased_from_disk": self._store.checkpoint()})
 
     def delete_athlete(self, athlete_id: str) -> dict[str, int]:
@@ -219,9 +218,8 @@ class Vault:
         The WAL is checkpointed as after `forget`; `v.admin.erasure_pending()` tells whether
         that finished (False afterwards means the text is gone from every file)."""
         athlete = validated_athlete(athlete_id)
-        with self._store.erasing():
-            with self._store.write() as uow:
-                counts = services.delete_athlete(uow, athlete)
+        with self._store.erasing(), self._store.write() as uow:
+            counts = services.delete_athlete(uow, athlete)
         self._store.checkpoint()
         return counts
 
@@ -254,7 +252,7 @@ class Vault:
         if isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, float)):
             raise InvalidInput(f"min_confidence must be a number, got {min_confidence!r}")
         athlete = validated_athlete(athlete_id)
-        with self._store.read() as connection:
+        with self._store.read_one() as connection:
             found = queries.facts(connection, athlete, moment(now), self.decay_policy,
                                   floor=max(float(min_confidence), ACTIVE_FLOOR))  # fmt: skip
         if chosen is not None:
@@ -392,7 +390,7 @@ class Vault:
         report."""
         athlete = validated_athlete(athlete_id)
         at = moment(now)
-        with self._store.read() as connection:
+        with self._store.read_one() as connection:
             rows = queries.prompt_rows(connection, athlete, at, self.decay_policy)
         return render_rows(rows, budget=budget, encoding=encoding)
 

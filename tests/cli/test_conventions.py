@@ -224,7 +224,7 @@ def test_a_bad_line_stops_the_stream_and_says_what_was_committed(tmp_path: Path)
     assert "line 2" in message and "nothing was imported" in message  # one batch: none committed
     skipped = invoke("--db", target, "import", "-", "--skip-bad", input=stream)
     assert skipped.exit_code == 0 and "warning: skipped line 2" in skipped.stderr
-    assert "1 athletes" in skipped.stdout
+    assert "1 athlete " in skipped.stdout
 
 
 def test_export_contract_is_the_seed_object(tmp_path: Path) -> None:

@@ -72,7 +72,7 @@ def test_import_restores_and_a_second_import_changes_nothing(run, tmp_path: Path
     exported = tmp_path / "ana.json"
     run("export", "ana", "--output", str(exported))
     fresh = CliRunner().invoke(main, ["--db", str(tmp_path / "new.db"), "import", str(exported)])
-    assert fresh.output == "restored ana: 1 facts, 0 patterns, 0 notes, 1 archived\n"
+    assert fresh.output == "restored ana: 1 fact, 0 patterns, 0 notes, 1 archived\n"
     again = CliRunner().invoke(
         main, ["--db", str(tmp_path / "new.db"), "import", str(exported), "--json"]
     )
@@ -102,7 +102,7 @@ def test_import_reads_stdin(run, tmp_path: Path) -> None:  # type: ignore[no-unt
     other = CliRunner().invoke(
         main, ["--db", str(tmp_path / "o.db"), "import", "-"], input=document
     )
-    assert other.exit_code == 0 and other.output.startswith("restored ana: 1 facts")
+    assert other.exit_code == 0 and other.output.startswith("restored ana: 1 fact,")
 
 
 @pytest.mark.parametrize(("args", "text", "message"), [

@@ -9,6 +9,7 @@ import jsonschema
 from click.testing import CliRunner
 
 from vault.cli import main
+from vault import open_vault
 from vault.prompt.schema import load_schema
 
 
@@ -49,10 +50,15 @@ def test_prompt_formats_markdown_and_contract(db_path: Path) -> None:
     assert {f["source"] for f in contract["key_facts"]} <= {"conversation", "behavior", "profile_change"}
 
 
-def test_prompt_for_an_unknown_athlete_is_an_error(db_path: Path) -> None:
+def test_prompt_for_an_unknown_athlete_is_the_librarys_empty_block(db_path: Path) -> None:
     invoke(db_path, "upgrade")
     result = invoke(db_path, "prompt", "nobody")
-    assert result.exit_code == 1 and "no memory stored" in result.output
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "no memory stored for athlete 'nobody'" in result.stderr
+    with open_vault(db_path) as vault:
+        assert vault.memory_block("nobody").text == result.stdout
+    contract = invoke(db_path, "prompt", "nobody", "--format", "json")
+    assert contract.exit_code == 1 and "no memory stored" in contract.stderr
 
 
 def test_bootstrap_seeds_day_one_facts(db_path: Path) -> None:

@@ -86,7 +86,7 @@ def test_a_streamed_query_is_stopped_at_the_timeout_however_its_rows_are_fetched
     """Every fetch is quick; only the run as a whole is long (the PostgreSQL failure: a
     per-statement timeout let a streamed recursive CTE run for minutes)."""
     with pytest.raises(QueryTimeout, match="--timeout 0.5s"):
-        with vault.run_query(ENDLESS_STREAM, timeout=0.5) as (_headers, rows):
+        with vault.admin.sql(ENDLESS_STREAM, timeout=0.5) as (_headers, rows):
             for _row in rows:
                 pass
 
@@ -105,7 +105,7 @@ def test_the_cli_stops_an_endless_stream_with_one_line(sql, db: Db) -> None:  # 
 @pytest.mark.sqlite_only
 def test_a_huge_value_fails_before_it_is_allocated(vault: Vault) -> None:
     with pytest.raises(QueryTooLarge, match="limit"):
-        with vault.run_query("SELECT length(randomblob(1000000000))", timeout=30) as (_h, rows):
+        with vault.admin.sql("SELECT length(randomblob(1000000000))", timeout=30) as (_h, rows):
             list(rows)
 
 

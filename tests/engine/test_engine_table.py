@@ -94,7 +94,7 @@ def test_adoption_takes_what_the_engines_types_allow_and_says_what_it_changed(tm
                       fact(long_text), fact("email me at ana@example.com")),
     })  # fmt: skip
     output = cli(path, "upgrade")
-    assert "1 applied" in output
+    assert "1 engine row applied" in output
     with open_vault(path, read_only=True) as vault:
         facts = {f.text: f for f in vault.facts("ana")}
         remembered = FactIn(text="works night shifts")

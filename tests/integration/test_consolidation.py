@@ -17,15 +17,15 @@ def _session(n: int, note: str | None = None, sport: str = "Run", **extra: Any) 
 
 
 def _prompt(vault: Vault, days: int = 60) -> dict[str, float]:
-    return {f.text: f.confidence for f in vault.prompt_facts("ana", T0 + timedelta(days=days))}
+    return {f.text: f.confidence for f in vault.facts("ana", T0 + timedelta(days=days), min_confidence=0.5)}
 
 
 def test_one_note_is_an_episode_and_a_fact_below_the_prompt(vault: Vault) -> None:
     vault.ingest_activity("ana", _session(1, "Calves on fire after the hills"))
-    facts = vault.active_facts("ana", T0 + timedelta(days=3))
+    facts = vault.facts("ana", T0 + timedelta(days=3))
     assert facts and all(f.confidence < 0.5 for f in facts)
     assert _prompt(vault, 3) == {}
-    recalled = vault.recall("ana", "calves hills", now=T0 + timedelta(days=3))
+    recalled = vault.episodes.recall("ana", "calves hills", now=T0 + timedelta(days=3))
     assert "activity:a1" in {e.ref for e in recalled}  # the session, with its note, is an episode
 
 
@@ -36,7 +36,7 @@ def test_a_body_part_hurting_in_three_sessions_becomes_a_recurring_issue(vault: 
         vault.ingest_activity("ana", _session(n, note))
     prompt = _prompt(vault, 11)
     assert prompt.get("has recurring calf issue", 0) >= 0.8
-    (fact,) = [f for f in vault.active_facts("ana", T0 + timedelta(days=11))
+    (fact,) = [f for f in vault.facts("ana", T0 + timedelta(days=11))
                if f.text == "has recurring calf issue"]
     cited = {e.source_ref for e in vault.why([fact.id])[fact.id] if e.source.value == "pattern_analysis"}
     assert cited == {"a1", "a3", "a5"}

@@ -39,10 +39,10 @@ def test_copy_of_a_live_vault_is_one_consistent_snapshot(vault: Vault, vault_url
         reports = []
         for n in range(3):
             with open_vault(tmp_path / f"copy{n}.db", upgrade=True) as destination:
-                report = vault.copy_to(destination)
+                report = vault.transfer.copy_to(destination)
                 with destination.engine.connect() as connection:
                     assert vault_checksum(connection, layout()) == report.checksum
-                assert destination.athlete_count() == report.athletes
+                assert destination.admin.athlete_count() == report.athletes
                 reports.append(report)
     finally:
         stop.set()

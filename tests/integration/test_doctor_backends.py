@@ -17,7 +17,7 @@ def _fill(vault: Vault) -> None:
 
 def test_doctor_passes_on_a_healthy_vault(vault: Vault) -> None:
     _fill(vault)
-    report = vault.doctor()
+    report = vault.admin.doctor()
     failed = [(c.name, c.detail) for c in report.checks if not c.ok]
     assert failed == []
     assert {"revision", "views", "caps", "one active fact per text"} <= {c.name for c in report.checks}
@@ -42,5 +42,5 @@ def test_doctor_reports_a_broken_cap(vault: Vault) -> None:
                 f"SELECT text || ' x{i}', normalized_text || ' x{i}', {columns} "
                 "FROM facts WHERE athlete_id = 'bob'"
             )
-    report = vault.doctor()
+    report = vault.admin.doctor()
     assert [c.name for c in report.checks if not c.ok] == ["caps"]

@@ -22,7 +22,7 @@ def test_a_fact_shows_each_observation_it_rests_on(vault: Vault) -> None:
     later = T0 + timedelta(days=3)
     vault.merge("ana", [_fact("prefers morning sessions", "m2", "mornings suit me", at=later)],
                 now=later)
-    (fact,) = vault.active_facts("ana", later)
+    (fact,) = vault.facts("ana", later)
     evidence = vault.why([fact.id])[fact.id]
     assert [(e.source_ref, e.words) for e in evidence] == [
         ("m1", "I run most mornings"), ("m2", "mornings suit me")]
@@ -35,7 +35,7 @@ def test_a_merged_fact_keeps_the_evidence_of_the_fact_it_folds_in(vault: Vault) 
     later = T0 + timedelta(days=1)
     vault.merge("ana", [_fact("has recurring knee issue", "m2", "knee again", category="injury",
                               at=later)], now=later)
-    (fact,) = vault.active_facts("ana", later)
+    (fact,) = vault.facts("ana", later)
     assert fact.text == "has recurring knee issue"
     assert [e.source_ref for e in vault.why([fact.id])[fact.id]] == ["m1", "m2"]
 
@@ -45,7 +45,7 @@ def test_a_superseded_slot_value_does_not_inherit_the_old_values_evidence(vault:
     later = T0 + timedelta(days=1)
     vault.merge("ana", [_fact("goal: marathon", "m2", "signed up for a marathon", at=later)],
                 now=later)
-    (fact,) = vault.active_facts("ana", later)
+    (fact,) = vault.facts("ana", later)
     assert [e.words for e in vault.why([fact.id])[fact.id]] == ["signed up for a marathon"]
 
 
@@ -87,7 +87,7 @@ def test_evidence_holding_personal_data_is_refused_and_nothing_is_written(
 
 def test_learned_words_are_kept_with_names_redacted(vault: Vault) -> None:
     vault.ingest_message("ana", "I swim every Tuesday with Jonathan Meyers", now=T0)
-    (fact,) = vault.active_facts("ana", T0)
+    (fact,) = vault.facts("ana", T0)
     (evidence,) = vault.why([fact.id])[fact.id]
     assert fact.text == "primary sport: swimming"
     assert evidence.words == "I swim every Tuesday with [name] [name]"
@@ -107,6 +107,6 @@ def test_liking_and_doing_an_activity_are_one_fact(vault: Vault, first: str, sec
     vault.merge("ana", [_fact(first, "m1", "first words")], now=T0)
     later = T0 + timedelta(days=1)
     vault.merge("ana", [_fact(second, "m2", "second words", at=later)], now=later)
-    (fact,) = vault.active_facts("ana", later)
+    (fact,) = vault.facts("ana", later)
     assert (fact.text, fact.occurrences) == ("likes yoga", 2)
     assert [e.words for e in vault.why([fact.id])[fact.id]] == ["first words", "second words"]

@@ -54,3 +54,26 @@ def test_every_old_name_points_at_a_method_that_exists(tmp_path: Path) -> None:
 def test_the_vault_itself_stays_small() -> None:
     public = [n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)]
     assert len(public) <= 34, public  # memory and learning: merge, reads, ingest, consolidate, why, ...
+
+
+@pytest.mark.sqlite_only
+def test_the_kept_read_connection_pins_no_snapshot(tmp_path: Path) -> None:
+    with open_vault(tmp_path / "v.db", upgrade=True) as v:
+        v.remember("ana", "has a secret zebra", T0)
+        assert v.memory_block("ana", now=T0).text  # the kept connection has read
+        assert v.facts("ana", T0)
+        result = v.forget("ana", "zebra")  # a TRUNCATE checkpoint must not wait for it
+        assert result.erased_from_disk is True
+        assert v.admin.erasure_pending() is False
+
+
+def test_reads_from_several_threads_at_once_each_see_the_data(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with open_vault(tmp_path / "v.db", upgrade=True) as v:
+        v.remember("ana", "primary sport: running", T0)
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            texts = list(pool.map(lambda _: [f.text for f in v.facts("ana", T0)], range(60)))
+        assert texts == [["primary sport: running"]] * 60
+        v.remember("ana", "has kids", T0)
+        assert sorted(f.text for f in v.facts("ana", T0)) == ["has kids", "primary sport: running"]

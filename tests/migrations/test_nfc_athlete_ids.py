@@ -62,8 +62,8 @@ def test_0008_renames_ids_to_nfc_and_every_row_follows(tmp_path: Path) -> None:
         (JOSE, _key(JOSE))
     ]
     with open_vault(path) as vault:
-        assert [f.text for f in vault.active_facts(NFD_JOSE, now=NOW)] == ["likes hills"]  # typed either way
-        assert [e.text for e in vault.recall(JOSE, "hills", now=NOW)] == ["likes hills episode"]
+        assert [f.text for f in vault.facts(NFD_JOSE, now=NOW)] == ["likes hills"]  # typed either way
+        assert [e.text for e in vault.episodes.recall(JOSE, "hills", now=NOW)] == ["likes hills episode"]
 
 
 def test_0008_keeps_and_reports_ids_that_collide_and_delete_erases_both(tmp_path: Path) -> None:
@@ -72,12 +72,12 @@ def test_0008_keeps_and_reports_ids_that_collide_and_delete_erases_both(tmp_path
     migrate(path, "head")
     assert rows(path, "SELECT athlete_id FROM facts WHERE text = 'likes track'") == [(NFD_ZOE,)]
     with open_vault(path) as vault:
-        report = vault.doctor()
+        report = vault.admin.doctor()
         failing = {c.name: c.detail for c in report.checks if not c.ok}
         assert list(failing) == ["athlete ids"] and ascii(NFD_ZOE) in failing["athlete ids"]
         counts = vault.delete_athlete(ZOE)
         assert counts["facts"] == 2 and counts["episodes"] == 2 and counts["athletes"] == 2
-        assert vault.doctor().healthy
+        assert vault.admin.doctor().healthy
     assert rows(path, "SELECT COUNT(*) FROM facts WHERE text LIKE 'likes t%'") == [(0,)]
 
 
@@ -124,11 +124,11 @@ def test_0008_on_postgresql_renames_and_reports_like_on_sqlite(pg_admin_url: str
             )
             assert connection.execute(text("SELECT COUNT(*) FROM facts")).scalar() == 3
         with open_vault(url) as vault:
-            assert [f.text for f in vault.active_facts(NFD_JOSE, now=NOW)] == ["likes hills"]
-            assert [e.text for e in vault.recall(JOSE, "hills", now=NOW)] == ["likes hills episode"]
-            assert [c.name for c in vault.doctor().checks if not c.ok] == ["athlete ids"]
+            assert [f.text for f in vault.facts(NFD_JOSE, now=NOW)] == ["likes hills"]
+            assert [e.text for e in vault.episodes.recall(JOSE, "hills", now=NOW)] == ["likes hills episode"]
+            assert [c.name for c in vault.admin.doctor().checks if not c.ok] == ["athlete ids"]
             assert vault.delete_athlete(ZOE)["athletes"] == 2
-            assert vault.doctor().healthy
+            assert vault.admin.doctor().healthy
     finally:
         engine.dispose()
         with admin.connect() as connection:

@@ -27,8 +27,8 @@ def _store(path: Path, owners: tuple[str, ...] = ("ana", "bob")) -> None:
         for owner in owners:
             vault.merge(owner, [FactIn(text=f"goal: 10k {owner}")], now=T0)
             for i in range(30):  # enough rows for several FTS5 segments
-                vault.add_episode(owner, f"session {i} felt {'heavy' if i % 2 else 'easy'}", now=T0)
-            vault.add_episodes(owner, [{"text": f"knee {MARKER}{owner} pain after the long run"}],
+                vault.episodes.add_one(owner, f"session {i} felt {'heavy' if i % 2 else 'easy'}", now=T0)
+            vault.episodes.add(owner, [{"text": f"knee {MARKER}{owner} pain after the long run"}],
                                now=T0, embed=lambda _text, o=owner: _vector_of(o))  # fmt: skip
     assert MARKER.encode() in on_disk(path)
     assert _vector_bytes("ana") in on_disk(path)
@@ -54,8 +54,8 @@ def test_forget_leaves_no_erased_word_in_the_fts_index(vault_file: Path) -> None
     with open_vault(vault_file) as vault:
         result = vault.forget("ana", f"{MARKER}ana")
         assert result.episodes == 1 and result.erased_from_disk is True
-        assert not vault.erasure_pending() and vault.doctor().healthy
-        assert vault.recall("bob", f"{MARKER}bob")  # the other owner's index still answers
+        assert not vault.admin.erasure_pending() and vault.admin.doctor().healthy
+        assert vault.episodes.recall("bob", f"{MARKER}bob")  # the other owner's index still answers
     _assert_gone(vault_file, "ana")
     assert f"{MARKER}bob".encode() in on_disk(vault_file)
 
@@ -64,15 +64,15 @@ def test_delete_athlete_leaves_no_erased_word_in_the_fts_index(vault_file: Path)
     _store(vault_file)
     with open_vault(vault_file) as vault:
         vault.delete_athlete("ana")
-        assert not vault.erasure_pending() and vault.doctor().healthy
+        assert not vault.admin.erasure_pending() and vault.admin.doctor().healthy
     _assert_gone(vault_file, "ana")
 
 
 def test_forget_episodes_leaves_no_erased_word_and_is_an_erasure(vault_file: Path) -> None:
     _store(vault_file)
     with open_vault(vault_file) as vault:
-        assert vault.forget_episodes("ana", f"{MARKER}ana")["episodes"] == 1
-        assert not vault.erasure_pending()
+        assert vault.episodes.forget("ana", f"{MARKER}ana")["episodes"] == 1
+        assert not vault.admin.erasure_pending()
     _assert_gone(vault_file, "ana")
 
 
@@ -89,7 +89,7 @@ def test_a_reader_pinning_the_wal_is_reported_then_erase_wait_clears_every_byte(
     try:
         with open_vault(vault_file) as vault:
             assert vault.forget("ana", f"{MARKER}ana").erased_from_disk is False
-            assert [c.name for c in vault.doctor().checks if not c.ok] == ["erasure"]
+            assert [c.name for c in vault.admin.doctor().checks if not c.ok] == ["erasure"]
     finally:
         reader.close()
     runner = CliRunner()
@@ -104,7 +104,7 @@ def test_expired_then_cleaned_episodes_leave_no_word_in_the_index(vault_file: Pa
     _store(vault_file, owners=("ana",))
     later = T0 + timedelta(days=400)
     with open_vault(vault_file) as vault:
-        assert vault.expire_episodes(30, now=later) == 31  # moved to the archive
-        assert vault.cleanup_episode_archive(now=later + timedelta(days=400), retention_days=1) == 31
-        vault.erase(wait=1)
+        assert vault.episodes.expire(30, now=later) == 31  # moved to the archive
+        assert vault.episodes.cleanup_archive(now=later + timedelta(days=400), retention_days=1) == 31
+        vault.admin.erase(wait=1)
     _assert_gone(vault_file, "ana", vectors=False)

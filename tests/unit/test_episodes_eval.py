@@ -1,6 +1,6 @@
 """The recall evaluation (tools/eval_episodes.py) holds its floors on both splits.
 
-Floors sit a little under the measured figures (README, "Episodes"): recall@10 at least 10
+Floors sit a little under the measured figures (docs/episodes.md): recall@10 at least 10
 points above plain FTS5 BM25 on the dev split tuned on and on the blind split never tuned on.
 """
 

@@ -3,8 +3,8 @@
 tests/data/persona_corpus.yaml holds turns of Synthetic-Persona-Chat (CC BY 4.0, see its
 header) with the canonical facts a coach would write down about the speaker; `dev` was tuned
 on, `blind` never. tests/data/activity_logs.yaml holds activity notes in a training log's
-style. The floors sit just under the measured figures (README, "Learning from
-conversations"); `tools/extraction_report.py` prints the full tables.
+style. The floors sit just under the measured figures (docs/learning.md);
+`tools/extraction_report.py` prints the full tables.
 """
 
 from __future__ import annotations

@@ -64,6 +64,11 @@ def test_the_shipped_file_is_the_published_one() -> None:
     )
 
 
+def test_the_shipped_files_ranks_are_its_line_numbers() -> None:
+    lines = files("vault.prompt").joinpath("cl100k_base.tiktoken").read_bytes().splitlines()
+    assert [int(line.split()[1]) for line in lines] == list(range(len(lines)))
+
+
 def test_the_encoding_is_built_once_per_process() -> None:
     assert tokens.encoder() is tokens.encoder()
 

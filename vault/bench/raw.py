@@ -167,7 +167,7 @@ _BLOCK_QUERIES = (
 
 
 def memory_block(db: sqlite3.Connection, athlete: str) -> tuple[str, int]:
-    """Seed 000's MEMORY block and its token count; drops facts, then notes, then patterns."""
+    """The engine guide's MEMORY block and its token count; drops facts, then notes, then patterns."""
     encode = encoder().encode_ordinary
     db.execute("BEGIN")
     try:

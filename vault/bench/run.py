@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from vault.api import Vault, open_vault
-from vault.bench import adapters, raw, writers
+from vault.bench import adapters, peer, raw, writers
 from vault.bench.workload import T0, athlete_id, populate_engine, populate_sqlite, turns
 from vault.domain.models import FactIn
 from vault.domain.vocabulary import Source
@@ -85,6 +85,8 @@ def run(options: Options) -> dict[str, Any]:
         setup_s = round(time.perf_counter() - started, 1)
         try:
             workloads = _workloads(vault, db, options)
+            if peer.available():
+                workloads.update(_peer_workloads(vault, Path(tmp, "peer.db"), options))
         finally:
             db.close()
             vault.close()
@@ -165,6 +167,38 @@ def _workloads(vault: Vault, db: sqlite3.Connection, options: Options) -> dict[s
     return result
 
 
+def _peer_workloads(vault: Vault, path: Path, options: Options) -> dict[str, Any]:
+    """Vault against LangGraph's SqliteStore (vault.bench.peer), interleaved per iteration.
+    Run after the raw workloads: it writes to the vault file."""
+    rng = random.Random(options.seed + 2)
+    count, skip = options.warmup + options.repeat, options.warmup
+    athletes = [athlete_id(i) for i in range(options.athletes)]
+    other = peer.Peer(path)
+    try:
+        other.load({a: [(f.id, f.text, f.confidence) for f in vault.facts(a, T0)] for a in athletes})
+        sample = [rng.choice(athletes) for _ in range(count)]
+        vault_ns, peer_ns = [], []
+        for athlete in sample:
+            vault_ns.append(_clock(lambda: vault.top_facts(athlete, now=T0)))
+            peer_ns.append(_clock(lambda: other.top(athlete)))
+        result = {"top_facts": _peer_row(_us(vault_ns[skip:]), _us(peer_ns[skip:]))}
+        vault_ns, peer_ns = [], []
+        for n, athlete in enumerate(sample):
+            text = f"likes trail route number {n % 50}"  # a new fact, then repeats of it
+            at = T0 + timedelta(days=2, seconds=n)
+            vault_ns.append(_clock(lambda: vault.remember(athlete, text, at)))
+            peer_ns.append(_clock(lambda: other.remember(athlete, text, f"new-{n}")))
+        result["remember"] = _peer_row(_us(vault_ns[skip:]), _us(peer_ns[skip:]))
+        return result
+    finally:
+        other.close()
+
+
+def _peer_row(vault_us: float, peer_us: float) -> dict[str, Any]:
+    return {"vault_us": vault_us, "raw_us": None, "ratio": None, "peer_us": peer_us,
+            "peer_ratio": round(vault_us / peer_us, 2)}  # fmt: skip
+
+
 def _count(archived: Any) -> int:
     """DecayResult.archived: a count, or the archived rows (it has been both)."""
     return archived if isinstance(archived, int) else len(archived)
@@ -220,6 +254,8 @@ LABELS = {
     "import": "import (one athlete)",
     "decay": "decay, whole vault (1 run)",
     "decay_noop": "decay again, no-op (1 run)",
+    "top_facts": "top_facts vs search(limit=15)",
+    "remember": "remember vs search+dedup+put",
 }
 
 
@@ -234,10 +270,20 @@ def render(report: dict[str, Any]) -> str:
         "",
         f"{'workload':<30} {'vault µs':>12} {'raw µs':>12} {'ratio':>7}",
     ]
+    peers = {n: r for n, r in report["workloads"].items() if "peer_us" in r}
     for name, row in report["workloads"].items():
+        if name in peers:
+            continue
         raw_us = "n/a" if row["raw_us"] is None else f"{row['raw_us']:,.1f}"
         ratio = "" if row["ratio"] is None else f"{row['ratio']:.2f}"
         lines.append(f"{LABELS[name]:<30} {row['vault_us']:>12,.1f} {raw_us:>12} {ratio:>7}")
+    if peers:
+        lines += ["", f"{'against the peer':<30} {'vault µs':>12} {'SqliteStore':>12} {'ratio':>7}"]
+        for name, row in peers.items():
+            lines.append(f"{LABELS[name]:<30} {row['vault_us']:>12,.1f} {row['peer_us']:>12,.1f} "
+                         f"{row['peer_ratio']:>7.2f}")  # fmt: skip
+    else:
+        lines += ["", peer.INSTALL]
     block = report["workloads"]["memory_block"]
     if report["workloads"]["merge"]["same_rows"] is False:
         lines.append("\nWARNING: after the merge turns, vault's rows differ from raw's")

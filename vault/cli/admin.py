@@ -16,7 +16,7 @@ from vault.cli.app import (
     write_guard,
 )
 from vault.api import open_vault
-from vault.cli.output import on_terminal
+from vault.cli.output import counted, on_terminal
 from vault.storage import migrations as migrate
 from vault.storage.engine import create_vault_engine
 
@@ -62,7 +62,7 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
     if as_json:
         echo_json({"before": before, "after": after, **counts, "lines": report.lines})
         return
-    engine_rows = (f"; engine rows: {report.applied} applied, {report.refused} kept unread"
+    engine_rows = (f"; {counted(report.applied, 'engine row')} applied, {report.refused} kept unread"
                    if report.applied or report.refused else "")  # fmt: skip
     if before == after:
         click.echo(f"already at the newest schema ({after}){engine_rows}")

@@ -48,7 +48,7 @@ def sql(
 
     The query is checked by a SQL parser (one statement, no writes, no functions with side
     effects), then run in a read-only transaction bounded by --timeout and --max-mb. Use a database
-    role without superuser rights for analysts on PostgreSQL (see the README).
+    role without superuser rights for analysts on PostgreSQL (see docs/postgresql.md).
     """
     if as_csv and as_json:
         raise click.UsageError("choose one of --csv and --json")

@@ -6,15 +6,19 @@ Conventions every command follows (tests/cli/test_conventions.py holds them):
   before the command name and after it, and every command's `--help` shows it. `--json` and
   `--at ISO-TIME` are defined once here (`json_option`, `at_option`) and stacked on commands.
 - results go to stdout; errors, warnings and progress bars to stderr.
-- a user mistake is ONE line on stderr (`Error: ...`), exit code 1, or 2 for a usage mistake;
-  never a traceback. Ctrl-C reports truthfully whether the write in progress was committed or
-  rolled back (exit code 130).
+- exit codes: 0 ok; 1 the operation failed (a refused input, a database problem); 2 a usage
+  mistake (an unknown command or option, a missing argument, an input file that does not
+  exist). An error is ONE line on stderr (`Error: ...`), never a traceback. A closed pipe
+  (`vault facts ana | head -5`) ends quietly with 0. Ctrl-C reports truthfully whether the
+  write in progress was committed or rolled back (exit code 130).
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
+import os
 import re
 import signal
 import sys
@@ -28,7 +32,7 @@ import click
 from sqlalchemy import Engine, event, exc
 
 from vault.api import Vault, open_vault
-from vault.domain.errors import VaultError
+from vault.domain.errors import PrivacyRefused, VaultError
 from vault.domain.times import parse_iso_time
 from vault.storage.engine import as_url, default_url, in_memory, sqlite_file
 
@@ -124,6 +128,19 @@ class VaultGroup(click.Group):
             importlib.import_module(self.lazy_commands[cmd_name])  # it registers itself
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as error:
+            name = args[0] if args else ""
+            close = difflib.get_close_matches(name, [*self.commands, *self.lazy_commands], n=1)
+            if not close or name.startswith("-"):
+                raise
+            raise click.UsageError(f"no such command {name!r}; did you mean {close[0]!r}?",
+                                   ctx) from error  # fmt: skip
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         for module in sorted(set(self.lazy_commands.values())):
             importlib.import_module(module)
@@ -153,13 +170,20 @@ class VaultGroup(click.Group):
         ctx.meta[_GUARD_KEY] = guard
         previous = _install_sigint(guard.handler)
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+            return result
+        except BrokenPipeError:  # `vault facts ana | head -5`: the reader has what it wanted
+            _quiet_stdout()
+            ctx.exit(0)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             if isinstance(sys.exc_info()[1], click.UsageError):
                 raise _one_line_usage(sys.exc_info()[1]) from None  # type: ignore[arg-type]
             raise
         except KeyboardInterrupt:
             raise Interrupted(guard.report()) from None
+        except PrivacyRefused as error:
+            raise CliError(error.how_to_vouch("--trusted")) from None
         except VaultError as error:
             raise CliError(str(error)) from None
         except exc.DBAPIError as error:  # e.g. --db points at a file that is not SQLite
@@ -177,6 +201,16 @@ class VaultGroup(click.Group):
             raise CliError(f"{where}{error.strerror or error}") from None
         finally:
             _install_sigint(previous)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so nothing more is written to the closed pipe (Python's
+    documented recipe for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test runner's stream)
+        pass
 
 
 def _install_sigint(handler: Any) -> Any:
@@ -262,6 +296,8 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
     path = sqlite_file(url)
     # a 0-byte file is what a create killed before its first page leaves behind: still missing
     if path is not None and (not path.exists() or path.stat().st_size == 0):
+        if not path.parent.is_dir():
+            raise CliError(f"no vault at {path}: the directory {path.parent} does not exist")
         if not create:
             raise CliError(f"no vault at {path}; `vault upgrade` creates one")
         vault = open_vault(url, upgrade=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from vault.cli.app import db_option, echo_json, json_option, main, open_from_cli
+from vault.cli.output import counted
 
 
 @main.command()
@@ -28,4 +29,4 @@ def backup(ctx: click.Context, destination: str, force: bool, as_json: bool) -> 
     if as_json:
         echo_json({"destination": str(target), "bytes": size, "athletes": athletes})
         return
-    click.echo(f"backed up {athletes} athletes to {target} ({size:,} bytes)")
+    click.echo(f"backed up {counted(athletes, 'athlete')} to {target} ({size:,} bytes)")

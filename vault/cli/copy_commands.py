@@ -6,7 +6,7 @@ import click
 
 from vault.api import open_vault
 from vault.cli.app import CliError, echo_json, json_option, main
-from vault.cli.output import progress, table
+from vault.cli.output import counted, progress, table
 from vault.storage.engine import as_url, display_url, sqlite_file
 
 
@@ -41,7 +41,7 @@ def copy(source: str, destination: str, as_json: bool) -> None:
     click.echo(f"copied {display_url(src_url)} -> {display_url(dest_url)}")
     click.echo(table(["table", "rows"], list(report.rows.items())))
     click.echo(
-        f"{report.athletes} athletes: {report.changed} written, {report.unchanged} already equal; "
+        f"{counted(report.athletes, 'athlete')}: {report.changed} written, {report.unchanged} already equal; "
         "rows per athlete match"
     )
     click.echo(f"checksum sha256:{report.checksum} (source and destination agree)")

@@ -20,6 +20,7 @@ import click
 from vault.cli.app import database_url, db_option, echo_json, main
 from vault.storage.engine import sqlite_file
 from vault.storage.evidence_tables import FACT_EVIDENCE_DOCS, FACT_EVIDENCE_V1
+from vault.storage.episode_tables import EPISODE_VIEW_DOCS, EPISODE_VIEWS
 from vault.storage.views import CURRENT_VIEWS, VIEW_DOCS
 
 HIDDEN = (
@@ -36,15 +37,21 @@ TABLE_DOCS: dict[str, str] = {
     "archive_tags": "The tags an archived fact had when it left.",
     "forget_log": "Counts of forget requests; what was asked is deliberately not kept.",
     "fact_evidence": "What each active fact rests on: one row per observation.",
+    "episodes": "What happened to each owner (read them through episode_list).",
+    "episode_vectors": "An embedding per episode, when the app stores them.",
+    "episode_archive": "Episodes that left: past the cap, expired or forgotten.",
+    "knowledge": "Reference knowledge (exercises, injuries, races) the prompt may cite.",
+    "knowledge_names": "Each knowledge row's lower-cased names and aliases.",
 }
+_VIEW_DOCS = {**VIEW_DOCS, **EPISODE_VIEW_DOCS}
 
 
 def datasette_metadata(database: str) -> dict[str, Any]:
     """The metadata document for a database datasette names `database` (the file's stem)."""
-    views = [view.name for view in CURRENT_VIEWS]
+    views = [*(view.name for view in CURRENT_VIEWS), *EPISODE_VIEWS]
     tables: dict[str, Any] = {}
     for name in views:
-        description, columns = VIEW_DOCS[name]
+        description, columns = _VIEW_DOCS[name]
         tables[name] = {"description": description, "columns": dict(columns)}
     description, columns = FACT_EVIDENCE_DOCS
     tables[FACT_EVIDENCE_V1.name] = {"description": description, "columns": dict(columns)}
@@ -54,7 +61,7 @@ def datasette_metadata(database: str) -> dict[str, Any]:
         tables[name] = {"hidden": True}
     listing = "".join(
         f'<li><a href="/{html.escape(database)}/{name}"><strong>{name}</strong></a>: '
-        f"{html.escape(VIEW_DOCS[name][0])}</li>"
+        f"{html.escape(_VIEW_DOCS[name][0])}</li>"
         for name in views
     )
     return {

@@ -1,6 +1,6 @@
-"""`vault demo`: the seeds' story. An athlete talks to the coach over simulated weeks; the
+"""`vault demo`: the design documents' story. An athlete talks to the coach over simulated weeks; the
 vault learns, replaces, decays and caps, and each session prints the MEMORY block the model
-would now receive (the "before / after memory" of seed 001 §3a)."""
+would now receive (the "before / after memory" of the athlete-memory plan §3a)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The demo's script: one athlete talking to the coach over a few simulated weeks (seed 001 §3a).
+"""The demo's script: one athlete talking to the coach over a few simulated weeks (the athlete-memory plan §3a).
 
 Plain data, so the story can be read (and changed) without reading the code that replays it.
 """

@@ -23,7 +23,7 @@ from vault.cli.app import (
     main,
     open_from_cli,
 )
-from vault.cli.output import progress
+from vault.cli.output import counted, progress
 from vault.cli.streams import decode, open_binary, read_line, stream_size
 from vault.domain.episodes import EpisodeIn
 from vault.domain.errors import InvalidInput
@@ -68,7 +68,7 @@ def _meta(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 @main.group()
 def episode() -> None:
-    """Record what happened (seed 003's episodic memory)."""
+    """Record what happened (episodic memory)."""
 
 
 TRUSTED_HELP = ("What you vouch for: skip the privacy gate (contact data, card numbers, "
@@ -131,7 +131,7 @@ def _episode_lines(stream: IO[bytes], path: str, advance: Callable[[int], None])
 
 @episode.command("import")
 @click.argument("owner")
-@click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str))
 @click.option("--trusted", is_flag=True, help=TRUSTED_HELP)
 @json_option("Print the counts as JSON.")
 @db_option
@@ -156,7 +156,7 @@ def import_(ctx: click.Context, owner: str, path: str, trusted: bool, as_json: b
     if as_json:
         echo_json({name: counts[name] for name in ("added", "updated", "archived")})
     else:
-        click.echo(f"imported {counts['episodes']} episodes: {counts['added']} added, "
+        click.echo(f"imported {counted(counts['episodes'], 'episode')}: {counts['added']} added, "
                    f"{counts['updated']} updated, {counts['archived']} archived")
 
 

@@ -32,7 +32,7 @@ from vault.cli.app import (
     verbose_option,
     warn,
 )
-from vault.cli.output import progress
+from vault.cli.output import counted, progress
 from vault.cli.streams import MAX_DOCUMENT_BYTES, decode, open_binary, read_line, stream_size
 from vault.domain.errors import VaultError
 from vault.services.interchange import FORMATS, ImportReport, parse_text, render
@@ -40,6 +40,7 @@ from vault.services.interchange import FORMATS, ImportReport, parse_text, render
 _FILE = click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str)
 BATCH = 200  # documents of a stream restored per transaction
 _LISTS = ("facts", "patterns", "notes", "archive")
+_SINGULAR = {"facts": "fact", "patterns": "pattern", "notes": "note", "archive": "archived item"}
 
 
 @main.command()
@@ -49,7 +50,7 @@ _LISTS = ("facts", "patterns", "notes", "archive")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True,
               help="Document format (one athlete).")
 @click.option("--contract", is_flag=True,
-              help="Print seed 001's athlete_memory object instead (what the coach app reads).")
+              help="Print the engine's athlete_memory JSON object instead (what the coach app reads).")
 @click.option("--with-times", is_flag=True,
               help="With --contract: add the top-level updated_at. This LEAVES the JSON-Schema "
                    "contract (its schema allows no updated_at).")
@@ -112,7 +113,7 @@ def _export_all(vault: Vault, output: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary), err=to_stderr)
     else:
-        click.echo(f"exported {totals.athletes} athletes ({totals.describe()}) "
+        click.echo(f"exported {counted(totals.athletes, 'athlete')} ({totals.describe()}) "
                    f"to {output or 'standard output'}", err=to_stderr)
 
 
@@ -163,7 +164,7 @@ class Counts:
             self.rows[name] += n
 
     def describe(self) -> str:
-        return ", ".join(f"{n} {name}" for name, n in self.rows.items())
+        return ", ".join(counted(n, _SINGULAR[name]) for name, n in self.rows.items())
 
 
 @main.command("import")
@@ -247,14 +248,14 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
         echo_json(summary)
     else:
         skipped = f", {totals.skipped} skipped" if totals.skipped else ""
-        click.echo(f"imported {totals.athletes} athletes from {path} ({totals.restored} restored, "
+        click.echo(f"imported {counted(totals.athletes, 'athlete')} from {path} ({totals.restored} restored, "
                    f"{totals.unchanged} unchanged{skipped}; {totals.describe()})")
 
 
 def _committed(totals: Counts) -> str:
     if not totals.athletes:
         return "; nothing was imported"
-    return (f"; the {totals.athletes} athletes before it were imported and committed, "
+    return (f"; the {counted(totals.athletes, 'athlete')} before it were imported and committed, "
             "nothing after it (importing again is safe: unchanged athletes are not rewritten)")
 
 
@@ -281,7 +282,7 @@ def _is_stream_line(line: bytes) -> bool:
 def import_yaml(
     ctx: click.Context, path: str, athlete: str, replace: bool, trusted: bool, as_json: bool
 ) -> None:
-    """Import seed 002's memories.yaml at PATH (`-` for stdin) as ATHLETE's memory."""
+    """Import the M13 memories.yaml file at PATH (`-` for stdin) as ATHLETE's memory."""
     source: str | Path
     if path != "-" and Path(path).is_file():
         if Path(path).stat().st_size > MAX_DOCUMENT_BYTES:
@@ -304,8 +305,9 @@ def _print(report: ImportReport, as_json: bool, verb: str) -> None:
         echo_json(report.model_dump(mode="json"))
         return
     click.echo(
-        f"{verb} {report.athlete_id}: {report.facts} facts, {report.patterns} patterns, "
-        f"{report.notes} notes, {report.archived} archived"
+        f"{verb} {report.athlete_id}: {counted(report.facts, 'fact')}, "
+        f"{counted(report.patterns, 'pattern')}, {counted(report.notes, 'note')}, "
+        f"{report.archived} archived"
     )
     for message in report.messages:
         click.echo(f"  {message}")

@@ -29,7 +29,7 @@ KINDS = ("message", "activity", "conversation")
 @main.command()
 @click.argument("athlete")
 @click.option("--text", "text", help="The text to learn from.")
-@click.option("--file", "file", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--file", "file", type=click.Path(exists=True, dir_okay=False, allow_dash=True),
               help="Read the input from a file (UTF-8).")
 @click.option("--kind", type=click.Choice(KINDS), default="message", show_default=True,
               help="message: free text; activity: JSON (id, started_at/date, name, description, "
@@ -124,7 +124,7 @@ def _extract_message(raw: str, moment: datetime) -> list[Candidate]:
 @click.pass_context
 def relevant(ctx: click.Context, athlete: str, context: str, limit: int, at: datetime | None,
              as_json: bool) -> None:
-    """List ATHLETE's memories most relevant to CONTEXT (seed 002 scoring)."""
+    """List ATHLETE's memories most relevant to CONTEXT (the M13 relevance scoring)."""
     items = open_from_cli(ctx, read_only=True).relevant(athlete, context, limit=limit, now=at)
     if as_json:
         echo_json(dump(items))

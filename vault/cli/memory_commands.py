@@ -19,7 +19,7 @@ from vault.cli.app import (
     main,
     open_from_cli,
 )
-from vault.cli.output import dump, echo_merge_result, progress, section, table
+from vault.cli.output import counted, dump, echo_merge_result, progress, section, table
 from vault.domain.limits import ARCHIVE_RETENTION_DAYS
 from vault.domain.models import Candidate, Evidence, Fact, FactIn, NoteIn, PatternIn, validated
 from vault.domain.vocabulary import Source
@@ -166,8 +166,9 @@ def forget(ctx: click.Context, athlete: str, query: str, as_json: bool) -> None:
         echo_json(result.model_dump(mode="json"))
     else:
         click.echo(
-            f"forgot {result.facts} facts, {result.patterns} patterns, {result.notes} notes, "
-            f"{result.archived} archived items and {result.episodes} episodes"
+            f"forgot {counted(result.facts, 'fact')}, {counted(result.patterns, 'pattern')}, "
+            f"{counted(result.notes, 'note')}, {counted(result.archived, 'archived item')} and "
+            f"{counted(result.episodes, 'episode')}"
         )
     _require_erased(result.erased_from_disk)
 
@@ -178,7 +179,8 @@ def forget(ctx: click.Context, athlete: str, query: str, as_json: bool) -> None:
 @db_option
 @click.pass_context
 def decay(ctx: click.Context, at: datetime | None, as_json: bool) -> None:
-    """Lower facts unreinforced for 7+ days (x0.95 per week); archive those below 0.3.
+    """Lower facts unreinforced for 7+ days by their category's weekly factor; archive those
+    below 0.3.
 
     One transaction for the whole vault; a progress bar on a terminal, then one line of counts.
     """
@@ -189,7 +191,7 @@ def decay(ctx: click.Context, at: datetime | None, as_json: bool) -> None:
     if as_json:
         echo_json(result.model_dump(mode="json"))
         return
-    click.echo(f"lowered {result.lowered} facts, archived {result.archived} below 0.3")
+    click.echo(f"lowered {counted(result.lowered, 'fact')}, archived {result.archived} below 0.3")
 
 
 @main.command()
@@ -244,7 +246,7 @@ def cleanup(ctx: click.Context, days: int, at: datetime | None, as_json: bool) -
     if as_json:
         echo_json({"deleted": removed, "retention_days": days})
         return
-    click.echo(f"deleted {removed} archived items older than {days} days")
+    click.echo(f"deleted {counted(removed, 'archived item')} older than {counted(days, 'day')}")
 
 
 def _require_erased(erased: bool) -> None:

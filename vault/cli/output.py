@@ -13,6 +13,11 @@ from pydantic import BaseModel
 from vault.domain.models import MergeResult
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 fact", "2 facts", "0 facts"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A left-aligned text table; None prints as empty."""
     cells = [[("" if v is None else str(v)) for v in row] for row in rows]

@@ -14,6 +14,7 @@ from vault.cli.app import (
     json_option,
     main,
     open_from_cli,
+    warn,
 )
 from vault.prompt import DEFAULT_BUDGET, render_markdown
 
@@ -25,9 +26,9 @@ FORMATS = ("memory", "markdown", "json")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
               help="Token budget of the MEMORY block, header included.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="memory", show_default=True,
-              help="memory: seed 000 block; markdown: seed 004 section; json: athlete_memory contract.")
+              help="memory: the MEMORY block; markdown: the 'What you know about the user' section; json: the athlete_memory contract.")
 @click.option("--context", "context", metavar="TEXT",
-              help="Print seed 003's KNOWLEDGE (reference knowledge named in TEXT) and PAST "
+              help="Print the KNOWLEDGE (reference knowledge named in TEXT) and PAST "
                    "EXPERIENCE (the episodes recalled for TEXT) sections instead.")
 @click.option("--with-times", is_flag=True,
               help="With --format json: add the top-level updated_at. This LEAVES the JSON-Schema "
@@ -38,12 +39,17 @@ FORMATS = ("memory", "markdown", "json")
 @click.pass_context
 def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str | None,
            with_times: bool, at: datetime | None, as_json: bool) -> None:
-    """Print exactly what the coach model would receive about ATHLETE."""
+    """Print exactly what the coach model would receive about ATHLETE.
+
+    An athlete the vault knows nothing about gets what the library gives: an empty MEMORY block
+    (exit 0, with a warning on stderr); `--format json` fails (exit 1), as `Vault.contract`
+    raises AthleteNotFound.
+    """
     if with_times and fmt != "json":
         raise click.UsageError("--with-times applies to --format json only")
     vault = open_from_cli(ctx, read_only=True)
-    if vault.summary(athlete) is None:
-        raise click.ClickException(f"no memory stored for athlete {athlete!r}")
+    if fmt != "json" and vault.summary(athlete) is None:
+        warn(f"no memory stored for athlete {athlete!r}; the block is empty")
     if as_json:
         click.echo(vault.memory_block(athlete, budget=budget, now=at).model_dump_json(indent=2))
     elif context is not None:

@@ -1,4 +1,4 @@
-"""Turn a foreign memory store (seed 000's JSON, seed 002's memories.yaml) into rows that keep
+"""Turn a foreign memory store (the engine guide's JSON, the M13 spec's memories.yaml) into rows that keep
 the vault's invariants. Pure: plain values in, a plan out; no SQL, no clock.
 
 A foreign store may hold what the vault never allows at rest, and `resolve` settles it the
@@ -48,7 +48,7 @@ class ProtoFact:
     occurrences: int
     learned_at: datetime
     observed_at: datetime
-    refs: frozenset[str] = frozenset()  # foreign ids merged into this fact (seed 002's mem_...)
+    refs: frozenset[str] = frozenset()  # foreign ids merged into this fact (the M13 spec's mem_...)
 
     @classmethod
     def from_fact_in(

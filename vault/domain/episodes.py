@@ -1,9 +1,9 @@
 """Episodes and reference knowledge: input/output models, store triggers, caps (pure).
 
 An episode is something that happened to an owner (an athlete, or a game agent): text, a type,
-an outcome, when it occurred, the app's own reference id and seed 003's metadata (location,
+an outcome, when it occurred, the app's own reference id and the episodic-memory design's metadata (location,
 person / npc, item, outcome, day). Whether an observed event is stored at all is decided by a
-`StorePolicy` (seed 003 "Memory Triggers"): some types are always remembered, others only when a
+`StorePolicy` (the episodic-memory design "Memory Triggers"): some types are always remembered, others only when a
 condition holds (the text asks to remember, the outcome was an unexpected failure, a long stay).
 """
 
@@ -31,7 +31,7 @@ from vault.domain.times import in_range
 
 DEFAULT_TYPE = "note"
 
-# seed 003's metadata keys (any other short key is kept too)
+# the episodic-memory design's metadata keys (any other short key is kept too)
 META_KEYS = ("location", "person", "npc", "item", "outcome", "day")
 PEOPLE_KEYS = ("person", "npc")
 PLACE_KEYS = ("location",)
@@ -212,7 +212,7 @@ def name_key(name: str) -> str:
     return " ".join(clean_text(name).lower().split())
 
 
-# -- seed 003's memory triggers ----------------------------------------------------------------
+# -- the episodic-memory design's memory triggers ----------------------------------------------------------------
 
 SEED_ALWAYS_REMEMBER = frozenset(
     {"npc_interaction", "item_obtained", "location_first", "death", "tool_upgrade"}
@@ -224,11 +224,11 @@ FAILED_OUTCOMES = frozenset({"failed", "failure", "fail", "negative", "unexpecte
 
 @dataclass(frozen=True)
 class StorePolicy:
-    """Which observed events become episodes (seed 003 §3, configurable).
+    """Which observed events become episodes (the episodic-memory design §3, configurable).
 
     - `always`: types stored whatever happened.
     - otherwise stored when the text holds one of `notable_words`, when the outcome is a failure
-      (`failed_outcomes`; seed 003 "action failed unexpectedly") and `store_failures` is on, or
+      (`failed_outcomes`; the episodic-memory design "action failed unexpectedly") and `store_failures` is on, or
       when metadata `minutes` (time spent in a location) is at least `long_stay_minutes`.
     """
 

@@ -15,17 +15,20 @@ class InvalidInput(VaultError, ValueError):
     """
 
 
-class PersonalDataRefused(InvalidInput):
+class PrivacyRefused(InvalidInput):
     """The privacy gate refused a field; nothing was written.
 
-    `plain` is the refusal without the advice on how to vouch for an entry, for callers that
-    have no such switch (an agent through `vault mcp`)."""
+    `how_to_vouch(spelling)` words the way out for the caller: `trusted=True` in the library,
+    `--trusted` on the command line; `plain` leaves it out, for a caller with no such switch
+    (an agent through `vault mcp`)."""
 
-    VOUCH = "an entry you vouch for may pass with trusted=True, or --trusted on the command line"
+    def __init__(self, problem: str, spelling: str = "trusted=True") -> None:
+        self.problem = problem
+        self.plain = f"{problem} (nothing was written)"
+        super().__init__(self.how_to_vouch(spelling))
 
-    def __init__(self, where: str, problem: str) -> None:
-        self.plain = f"{where} refused: {problem} (nothing was written)"
-        super().__init__(f"{where} refused: {problem} (nothing was written; {self.VOUCH})")
+    def how_to_vouch(self, spelling: str) -> str:
+        return f"{self.problem} (nothing was written; pass {spelling} for an entry you vouch for)"
 
 
 class BusyError(VaultError):

@@ -1,8 +1,8 @@
 """Every threshold, cap and length of the vault, in one place.
 
-Seed 000/001: caps 15 / 5 / 5, prompt floor 0.5, drop below 0.3, ~174 prompt tokens.
-Seed 004: +0.1 per repetition, x0.95 per unreinforced week after 7 days.
-Seed 002: high after 3 occurrences, archive kept 90 days.
+The engine guide and the athlete-memory plan: caps 15 / 5 / 5, prompt floor 0.5, drop below 0.3, ~174 prompt tokens.
+The oasis-memory design: +0.1 per repetition, x0.95 per unreinforced week after 7 days.
+The M13 spec: high after 3 occurrences, archive kept 90 days.
 Migrations never import this module: each revision spells out the numbers it shipped with.
 """
 
@@ -11,15 +11,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 # -- confidence
-ACTIVE_FLOOR = 0.3  # below this a fact is archived as `decayed` (seed 000 "drop < 0.3")
-PROMPT_FLOOR = 0.5  # only facts this confident reach the MEMORY block (seed 000)
+ACTIVE_FLOOR = 0.3  # below this a fact is archived as `decayed` (the engine guide "drop < 0.3")
+PROMPT_FLOOR = 0.5  # only facts this confident reach the MEMORY block (the engine guide)
 HIGH = 0.8  # level `high` at or above; also the floor of a fact seen 3+ times
 MEDIUM = 0.5  # level `medium` at or above
-BOOST = 0.1  # a repeated fact gains this much (seed 004 upsert)
-HIGH_OCCURRENCES = 3  # seed 002: 3+ occurrences make a memory high-confidence
+BOOST = 0.1  # a repeated fact gains this much (the oasis-memory design upsert)
+HIGH_OCCURRENCES = 3  # the M13 spec: 3+ occurrences make a memory high-confidence
 CONFIDENCE_DIGITS = 6  # confidences are rounded half-even to this many decimals
 
-# -- decay (seed 004): x0.95 per full week unreinforced, after the first 7 days
+# -- decay (the oasis-memory design): x0.95 per full week unreinforced, after the first 7 days
 DECAY_FACTOR = 0.95
 DECAY_PERIOD = timedelta(days=7)
 # Durable facts decay slower (issue 12): who the athlete is (kids, job, sport, level) and what
@@ -27,20 +27,20 @@ DECAY_PERIOD = timedelta(days=7)
 DURABLE_DECAY_FACTOR = 0.99  # half-life about 69 weeks
 GOAL_DECAY_FACTOR = 0.98  # half-life about 34 weeks
 
-# -- caps (seed 000 hard caps)
+# -- caps (the engine guide hard caps)
 MAX_FACTS = 15
 MAX_PATTERNS = 5
 MAX_NOTES = 5
 MAX_LIST_ITEMS = 5  # patterns, and notes, each
 
-# -- archive (seed 002)
+# -- archive (the M13 spec)
 ARCHIVE_RETENTION_DAYS = 90
 
-# -- prompt (seed 001 §7)
+# -- prompt (the athlete-memory plan §7)
 PROMPT_BUDGET_TOKENS = 174
-EPISODE_BUDGET = 160  # tokens of seed 003's KNOWLEDGE + PAST EXPERIENCE sections
+EPISODE_BUDGET = 160  # tokens of the episodic-memory design's KNOWLEDGE + PAST EXPERIENCE sections
 
-# -- episodes and reference knowledge (seed 003)
+# -- episodes and reference knowledge (the episodic-memory design)
 EPISODE_CAP = 100_000  # per owner; the oldest leave for episode_archive as `capped`
 EPISODE_ARCHIVE_RETENTION_DAYS = 90
 
@@ -61,7 +61,7 @@ KNOWLEDGE_NAME_MAX = 200
 META_KEYS_MAX = 32  # metadata keys on one episode
 META_VALUE_MAX = 200
 
-# -- what one call may carry (README "Reliability and privacy"); more is InvalidInput, unread
+# -- what one call may carry (docs/reliability.md); more is InvalidInput, unread
 TAGS_MAX = 20  # entity tags on one fact or retraction
 TEXT_INPUT_MAX = 10_000  # characters of one item's text before white space is folded
 ITEMS_PER_CALL = 200  # candidates in one merge

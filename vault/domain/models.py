@@ -419,7 +419,7 @@ class Ignored(_Output):
 
 
 class MergeResult(_Output):
-    """What one merge added, updated, archived and ignored (seed 002's ExtractionResult)."""
+    """What one merge added, updated, archived and ignored (the M13 spec's ExtractionResult)."""
 
     added: tuple[Union[Fact, ListItem], ...] = ()
     updated: tuple[Union[Fact, ListItem], ...] = ()
@@ -448,7 +448,7 @@ class ForgetResult(_Output):
     patterns: int
     notes: int
     archived: int
-    episodes: int = 0  # episodes and archived episodes (seed 003) that matched
+    episodes: int = 0  # episodes and archived episodes (the episodic-memory design) that matched
     erased_from_disk: bool = True
 
 

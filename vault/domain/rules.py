@@ -44,7 +44,7 @@ def stored_key(kind: Kind, item_id: int) -> Key:
 def decayed(
     base: float, last_reinforced_at: datetime, now: datetime, factor: float = DECAY_FACTOR
 ) -> float:
-    """Seed 004's decay as a function of elapsed time: base x factor^(full weeks unreinforced).
+    """The oasis-memory design's decay as a function of elapsed time: base x factor^(full weeks unreinforced).
 
     Depends only on `now - last_reinforced_at`, so running decay daily, weekly or twice gives
     the same number, and a read can compute today's value without anyone running decay.
@@ -57,7 +57,7 @@ def decayed(
 
 @dataclass(frozen=True)
 class DecayPolicy:
-    """The weekly decay factor per category (issue 12); seed 004's x0.95 by default.
+    """The weekly decay factor per category (issue 12); the oasis-memory design's x0.95 by default.
 
     Durable categories (context such as kids or a job, sport, level) decay at x0.99 and goals at
     x0.98, so a ten-week break does not erase who the athlete is; time preferences, durations,
@@ -256,7 +256,7 @@ class _Planner:
         return self._find_fact(normalize_text(f"likes {activity[1]}"))
 
     def _rival(self, candidate: FactIn) -> tuple[FactState, ArchiveReason] | None:
-        """Seed 000's conflict key first, then seed 002's same category + shared entity tag."""
+        """The engine guide's conflict key first, then the M13 spec's same category + shared entity tag."""
         facts = self._facts()
         activity = activity_of(candidate.text)
         if activity is not None and activity[0] == "likes":

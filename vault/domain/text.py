@@ -9,11 +9,11 @@ from vault.domain.vocabulary import Category
 _SPACE = re.compile(r"[\s\x00-\x1f\x7f]+")
 _NOT_WORD = re.compile(r"[^\w\s]")
 
-# seed 002 §4.2 entity lists
+# the M13 spec §4.2 entity lists
 BODY_PARTS = (
     "knee", "ankle", "calf", "shin", "hip", "hamstring", "quad", "achilles", "foot",
     "heel", "back", "shoulder", "it band", "plantar", "glute",
-    # beyond seed 002's list: what real athletes write about (issue 12)
+    # beyond the M13 spec's list: what real athletes write about (issue 12)
     "leg", "neck", "wrist", "elbow", "arm", "toe", "groin",
 )  # fmt: skip
 TIME_PREFERENCES = (
@@ -26,7 +26,7 @@ CONTEXT_TOPICS = (
     "job", "work", "travel", "family", "kids", "commute", "gym", "climbing", "cycling",
 )  # fmt: skip
 
-# seed 000's conflict keys, as canonical labels, and the category each one implies
+# the engine guide's conflict keys, as canonical labels, and the category each one implies
 CONFLICT_CATEGORIES: dict[str, Category] = {
     "primary sport": Category.SPORT,
     "goal": Category.GOAL,
@@ -58,7 +58,7 @@ def canonical_text(text: str) -> str:
 
 
 def normalize_text(text: str) -> str:
-    """The dedup key of seed 002: lower case, punctuation dropped, white space folded."""
+    """The dedup key of the M13 spec: lower case, punctuation dropped, white space folded."""
     return _SPACE.sub(" ", _NOT_WORD.sub("", text.lower())).strip()
 
 
@@ -66,7 +66,7 @@ def conflict_key_of(text: str) -> str | None:
     """The slot a fact fills, where a newer value replaces an older one.
 
     `label: value` texts ("primary sport: running", "weekly hours: 6") use their label;
-    "prefers <time of day> sessions" is seed 000's time-preference slot.
+    "prefers <time of day> sessions" is the engine guide's time-preference slot.
     """
     lowered = clean_text(text).lower()
     if _TIME_PREFERENCE.match(lowered):
@@ -83,7 +83,7 @@ def _contains(text: str, term: str, plural: bool = False) -> bool:
 
 
 def entity_tags(text: str, category: Category) -> frozenset[str]:
-    """Seed 002's entity tags (`body:knee`, `time:morning`, `context:kids`) for one fact."""
+    """The M13 spec's entity tags (`body:knee`, `time:morning`, `context:kids`) for one fact."""
     lowered = text.lower()
     tags: set[str] = set()
     if category is Category.INJURY:
@@ -108,7 +108,7 @@ HEALTH_CONDITIONS = (
     "high blood pressure", "multiple sclerosis", "crohn's", "migraines", "fibromyalgia",
 )  # fmt: skip
 
-# The extractor's canonical texts (README "Learning from conversations") and their categories,
+# The extractor's canonical texts (docs/learning.md) and their categories,
 # so `remember "has kids"` files the fact where the extractor would: one category per text.
 _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
     (re.compile(r"^dislikes (morning|lunchtime|afternoon|evening) sessions$"),

@@ -16,7 +16,7 @@ class Kind(str, Enum):
 
 
 class Category(str, Enum):
-    """Fact categories: seed 000's conflict categories plus seed 002's memory types."""
+    """Fact categories: the engine guide's conflict categories plus the M13 spec's memory types."""
 
     SPORT = "sport"
     GOAL = "goal"
@@ -53,7 +53,7 @@ def parse_category(value: str) -> Category:
 
 
 class Source(str, Enum):
-    """Where a memory came from (seed 000's and seed 002's vocabularies together)."""
+    """Where a memory came from (the engine guide's and the M13 spec's vocabularies together)."""
 
     CONVERSATION = "conversation"
     USER_MESSAGE = "user_message"
@@ -64,7 +64,7 @@ class Source(str, Enum):
     MANUAL = "manual"
 
 
-# The `athlete_memory` JSON contract (seed 001 §2a) only knows three sources.
+# The `athlete_memory` JSON contract (the athlete-memory plan §2a) only knows three sources.
 CONTRACT_SOURCE: dict[Source, str] = {
     Source.CONVERSATION: "conversation",
     Source.USER_MESSAGE: "conversation",
@@ -80,14 +80,14 @@ class ArchiveReason(str, Enum):
     """Why an item left the active set."""
 
     SUPERSEDED = "superseded"  # a newer value for the same conflict key replaced it
-    MERGED = "merged"  # a newer text about the same entity took it over (seed 002 step 2)
+    MERGED = "merged"  # a newer text about the same entity took it over (the M13 spec step 2)
     RESOLVED = "resolved"  # the athlete said it no longer holds ("my knee is fine now")
     DECAYED = "decayed"  # confidence fell below the floor
     CAPPED = "capped"  # pushed out by the 15 / 5 / 5 caps
 
 
 class Level(str, Enum):
-    """Seed 002's confidence words, derived from the numeric confidence."""
+    """The M13 spec's confidence words, derived from the numeric confidence."""
 
     HIGH = "high"
     MEDIUM = "medium"
@@ -103,5 +103,5 @@ def level_of(confidence: float) -> Level:
     return Level.LOW
 
 
-# Representative confidence for each seed-002 level when only the word is known.
+# Representative confidence for each the M13 spec level when only the word is known.
 LEVEL_CONFIDENCE: dict[Level, float] = {Level.HIGH: 0.9, Level.MEDIUM: 0.6, Level.LOW: 0.4}

@@ -129,7 +129,7 @@ _WINDOW = 48  # characters read before a body part for its side and owner
 
 
 def mentions_injury(text: str) -> bool:
-    """Whether `text` names one of seed 002's body parts together with a word for pain or injury."""
+    """Whether `text` names one of the M13 spec's body parts together with a word for pain or injury."""
     lowered = text.lower()
     return bool(_HURT.search(lowered)) and any(True for _ in all_matches(_PARTS, lowered))
 
@@ -156,7 +156,7 @@ def _parts(text: str) -> list[tuple[str, str | None, int, bool]]:
 
 
 def _body_tags(part: str) -> frozenset[str]:
-    """The body tag of "has <part> issue": seed 002's (what FactIn derives) or `body:<part>`
+    """The body tag of "has <part> issue": the M13 spec's (what FactIn derives) or `body:<part>`
     for the parts beyond its list (leg, neck, wrist, arm, toe, groin, elbow)."""
     return entity_tags(f"has {part} issue", Category.INJURY) or frozenset({f"body:{part.lower()}"})
 

@@ -1,6 +1,6 @@
 """Cut a message into clauses and say, for each, who it is about and whether it asserts anything.
 
-The seeds' regexes read a whole message at once, so "my wife has a bad knee" or "should I try a
+The design documents' regexes read a whole message at once, so "my wife has a bad knee" or "should I try a
 marathon?" become facts about the athlete. The rule extractor works clause by clause instead:
 sentences are split on punctuation, then on commas and on conjunctions ("but", and "and"/"so"
 when a new subject follows), and each clause carries its subject (the athlete or someone else),

@@ -105,7 +105,7 @@ PLACE_WORDS = frozenset({
 })  # fmt: skip
 _CITIES = "|".join(sorted(PLACE_WORDS - {"york"}) + ["new york"])
 
-# Race goals (seed 000's goal slot).
+# Race goals (the engine guide's goal slot).
 GOALS: Table = (
     (r"half[- ]?ironman|70\.3", "half ironman"),
     ((r"ultra ?marathons?|ultras?|50 ?k|100 ?k|50 ?mile(?:r|s)?"
@@ -127,7 +127,7 @@ GOALS: Table = (
      r"|drop (?:some )?weight"), "weight loss"),
 )  # fmt: skip
 
-# seed 002's body parts (vault.domain.text.BODY_PARTS), by how athletes write them.
+# the M13 spec's body parts (vault.domain.text.BODY_PARTS), by how athletes write them.
 BODY_PARTS: Table = (
     (r"it ?band|itb|iliotibial(?: band)?", "IT band"),
     (r"plantar(?: fasciitis| fascia)?", "plantar fascia"),

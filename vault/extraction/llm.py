@@ -1,4 +1,4 @@
-"""Seed 004's LLM extraction: the prompt, a strict parser for the reply, and an `Extractor`.
+"""The oasis-memory design's LLM extraction: the prompt, a strict parser for the reply, and an `Extractor`.
 
 The reply must hold a JSON array of `{"fact": "...", "category": "..."}` objects; a ```json
 fence or prose around the array is tolerated; a reply holding no array raises
@@ -10,7 +10,7 @@ refused by the privacy filter is dropped and reported (`parse_llm_items(...).rej
 from the text. Free wording is mapped onto the rules' canonical texts where they know one
 ("Knee pain (left)" -> has left knee issue), so a model's fact reinforces the stored one.
 
-Category mapping (seed 004 -> vault):
+Category mapping (the oasis-memory design -> vault):
 
     personal      -> context            (name, location, timezone: mostly scrubbed as PII)
     work          -> context            (job, projects)
@@ -20,7 +20,7 @@ Category mapping (seed 004 -> vault):
 
 Our own category names and seed aliases (sport, goal, duration, time_preference, level,
 injury, injury_history, lifestyle, training_response, insight, general, ...) are accepted as
-they are. A fact whose text fills one of seed 000's slots ("primary sport: running",
+they are. A fact whose text fills one of the engine guide's slots ("primary sport: running",
 "prefers morning sessions", "goal: marathon") or names an injury ("has a bad knee") takes that
 category whatever the model said, so LLM facts merge with the rule extractor's. "category" may
 be omitted; the vault then derives it from the text.
@@ -309,7 +309,7 @@ def parse_llm_reply(
 
 
 def build_prompt(message: str, known_facts: Sequence[str] = ()) -> str:
-    """Seed 004's extraction prompt for one message, known facts listed so they are skipped."""
+    """The oasis-memory design's extraction prompt for one message, known facts listed so they are skipped."""
     known = "\n".join(f"- {fact}" for fact in known_facts) or "(none)"
     return EXTRACTION_PROMPT.format(known_facts=known, message=message)
 

@@ -1,4 +1,4 @@
-"""Seed 002 §5.4's pattern analysis over activity history and stored facts, as `PatternIn`s.
+"""The M13 spec §5.4's pattern analysis over activity history and stored facts, as `PatternIn`s.
 
 Four patterns, each with a stable canonical text so a repeated analysis reinforces the stored
 pattern (merge by normalised text) instead of adding a near-duplicate:

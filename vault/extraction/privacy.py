@@ -1,4 +1,4 @@
-"""Seed 001's privacy safeguard: no e-mail, phone number, street address, URL or other person's
+"""The athlete-memory plan's privacy safeguard: no e-mail, phone number, street address, URL or other person's
 name reaches the database, whatever an extractor returned.
 
 Policy, per candidate text:

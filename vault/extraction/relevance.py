@@ -1,4 +1,4 @@
-"""Seed 002 §5.5's relevance scoring: which memories matter for the message at hand.
+"""The M13 spec §5.5's relevance scoring: which memories matter for the message at hand.
 
 Score of an item against a context text:
     +2 per content word shared with the context (stop-words ignored, words stemmed, so
@@ -6,7 +6,7 @@ Score of an item against a context text:
     +5 per entity tag whose entity appears in the context (`body:knee` and "my knee hurts"),
     +3 for high confidence, +1 for medium (vault.domain.vocabulary.level_of),
     +2 if reinforced in the last 7 days, +1 in the last 30.
-Seed 002 keeps every item scoring above 0, but confidence and recency alone give almost every
+The M13 spec keeps every item scoring above 0, but confidence and recency alone give almost every
 item a positive score, so an item must also share a word or a tag with the context to be
 returned at all. Ties break on confidence, then the most recently reinforced, then kind (facts
 before patterns before notes) and id, so the order is deterministic.
@@ -39,7 +39,7 @@ def item_tags(item: Item) -> frozenset[str]:
 
 
 def relevance_score(item: Item, context: str, now: datetime) -> tuple[int, bool]:
-    """(score, matched): the seed 002 score, and whether a word or tag matched at all."""
+    """(score, matched): the the M13 spec score, and whether a word or tag matched at all."""
     return _score(item, content_stems(context), now)
 
 

@@ -1,7 +1,7 @@
-"""`RuleExtractor`: the default, offline extractor built from the seeds' pattern tables.
+"""`RuleExtractor`: the default, offline extractor built from the design documents' pattern tables.
 
-It covers the union of seed 000's category table (sport 0.8, time preference 0.7, typical
-duration 0.6, injury 0.9, lifestyle 0.7, goal 0.8) and seed 002's extraction patterns
+It covers the union of the engine guide's category table (sport 0.8, time preference 0.7, typical
+duration 0.6, injury 0.9, lifestyle 0.7, goal 0.8) and the M13 spec's extraction patterns
 (injury history, preferences, context, training response), plus level, likes/dislikes and
 recovery. Every text it produces is canonical ("primary sport: running", "prefers morning
 sessions", "has recurring knee issue"), so repeated statements reinforce one fact and changed

@@ -1,4 +1,4 @@
-"""Rules for when and how long the athlete trains: seed 000's time-preference and duration slots.
+"""Rules for when and how long the athlete trains: the engine guide's time-preference and duration slots.
 
 Texts are "prefers <morning|lunchtime|afternoon|evening> sessions" (0.7) and
 "typical duration: <N> min" (0.6). Time words fall in four buckets: morning (also early,
@@ -17,7 +17,7 @@ from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.lexicon import ADVERBS_RX, TIME_TERMS, VERB_RX, all_matches, compile_table
 
-TIME, DURATION = 0.7, 0.6  # seed 000's confidences
+TIME, DURATION = 0.7, 0.6  # the engine guide's confidences
 
 _TIME_T = compile_table(TIME_TERMS)
 _VERB, _ADVERBS = VERB_RX, ADVERBS_RX

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -14,7 +15,7 @@ from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.services import health
 from vault.services.engine_sync import EngineSyncHooks
-from vault.storage.engine import writer
+from vault.storage.engine import one_statement, writer
 from vault.storage.failures import storage_failure
 from vault.storage.uow import RetryPolicy, UnitOfWork
 
@@ -28,6 +29,9 @@ class Store:
         self.decay_policy = checked_decay_policy(decay_policy)
         self.busy_retry: RetryPolicy | None = None  # None: the default ($VAULT_BUSY_RETRIES)
         self._writer = writer(engine)
+        self._one_statement = one_statement(engine)
+        self._reader: Connection | None = None
+        self._reader_lock = threading.Lock()
 
     def unit_of_work(self) -> UnitOfWork:
         return UnitOfWork(self._writer, hooks=self.hooks(None))
@@ -56,6 +60,35 @@ class Store:
         """One read transaction (one snapshot)."""
         with self.engine.connect() as connection:
             yield connection
+
+    @contextmanager
+    def read_one(self) -> Iterator[Connection]:
+        """A connection for a read of exactly ONE statement (its own snapshot; no BEGIN).
+
+        The store keeps one such connection for these reads, as datasette keeps its read
+        connections: checking a connection out of the pool and back costs more than the read.
+        It holds no transaction between reads (each is ended at once), so it never pins a
+        snapshot. A second thread reading meanwhile takes a pooled connection as usual."""
+        if not self._reader_lock.acquire(blocking=False):
+            with self._one_statement.connect() as connection:
+                yield connection
+            return
+        try:
+            if self._reader is None or self._reader.closed or self._reader.invalidated:
+                self._reader = self._one_statement.connect()
+            try:
+                yield self._reader
+            finally:
+                self._reader.rollback()
+        finally:
+            self._reader_lock.release()
+
+    def close(self) -> None:
+        with self._reader_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+        self.engine.dispose()
 
     @contextmanager
     def read_units(self) -> Iterator[UnitOfWork]:

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from vault.domain.errors import PersonalDataRefused, VaultError
+from vault.domain.errors import PrivacyRefused, VaultError
 from vault.mcp.scope import OutOfScope
 
 
@@ -18,7 +18,7 @@ def refusals() -> Iterator[None]:
     back whatever the failing operation began, so nothing is half written."""
     try:
         yield
-    except PersonalDataRefused as error:
+    except PrivacyRefused as error:
         raise ToolError(error.plain) from None  # a client of this server cannot vouch for text
     except (VaultError, OutOfScope) as error:
         raise ToolError(str(error)) from None

@@ -3,11 +3,11 @@
 All functions here are pure: they take an `AthleteMemory` (or plain values) and return text or
 frozen models, with no database access and no clock reads.
 
-- `render_memory_block`: seed 000's `MEMORY:` block inside a token budget, with a drop report.
-- `fit_context`: the whole prompt inside seed 001 §7's 1024-token window, shrinking memory first.
-- `render_markdown`: seed 004's "## What you know about the user" section.
-- `render_sections`: seed 003's KNOWLEDGE / PAST EXPERIENCE sections, ranking injected.
-- `to_contract` / `validate_contract`: seed 001 §2a's `athlete_memory` JSON object.
+- `render_memory_block`: the engine guide's `MEMORY:` block inside a token budget, with a drop report.
+- `fit_context`: the whole prompt inside the athlete-memory plan §7's 1024-token window, shrinking memory first.
+- `render_markdown`: the oasis-memory design's "## What you know about the user" section.
+- `render_sections`: the episodic-memory design's KNOWLEDGE / PAST EXPERIENCE sections, ranking injected.
+- `to_contract` / `validate_contract`: the athlete-memory plan §2a's `athlete_memory` JSON object.
 - `facts_from_profile`: day-one facts from an athlete's profile.
 - `count_tokens` / `encoder`: the offline tokenizer, loaded once per process.
 """

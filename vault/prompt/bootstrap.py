@@ -1,4 +1,4 @@
-"""Seed a new athlete's memory from their profile (seed 001, open question 5).
+"""Seed a new athlete's memory from their profile (the athlete-memory plan, open question 5).
 
 A new athlete has no conversations yet, but the app already knows their sport, level, goal and
 weekly hours. Turning those into facts means Josi never asks "what sport do you do?" on day one:
@@ -8,10 +8,10 @@ weekly hours. Turning those into facts means Josi never asks "what sport do you 
     -> "primary sport: running", "level: intermediate", "goal: half marathon",
        "weekly hours: 6", "prefers morning sessions"
 
-The texts use seed 000's conflict-key labels, so a later conversation ("I've switched to
+The texts use the engine guide's conflict-key labels, so a later conversation ("I've switched to
 cycling") replaces them by the usual newer-wins rule. Every fact has source `profile_change`
 (the contract's own word for it) and confidence 0.9: the athlete typed it, which is as sure as
-seed 002's "high", yet below 1.0 because profiles go stale without anyone editing them.
+the M13 spec's "high", yet below 1.0 because profiles go stale without anyone editing them.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ _SPORT_WORDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 SPORTS: dict[str, str] = {word: sport for sport, words in _SPORT_WORDS.items() for word in words}
 
-# The times `vault.domain.text` recognises in "prefers <time> sessions" (seed 000's conflict key).
+# The times `vault.domain.text` recognises in "prefers <time> sessions" (the engine guide's conflict key).
 TIMES = (
     "early morning", "morning", "midday", "lunchtime", "lunch", "afternoon", "evening", "night",
     "before work", "after work", "weekend", "weekday",

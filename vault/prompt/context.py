@@ -1,8 +1,8 @@
-"""Fit memory into what the rest of the prompt leaves of the model's window (seed 001 §7).
+"""Fit memory into what the rest of the prompt leaves of the model's window (the athlete-memory plan §7).
 
 The prompt is assembled as three parts, each ending with exactly one newline and separated by
 one blank line; the MEMORY block closes the CONTEXT part, after the caller's context lines
-(seed 000: "MEMORY block appears in CONTEXT between existing fields and end of context"):
+(the engine guide: "MEMORY block appears in CONTEXT between existing fields and end of context"):
 
     {system_prompt}\\n
     \\n
@@ -29,8 +29,8 @@ from vault.domain.models import AthleteMemory
 from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_within
 from vault.prompt.tokens import DEFAULT_ENCODING, count_tokens
 
-WINDOW = 1024  # seed 001 §7: the on-device model's context
-RESERVED_OUTPUT = 150  # seed 001 §7: kept free for the model's answer
+WINDOW = 1024  # the athlete-memory plan §7: the on-device model's context
+RESERVED_OUTPUT = 150  # the athlete-memory plan §7: kept free for the model's answer
 
 
 class PromptTooLong(BudgetExceeded):

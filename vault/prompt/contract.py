@@ -1,11 +1,11 @@
-"""Export an athlete's memory as seed 001's `athlete_memory` JSON object, and check it.
+"""Export an athlete's memory as the athlete-memory plan's `athlete_memory` JSON object, and check it.
 
     {"key_facts": [{"fact": "primary sport: running", "source": "profile_change",
                     "confidence": 0.9}, ...],
      "patterns": ["tends to skip after rest days"],
      "coaching_notes": ["responds well to encouragement after hard sessions"]}
 
-Exactly the seed's contract: the shipped schema is seed 001's `athlete_memory` property verbatim
+Exactly the seed's contract: the shipped schema is the athlete-memory plan's `athlete_memory` property verbatim
 (top level `additionalProperties: false`), and the default document holds only its keys.
 
 Facts: the top 15 by priority (confidence, then most recently reinforced, then oldest id); the
@@ -74,7 +74,7 @@ def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str,
 
 
 def validate_contract(document: Mapping[str, Any], *, with_times: bool = False) -> None:
-    """Check `document` against seed 001's `athlete_memory` schema, as the seed writes it.
+    """Check `document` against the athlete-memory plan's `athlete_memory` schema, as the seed writes it.
 
     `with_times=True` accepts the two times `to_contract(..., with_times=True)` adds (and
     checks that they are RFC 3339); everything else must still satisfy the seed's schema.

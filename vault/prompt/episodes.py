@@ -1,4 +1,4 @@
-"""Seed 003's KNOWLEDGE: and PAST EXPERIENCE: sections from knowledge rows and recalled episodes.
+"""The episodic-memory design's KNOWLEDGE: and PAST EXPERIENCE: sections from knowledge rows and recalled episodes.
 
     KNOWLEDGE:
     - Shane (npc): birthday: Spring 20; hates: Pickles; loves: Beer, Pizza

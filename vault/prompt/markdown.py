@@ -1,11 +1,11 @@
-"""Seed 004's system-prompt section: "## What you know about the user" and one line per fact.
+"""The oasis-memory design's system-prompt section: "## What you know about the user" and one line per fact.
 
     ## What you know about the user
     - primary sport: running
     - has recurring knee issue
 
 Facts with confidence >= 0.3, at most 15, by confidence then recency (`last_reinforced_at`,
-which seed 004 calls `updated_at`: the time the fact was last seen again), then the oldest id.
+which the oasis-memory design calls `updated_at`: the time the fact was last seen again), then the oldest id.
 Texts go through `items.inline`, so no fact can open a new line, heading or list item. No
 qualifying fact gives "".
 """

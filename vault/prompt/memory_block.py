@@ -1,4 +1,4 @@
-"""The MEMORY block of seed 000, byte for byte, inside a hard token budget.
+"""The MEMORY block of the engine guide, byte for byte, inside a hard token budget.
 
 Layout (each line ends with "\\n"; a section with no items is left out; no items at all gives ""):
 
@@ -34,7 +34,7 @@ from vault.domain.vocabulary import Kind
 from vault.prompt.items import Item, inline, ranked
 from vault.prompt.tokens import DEFAULT_ENCODING, check_encoding, count_tokens
 
-DEFAULT_BUDGET = PROMPT_BUDGET_TOKENS  # seed 001 §7: what is left for memory in 1024 tokens
+DEFAULT_BUDGET = PROMPT_BUDGET_TOKENS  # the athlete-memory plan §7: what is left for memory in 1024 tokens
 
 HEADER = "MEMORY:\n"
 LABELS: dict[Kind, str] = {
@@ -99,7 +99,7 @@ class MemoryBlock(_Frozen):
 
 
 def layout(sections: dict[Kind, Sequence[str]]) -> str:
-    """Seed 000's text for already inline-safe item texts; "" when there is nothing to show."""
+    """The engine guide's text for already inline-safe item texts; "" when there is nothing to show."""
     lines = [
         f"{LABELS[kind]}{SEPARATOR.join(sections[kind])}\n"
         for kind in SECTION_ORDER
@@ -111,7 +111,7 @@ def layout(sections: dict[Kind, Sequence[str]]) -> str:
 def render_memory_block(
     memory: AthleteMemory, *, budget: int = DEFAULT_BUDGET, encoding: str = DEFAULT_ENCODING
 ) -> MemoryBlock:
-    """Render `memory` as seed 000's MEMORY block of at most `budget` tokens.
+    """Render `memory` as the engine guide's MEMORY block of at most `budget` tokens.
 
     Raises:
         InvalidInput: `budget` is not a positive whole number, or `encoding` cannot be loaded.

@@ -1,4 +1,4 @@
-"""Seed 003's labelled prompt sections: stable knowledge, then past experience for this moment.
+"""The episodic-memory design's labelled prompt sections: stable knowledge, then past experience for this moment.
 
     KNOWLEDGE:
     - primary sport: running
@@ -9,7 +9,7 @@
 
 KNOWLEDGE lists the top facts (confidence >= 0.5, priority order, `knowledge_limit` of them):
 what the coach "read in the book" about this athlete. PAST EXPERIENCE lists up to
-`experience_limit` (seed 003: 3) of the remaining items with confidence >= 0.3 (other facts,
+`experience_limit` (the episodic-memory design: 3) of the remaining items with confidence >= 0.3 (other facts,
 patterns and notes) that the injected `rank` callable finds relevant to `context`; an item is
 never shown twice. A blank context asks for nothing, so PAST EXPERIENCE is then left out.
 

@@ -77,8 +77,10 @@ def _cl100k() -> tiktoken.Encoding:
     data = files(__package__).joinpath(_BPE_FILE).read_bytes()
     if hashlib.sha256(data).hexdigest() != _BPE_SHA256:
         raise RuntimeError(f"{_BPE_FILE} in vault's package is damaged (SHA-256 mismatch); reinstall vault")
-    fields = data.split()
-    ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
+    # "<base64 token> <rank>" per line; in this file (fixed by its hash) the ranks are 0, 1, 2,
+    # ... in line order (tests/unit/test_tokens.py), so they are not parsed one by one
+    tokens = data.split()[0::2]
+    ranks = dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens))))
     return tiktoken.Encoding(
         DEFAULT_ENCODING, pat_str=_PATTERN, mergeable_ranks=ranks, special_tokens=_SPECIAL_TOKENS
     )

@@ -555,7 +555,7 @@ def episodes_from_activity(
     Types: `race` when the name says so, `injury` when a note mentions pain or an injury (its
     own episode, so it can be recalled alone), `session` otherwise; outcome `completed`,
     `missed`, or `hard` for RPE 8+. `ref` is `activity:<id>` (`:injury` for the injury), so
-    re-ingesting the same activity rewrites its episodes. With a `policy` (default seed 003's
+    re-ingesting the same activity rewrites its episodes. With a `policy` (default the episodic-memory design's
     triggers plus the coach's types), episodes it would not keep are left out.
     """
     checked = validated(ActivityIn, activity)

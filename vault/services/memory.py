@@ -130,7 +130,7 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     ]
     counts["archived"] = uow.archive.delete_ids(archived_ids)
     uow.archive.detach_dangling(athlete_id)
-    episodes = uow.episodes.forget_matching(athlete_id, terms)  # what happened, too (seed 003)
+    episodes = uow.episodes.forget_matching(athlete_id, terms)  # what happened, too (the episodic-memory design)
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
     engine_table = EngineTableRepository(uow.connection)
     if engine_table.present:
@@ -169,7 +169,7 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
 
 
 def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = ARCHIVE_RETENTION_DAYS) -> int:
-    """Delete archive rows older than the retention period (seed 002: 90 days)."""
+    """Delete archive rows older than the retention period (the M13 spec: 90 days)."""
     if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
         raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
     deleted = uow.archive.delete_older_than(now - timedelta(days=retention_days))

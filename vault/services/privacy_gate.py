@@ -25,7 +25,7 @@ from typing import Any
 
 from vault.domain.document import ExportDocument
 from vault.domain.episodes import EpisodeIn, KnowledgeIn
-from vault.domain.errors import InvalidInput, PersonalDataRefused
+from vault.domain.errors import InvalidInput, PrivacyRefused
 from vault.domain.models import Candidate, FactIn, Retraction
 from vault.extraction.privacy import addresses_model, find_pii, text_problem
 
@@ -61,7 +61,7 @@ def check(fields: Iterable[Field], *, trusted: bool) -> None:
     for where, text, memory_text in fields:
         problem = text_problem(text) if memory_text else personal_data_problem(text)
         if problem is not None:
-            raise PersonalDataRefused(where, problem)
+            raise PrivacyRefused(f"{where} refused: {problem}")
 
 
 # -- the fields of each kind of input

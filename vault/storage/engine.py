@@ -21,6 +21,7 @@ from vault.domain.errors import InvalidInput, StorageError, VaultError
 
 BUSY_TIMEOUT_MS = 5000
 WRITE = "vault_write"
+ONE_STATEMENT = "vault_one_statement"
 DEFAULT_DB = "vault.db"
 
 
@@ -216,6 +217,8 @@ def _configure_sqlite(
     @event.listens_for(engine, "begin")
     def on_begin(connection: Any) -> None:
         options = connection.get_execution_options()
+        if options.get(ONE_STATEMENT):
+            return  # SQLite runs a lone SELECT in its own snapshot: no BEGIN round trip
         if options.get(WRITE):
             if connection.connection.info.pop(_WAL_PENDING, False):
                 _ensure_wal(connection)
@@ -251,6 +254,12 @@ def _create_private_file(path: Path) -> None:
         return  # created meanwhile by another process: SQLite opens theirs
     except OSError as error:
         raise StorageError(f"cannot create {path}: {error.strerror or error}") from None
+
+
+def one_statement(engine: Engine) -> Engine:
+    """The same engine (and pool), for reads of exactly one statement: on SQLite no BEGIN is
+    sent (the statement is its own snapshot); elsewhere nothing changes."""
+    return engine.execution_options(**{ONE_STATEMENT: True})
 
 
 def writer(engine: Engine) -> Engine:

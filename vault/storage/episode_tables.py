@@ -44,7 +44,7 @@ def _owner_fk() -> Column[str]:
     )
 
 
-# Something that happened to an owner (athlete or agent), with seed 003's metadata.
+# Something that happened to an owner (athlete or agent), with the episodic-memory design's metadata.
 episodes_table = Table(
     "episodes",
     metadata,
@@ -140,3 +140,23 @@ EPISODE_LIST_V1: dict[str, View] = {
     ),
 }
 EPISODE_VIEWS: tuple[str, ...] = ("episode_list",)
+EPISODE_VIEW_DOCS: dict[str, tuple[str, dict[str, str]]] = {
+    "episode_list": (
+        "Every recorded episode, one row each, with the common metadata keys as columns.",
+        {
+            "id": "the episode",
+            "owner_id": "whose episode it is (an athlete id)",
+            "ref": "the caller's reference (an activity id, ...); rewritten in place when seen again",
+            "type": "what kind of episode: session, injury, race, ...",
+            "outcome": "how it went, if known",
+            "occurred_at": "when it happened (UTC)",
+            "text": "what happened, in words",
+            "location": "metadata location, if any",
+            "person": "metadata person (or npc), if any",
+            "item": "metadata item, if any",
+            "day": "metadata day, if any",
+            "metadata": "every metadata key, as JSON",
+            "created_at": "when it was recorded (UTC)",
+        },
+    ),
+}

@@ -33,13 +33,11 @@ from vault.storage.tables import (
     notes_table,
     patterns_table,
 )
+from vault.storage.types import UTCDateTime, as_stored, utc_from_driver
 
 _tags = fact_tags_table
 _patterns = patterns_table
 _notes = notes_table
-_SELECT_TAGS = select(_tags.c.fact_id, _tags.c.tag).where(
-    _tags.c.fact_id.in_(bindparam("ids", expanding=True))
-)
 
 
 _facts_table = facts_table
@@ -47,11 +45,17 @@ _FACT_COLUMNS = (
     "id", "athlete_id", "text", "category", "conflict_key", "source", "source_ref", "extractor",
     "confidence", "occurrences", "learned_at", "observed_at", "last_reinforced_at", "updated_at",
 )  # fmt: skip
-_FACTS_OF = select(
-    *(_facts_table.c[name] for name in _FACT_COLUMNS),
-    _facts_table.c.base_confidence,
-    _facts_table.c.decay_due_at,
-).where(_facts_table.c.athlete_id == bindparam("athlete"))
+# One statement (a fact once per tag): one snapshot without a transaction around two reads.
+_FACTS_OF = (
+    select(
+        *(_facts_table.c[name] for name in _FACT_COLUMNS),
+        _facts_table.c.base_confidence,
+        _facts_table.c.decay_due_at,
+        _tags.c.tag,
+    )
+    .select_from(_facts_table.outerjoin(_tags, _tags.c.fact_id == _facts_table.c.id))
+    .where(_facts_table.c.athlete_id == bindparam("athlete"))
+)
 _LIST_ITEMS = {
     kind: select(view).where(view.c.athlete_id == bindparam("athlete")).order_by(view.c.rank)
     for kind, view in ((Kind.PATTERN, views.active_patterns), (Kind.NOTE, views.active_notes))
@@ -72,8 +76,9 @@ def _prompt_rows_statement() -> Any:
     f = _facts_table
     facts = select(
         literal_column(f"'{Kind.FACT.value}'").label("kind"),
-        f.c.id, f.c.text, f.c.confidence, f.c.base_confidence, f.c.last_reinforced_at,
-        f.c.category, f.c.decay_due_at,
+        f.c.id, f.c.text, f.c.confidence, f.c.base_confidence,
+        as_stored(f.c.last_reinforced_at), as_stored(f.c.category),
+        (f.c.decay_due_at <= bindparam("now", type_=UTCDateTime())).label("due"),
     ).where(f.c.athlete_id == bindparam("athlete"))  # fmt: skip
     items = [
         select(
@@ -99,24 +104,30 @@ def facts(
     *, floor: float = ACTIVE_FLOOR,
 ) -> list[Fact]:
     """Facts with confidence >= `floor` (at least 0.3) as of `now`, best first (confidence,
-    newest, oldest id)."""
-    rows = connection.execute(_FACTS_OF, {"athlete": athlete_id}).all()
-    current = [(row, _confidence_now(row, now, policy)) for row in rows]
-    kept = [(row, confidence) for row, confidence in current if confidence >= floor]
-    if not kept:
-        return []
+    newest, oldest id). One statement: the connection needs no transaction around it."""
+    first: dict[int, Any] = {}
     tags: dict[int, list[str]] = defaultdict(list)
-    for fact_id, tag in connection.execute(_SELECT_TAGS, {"ids": [r.id for r, _ in kept]}):
-        tags[fact_id].append(tag)
+    for row in connection.execute(_FACTS_OF, {"athlete": athlete_id}).all():
+        first.setdefault(row.id, row)
+        if row.tag is not None:
+            tags[row.id].append(row.tag)
+    current = [(row, _confidence_now(row, now, policy)) for row in first.values()]
+    kept = [(row, confidence) for row, confidence in current if confidence >= floor]
     found = [
         Fact.model_construct(
-            **{name: getattr(row, name) for name in _FACT_COLUMNS if name != "confidence"},
+            _FACT_FIELDS,  # every field given: pydantic need not work out which were
+            **dict(zip(_KEPT_COLUMNS, itemgetter(*_KEPT_COLUMNS)(row._mapping))),
             confidence=confidence,
             tags=tuple(sorted(tags.get(row.id, ()))),
+            kind=Kind.FACT,
         )
         for row, confidence in kept
     ]
     return _best_first(found)
+
+
+_KEPT_COLUMNS = tuple(name for name in _FACT_COLUMNS if name != "confidence")
+_FACT_FIELDS = {*_FACT_COLUMNS, "tags", "kind"}
 
 
 def _confidence_now(row: Any, now: datetime, policy: DecayPolicy) -> float:
@@ -166,14 +177,14 @@ def prompt_rows(
     facts: list[_Ranked] = []
     lists: dict[str, list[_Ranked]] = {_PATTERN: [], _NOTE: []}
     for kind, item_id, text, stored, base, last, category, due in connection.execute(
-        _PROMPT_ROWS, {"athlete": athlete_id}
-    ):
+        _PROMPT_ROWS, {"athlete": athlete_id, "now": now}
+    ).all():  # one fetchall: rows one by one cost more than the read
         if kind != _FACT:
             lists[kind].append((stored, last, item_id, text))
             continue
         confidence = stored
-        if due <= now:  # a decay step is due today
-            confidence = decayed(base, last, now, policy.factor(category))
+        if due:  # a decay step is due at `now`
+            confidence = decayed(base, utc_from_driver(last), now, policy.factor(category))
         if confidence >= ACTIVE_FLOOR:
             facts.append((confidence, last, item_id, text))
     return {
@@ -190,7 +201,7 @@ _BY_ID, _BY_CONFIDENCE_THEN_RECENCY = itemgetter(2), itemgetter(0, 1)
 
 def _in_priority_order(kind: Kind, rows: list[_Ranked]) -> list[PromptRow]:
     """Confidence first, then the most recently reinforced, then the oldest id (two stable
-    sorts)."""
+    sorts; times compare as stored: canonical text on SQLite, datetimes on PostgreSQL)."""
     rows.sort(key=_BY_ID)
     rows.sort(key=_BY_CONFIDENCE_THEN_RECENCY, reverse=True)
     return [PromptRow(kind, i, t, c) for c, _, i, t in rows]

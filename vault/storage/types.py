@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any, cast
 
-from sqlalchemy import DateTime
+from sqlalchemy import ColumnElement, DateTime, String, type_coerce
 from sqlalchemy.dialects.sqlite import DATETIME as SQLITE_DATETIME
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine
@@ -92,3 +92,11 @@ def utc_from_driver(value: datetime | str) -> datetime:
     """A time as a driver returns it outside SQLAlchemy's types: canonical text (SQLite) or an
     aware datetime (PostgreSQL)."""
     return parse_utc(value) if isinstance(value, str) else value.astimezone(timezone.utc)
+
+
+def as_stored(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    """`column` read as the driver returns it, without the column type's conversion: canonical
+    text for a time or an enum on SQLite (an aware datetime for a time on PostgreSQL). For hot
+    reads that compare or look up values and convert only the few they keep
+    (`utc_from_driver`)."""
+    return type_coerce(column, String)

@@ -1,6 +1,6 @@
 """The JSON Schemas vault promises to other programs, shipped as package data.
 
-`athlete_memory.schema.json` is seed 001 §2a's `athlete_memory` property, byte for byte as the
+`athlete_memory.schema.json` is the athlete-memory plan §2a's `athlete_memory` property, byte for byte as the
 seed writes it (the JSON value after `"athlete_memory": `): no `$schema`, no additions.
 tests/cli/test_contract_exact.py compares it with the text extracted from the seed file.
 """

@@ -1,4 +1,4 @@
-"""Taking memory in and out of a vault: seed 002's memories.yaml, and vault's own export format.
+"""Taking memory in and out of a vault: the M13 spec's memories.yaml, and vault's own export format.
 
 Each function runs inside a unit of work the caller owns (and commits), so a library user can
 compose an import with other steps in one transaction:

@@ -1,6 +1,6 @@
-"""Import seed 002's `athlete/memories.yaml` (M13 Memory & Insights) into one athlete.
+"""Import the M13 spec's `athlete/memories.yaml` (M13 Memory & Insights) into one athlete.
 
-Mapping (seed 002 §4.1 / §6 -> vault):
+Mapping (the M13 spec §4.1 / §6 -> vault):
 
 | memories.yaml        | vault                                                             |
 |----------------------|-------------------------------------------------------------------|
@@ -15,10 +15,10 @@ Mapping (seed 002 §4.1 / §6 -> vault):
 | `archived[]`         | archive rows, reason `superseded`; `superseded_by` -> our fact id |
 |                      | when the referenced memory was imported (else empty)              |
 
-Seed 002 ids (`mem_...`) are not vault ids: the report maps each to the fact that holds it.
+The M13 spec ids (`mem_...`) are not vault ids: the report maps each to the fact that holds it.
 The file is resolved like a legacy document (`vault.domain.adoption`): repeated texts
 become one fact, a conflict key keeps the newest, the 15-fact cap archives the rest. Archived
-memories carry no type, source or confidence in seed 002: the superseding memory's category
+memories carry no type, source or confidence in the M13 spec: the superseding memory's category
 and source are used when known (else derived / `manual`), and confidence 0.6 (medium).
 """
 
@@ -74,7 +74,7 @@ class _Entry(BaseModel):
 
 
 class Memory(_Entry):
-    """One entry of `memories:` (seed 002's Memory)."""
+    """One entry of `memories:` (the M13 spec's Memory)."""
 
     id: str = Field(min_length=1, max_length=100)
     type: CategoryField
@@ -89,7 +89,7 @@ class Memory(_Entry):
 
 
 class ArchivedMemory(_Entry):
-    """One entry of `archived:` (seed 002's ArchivedMemory)."""
+    """One entry of `archived:` (the M13 spec's ArchivedMemory)."""
 
     id: str = Field(min_length=1, max_length=100)
     original_content: ItemText

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from vault.domain.document import FORMAT, VERSION, ExportDocument, parse_document
-from vault.domain.errors import InvalidInput
+from vault.domain.errors import InvalidInput, PrivacyRefused
 from vault.domain.vocabulary import Kind
 from vault.services import privacy_gate
 

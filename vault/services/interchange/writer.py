@@ -21,7 +21,7 @@ class ListDefaults:
 
 @dataclass(frozen=True)
 class ArchivedExtra:
-    """An archive row the foreign store already had (seed 002's `archived` list)."""
+    """An archive row the foreign store already had (the M13 spec's `archived` list)."""
 
     text: str
     category: Any

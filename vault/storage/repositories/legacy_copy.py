@@ -1,6 +1,6 @@
 """The pre-upgrade copy that revision 0002 keeps in `legacy_athlete_memory`, and how to erase it.
 
-Revision 0002 renames seed 000's `athlete_memory` table instead of dropping it, so a downgrade
+Revision 0002 renames the engine guide's `athlete_memory` table instead of dropping it, so a downgrade
 can restore it. That copy still holds the athlete's old facts as JSON text, so erasing a person
 (`vault delete`) or forgetting something (`vault forget`) must drop their copy too:
 `purge_legacy_copy` deletes the athlete's legacy row and its `legacy_adoption` record. A later

@@ -32,7 +32,7 @@ from vault.storage.tables import (
     notes_table,
     patterns_table,
 )
-from vault.storage.types import utc_from_driver
+from vault.storage.types import as_stored, utc_from_driver
 
 tags_table = fact_tags_table
 ITEM_TABLES: dict[Kind, Table] = {Kind.PATTERN: patterns_table, Kind.NOTE: notes_table}
@@ -48,15 +48,17 @@ _STATE_COLUMNS = (
 
 
 def _load_active_statement() -> Any:
+    """Read with the values as stored (`as_stored`): a fact comes once per tag, so its times
+    and enums are converted once per fact (`_loaded_fact`), not once per row."""
     facts = (
         select(
             literal_column(f"'{Kind.FACT.value}'").label("kind"),
-            *(facts_table.c[name] for name in _STATE_COLUMNS),
-            facts_table.c.category,
+            *(_stored(facts_table.c[name]) for name in _STATE_COLUMNS),
+            as_stored(facts_table.c.category),
             facts_table.c.conflict_key,
             facts_table.c.base_confidence,
-            facts_table.c.observed_at,
-            facts_table.c.decay_due_at,
+            as_stored(facts_table.c.observed_at),
+            as_stored(facts_table.c.decay_due_at),
             tags_table.c.tag,
         )
         .select_from(facts_table.outerjoin(tags_table, tags_table.c.fact_id == facts_table.c.id))
@@ -65,7 +67,7 @@ def _load_active_statement() -> Any:
     items = [
         select(
             literal_column(f"'{kind.value}'"),
-            *(table.c[name] for name in _STATE_COLUMNS),
+            *(_stored(table.c[name]) for name in _STATE_COLUMNS),
             null(),
             null(),
             table.c.confidence,
@@ -76,6 +78,13 @@ def _load_active_statement() -> Any:
         for kind, table in ITEM_TABLES.items()
     ]
     return union_all(facts, *items)
+
+
+_CONVERTED = ("source", "learned_at", "last_reinforced_at", "updated_at")
+
+
+def _stored(column: Any) -> Any:
+    return as_stored(column) if column.key in _CONVERTED else column
 
 
 _LOAD_ACTIVE = _load_active_statement()
@@ -125,7 +134,7 @@ class MemoryRepository:
         facts: dict[int, FactState] = {}
         tags: dict[int, set[str]] = defaultdict(set)
         items: list[State] = []
-        for row in self.connection.execute(_LOAD_ACTIVE, {"athlete": athlete_id}):
+        for row in self.connection.execute(_LOAD_ACTIVE, {"athlete": athlete_id}).all():
             kind, fact_id, tag = row[0], row[1], row[-1]
             if kind != _FACT:
                 items.append(_item_state(row, _KINDS[kind]))

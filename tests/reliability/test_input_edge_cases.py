@@ -1,4 +1,5 @@
-"""Issue 9's defects in this area, each reproduced as it was reported."""
+"""Edge cases of input: tag case in retractions, times out of range, invisible athlete ids,
+confidence given as True, and a frozen clock beside pytest's own timer."""
 
 from __future__ import annotations
 
