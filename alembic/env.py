@@ -28,8 +28,10 @@ from sqlalchemy import Connection, Engine, text
 
 from alembic import context
 from vault.domain import errors
-from vault.storage import episode_tables  # noqa: F401 - registers the episode tables on the metadata
-from vault.storage import evidence_tables  # noqa: F401 - registers the evidence table on the metadata
+from vault.storage import (
+    episode_tables,  # noqa: F401 - registers the episode tables on the metadata
+    evidence_tables,  # noqa: F401 - registers the evidence table on the metadata
+)
 from vault.storage.engine import create_vault_engine, default_url, writer
 from vault.storage.tables import metadata
 

@@ -82,9 +82,11 @@ def _reads_only_through_rows(function: Any) -> bool:
     through_rows = {
         id(node.args[0])
         for node in ast.walk(body)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        and node.func.id == "rows" and node.args
-    }  # fmt: skip
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "rows"
+        and node.args
+    }
     uses = [n for n in ast.walk(body) if isinstance(n, ast.Name) and n.id == "db_path"]
     return bool(uses) and all(id(n) in through_rows for n in uses)
 
@@ -166,7 +168,9 @@ def pg_server_url(pg_admin_url: str) -> Iterator[str]:
     if "+" not in parsed.drivername:
         parsed = parsed.set(drivername="postgresql+psycopg")
     try:
-        admin = create_engine(parsed, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
+        admin = create_engine(
+            parsed, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3}
+        )
         with admin.connect() as connection:
             connection.exec_driver_sql("SELECT 1")
     except (exc.DBAPIError, ImportError, exc.NoSuchModuleError) as error:
@@ -195,10 +199,14 @@ def empty_pg_vault(engine: Engine) -> None:
     """Every vault table emptied and its ids restarted: a fresh vault, without re-migrating."""
     with engine.begin() as connection:
         connection.exec_driver_sql("SET LOCAL lock_timeout = '20s'")
-        tables = connection.exec_driver_sql(
-            "SELECT quote_ident(tablename) FROM pg_tables "
-            "WHERE schemaname = current_schema() AND tablename <> 'alembic_version'"
-        ).scalars().all()  # every table the migrations made, whoever added it
+        tables = (
+            connection.exec_driver_sql(
+                "SELECT quote_ident(tablename) FROM pg_tables "
+                "WHERE schemaname = current_schema() AND tablename <> 'alembic_version'"
+            )
+            .scalars()
+            .all()
+        )  # every table the migrations made, whoever added it
         connection.exec_driver_sql(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
 
 

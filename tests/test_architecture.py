@@ -28,8 +28,18 @@ def test_layers_import_only_downwards() -> None:
 def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:
     """The same contract, on a copy of the layout where domain imports storage, fails."""
     package = tmp_path / "vault"
-    for layer in ("domain", "storage", "services", "facade", "api", "cli", "mcp", "bench",
-                  "extraction", "prompt"):
+    for layer in (
+        "domain",
+        "storage",
+        "services",
+        "facade",
+        "api",
+        "cli",
+        "mcp",
+        "bench",
+        "extraction",
+        "prompt",
+    ):
         (package / layer).mkdir(parents=True)
         (package / layer / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")

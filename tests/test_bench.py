@@ -12,7 +12,9 @@ WITH_RAW = ("merge", "memory_block", "decay", "decay_noop")
 VAULT_ONLY = ("ingest", "extraction", "import")
 
 
-def test_bench_json_has_every_workload_and_both_sides_agree(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_json_has_every_workload_and_both_sides_agree(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["--athletes", "20", "--repeat", "3", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
 

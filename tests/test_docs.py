@@ -31,8 +31,14 @@ SNIPPETS = [
 def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     script = cwd / "snippet.py"
     script.write_text(code, encoding="utf-8")
-    return subprocess.run([sys.executable, str(script)], cwd=cwd, capture_output=True, text=True,
-                          check=False, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, str(script)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
 
 
 def test_the_docs_have_python_snippets() -> None:
@@ -55,16 +61,24 @@ def test_the_readme_library_example_prints_what_its_comments_say(tmp_path: Path)
     lines = done.stdout.splitlines()
     assert lines[0] == "['primary sport: running']"
     assert lines[1] == "['primary sport: cycling']"  # the knee issue was retracted
-    assert lines[2:5] == ["MEMORY:", "- Facts: primary sport: cycling",
-                          "- Patterns: tends to skip after rest days"]  # fmt: skip
+    assert lines[2:5] == [
+        "MEMORY:",
+        "- Facts: primary sport: cycling",
+        "- Patterns: tends to skip after rest days",
+    ]
     assert lines[-1] == "True"
     assert (tmp_path / "vault.db").exists()
 
 
 def test_the_library_example_uses_no_deprecated_name(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c",
-                           library_example()], cwd=tmp_path, capture_output=True, text=True,
-                          check=False, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-c", library_example()],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -77,7 +91,11 @@ def test_the_library_example_passes_mypy_strict(tmp_path: Path) -> None:
     script.write_text(library_example(), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(script)],
-        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=600,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -96,8 +114,11 @@ def command_paths() -> list[str]:
 
 
 def test_the_readme_command_table_names_every_command() -> None:
-    rows = [line for line in README.read_text(encoding="utf-8").splitlines()
-            if line.startswith("| `vault ")]  # fmt: skip
+    rows = [
+        line
+        for line in README.read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `vault ")
+    ]
     named = {re.match(r"\| `vault ([a-z-]+(?: [a-z]+)?)", row).group(1) for row in rows}  # type: ignore[union-attr]
     missing = [p for p in command_paths() if p not in named and p.split()[0] not in named]
     assert missing == []

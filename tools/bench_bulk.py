@@ -39,33 +39,83 @@ def document(n: int) -> dict[str, Any]:
         ("recovers quickly", "training_response", None, []),
     ]
     facts = [
-        {"id": i, "text": text, "category": category, "conflict_key": key, "source": "manual",
-         "source_ref": None, "extractor": None, "confidence": 0.8, "base_confidence": 0.8,
-         "occurrences": 1, "tags": tags, "learned_at": _t(0), "observed_at": _t(1),
-         "last_reinforced_at": _t(1), "updated_at": _t(1)}
+        {
+            "id": i,
+            "text": text,
+            "category": category,
+            "conflict_key": key,
+            "source": "manual",
+            "source_ref": None,
+            "extractor": None,
+            "confidence": 0.8,
+            "base_confidence": 0.8,
+            "occurrences": 1,
+            "tags": tags,
+            "learned_at": _t(0),
+            "observed_at": _t(1),
+            "last_reinforced_at": _t(1),
+            "updated_at": _t(1),
+        }
         for i, (text, category, key, tags) in enumerate(fact_texts, 1)
-    ]  # fmt: skip
+    ]
     items = [
-        {"id": i, "text": text, "source": "manual", "source_ref": None, "extractor": None,
-         "confidence": 0.7, "occurrences": 1, "learned_at": _t(0), "last_reinforced_at": _t(1),
-         "updated_at": _t(1)}
+        {
+            "id": i,
+            "text": text,
+            "source": "manual",
+            "source_ref": None,
+            "extractor": None,
+            "confidence": 0.7,
+            "occurrences": 1,
+            "learned_at": _t(0),
+            "last_reinforced_at": _t(1),
+            "updated_at": _t(1),
+        }
         for i, text in enumerate(("skips Mondays frequently", "ramps too fast"), 1)
-    ]  # fmt: skip
+    ]
     archive = [
-        {"id": 1, "kind": "fact", "original_id": 20, "original_text": "primary sport: hiking",
-         "category": "sport", "conflict_key": "primary sport", "source": "manual",
-         "confidence": 0.8, "occurrences": 1, "tags": [], "learned_at": _t(-20),
-         "superseded_by": 1, "reason": "superseded", "archived_at": _t(0)},
-        {"id": 2, "kind": "fact", "original_id": 21, "original_text": "has recurring hip issue",
-         "category": "injury", "conflict_key": None, "source": "manual", "confidence": 0.6,
-         "occurrences": 1, "tags": ["body:hip"], "learned_at": _t(-20), "superseded_by": None,
-         "reason": "resolved", "archived_at": _t(0)},
-    ]  # fmt: skip
+        {
+            "id": 1,
+            "kind": "fact",
+            "original_id": 20,
+            "original_text": "primary sport: hiking",
+            "category": "sport",
+            "conflict_key": "primary sport",
+            "source": "manual",
+            "confidence": 0.8,
+            "occurrences": 1,
+            "tags": [],
+            "learned_at": _t(-20),
+            "superseded_by": 1,
+            "reason": "superseded",
+            "archived_at": _t(0),
+        },
+        {
+            "id": 2,
+            "kind": "fact",
+            "original_id": 21,
+            "original_text": "has recurring hip issue",
+            "category": "injury",
+            "conflict_key": None,
+            "source": "manual",
+            "confidence": 0.6,
+            "occurrences": 1,
+            "tags": ["body:hip"],
+            "learned_at": _t(-20),
+            "superseded_by": None,
+            "reason": "resolved",
+            "archived_at": _t(0),
+        },
+    ]
     return {
-        "format": "vault-export", "version": 1,
+        "format": "vault-export",
+        "version": 1,
         "athlete": {"id": f"athlete-{n:05d}", "created_at": _t(-30), "updated_at": _t(1)},
-        "facts": facts, "patterns": items, "notes": items[:1], "archive": archive,
-    }  # fmt: skip
+        "facts": facts,
+        "patterns": items,
+        "notes": items[:1],
+        "archive": archive,
+    }
 
 
 def vault_cli(*args: str) -> float:
@@ -85,7 +135,9 @@ def main() -> None:
         started = time.perf_counter()
         with open_vault(source, upgrade=True) as v:
             for first in range(0, count, 500):
-                v.transfer.import_documents(document(n) for n in range(first, min(first + 500, count)))
+                v.transfer.import_documents(
+                    document(n) for n in range(first, min(first + 500, count))
+                )
         print(f"built {count} athletes via the library in {time.perf_counter() - started:.1f} s")
         exported = vault_cli("--db", str(source), "export", "--all", "--output", str(stream))
         size = stream.stat().st_size

@@ -35,21 +35,31 @@ from vault.storage.repositories.episodes import EpisodeRepository  # noqa: E402
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=timezone.utc)
 QUESTIONS = [
-    "Who did I go running with at {place}?", "Which shoes did I buy?",
-    "What got hurt during {workout}?", "How did {race} go?", "What did I eat before the race?",
-    "How did {workout} feel last week?", "Did caffeine before training cause problems?",
-    "Why did I skip training?", "when did my {body} hurt in May", "{person} yesterday",
-]  # fmt: skip
+    "Who did I go running with at {place}?",
+    "Which shoes did I buy?",
+    "What got hurt during {workout}?",
+    "How did {race} go?",
+    "What did I eat before the race?",
+    "How did {workout} feel last week?",
+    "Did caffeine before training cause problems?",
+    "Why did I skip training?",
+    "when did my {body} hurt in May",
+    "{person} yesterday",
+]
 
 
 def _slots(rng: random.Random) -> dict[str, str]:
     return {
-        "person": rng.choice(corpus.PEOPLE), "place": rng.choice(corpus.PLACES),
-        "shoe": rng.choice(corpus.SHOES), "body": rng.choice(corpus.BODY),
-        "food": rng.choice(corpus.FOODS), "race": rng.choice(corpus.RACES),
-        "workout": rng.choice(corpus.WORKOUTS), "feeling_bad": rng.choice(corpus.FEELINGS_BAD),
+        "person": rng.choice(corpus.PEOPLE),
+        "place": rng.choice(corpus.PLACES),
+        "shoe": rng.choice(corpus.SHOES),
+        "body": rng.choice(corpus.BODY),
+        "food": rng.choice(corpus.FOODS),
+        "race": rng.choice(corpus.RACES),
+        "workout": rng.choice(corpus.WORKOUTS),
+        "feeling_bad": rng.choice(corpus.FEELINGS_BAD),
         "feeling_good": rng.choice(corpus.FEELINGS_GOOD),
-    }  # fmt: skip
+    }
 
 
 def _text(rng: random.Random) -> str:
@@ -78,10 +88,14 @@ def build(path: Path, total: int, owner_size: int, vectors: int) -> None:
         for owner, size in owners:
             for offset in range(0, size, 5000):
                 items = [
-                    {"text": _text(rng), "type": rng.choice(["session", "conversation", "race"]),
-                     "at": NOW - timedelta(minutes=(size - offset - i) * 7), "ref": f"{owner}-{offset + i}"}
+                    {
+                        "text": _text(rng),
+                        "type": rng.choice(["session", "conversation", "race"]),
+                        "at": NOW - timedelta(minutes=(size - offset - i) * 7),
+                        "ref": f"{owner}-{offset + i}",
+                    }
                     for i in range(min(5000, size - offset))
-                ]  # fmt: skip
+                ]
                 use_vectors = owner == "big" and offset < vectors
                 v.episodes.add(owner, items, now=NOW, embed=embed if use_vectors else None)
                 done += len(items)
@@ -99,13 +113,18 @@ def _percentiles(samples: list[float]) -> str:
 
 def time_import(path: Path, count: int = 20_000) -> None:
     rng = random.Random(5)
-    items = [{"text": _text(rng), "at": NOW - timedelta(minutes=i), "ref": f"imp-{i}"} for i in range(count)]
+    items = [
+        {"text": _text(rng), "at": NOW - timedelta(minutes=i), "ref": f"imp-{i}"}
+        for i in range(count)
+    ]
     with open_vault(path) as v:
         began = time.perf_counter()
         v.episodes.import_stream("importer", items, now=NOW)
         elapsed = time.perf_counter() - began
         v.delete_athlete("importer")
-    print(f"import_episodes {count:,} (no embedder): {elapsed:.2f} s, {count / elapsed:,.0f} episodes/s")
+    print(
+        f"import_episodes {count:,} (no embedder): {elapsed:.2f} s, {count / elapsed:,.0f} episodes/s"
+    )
 
 
 def time_recall(path: Path, owner: str, queries: int, use_embed: bool = False, k: int = 10) -> None:
@@ -126,13 +145,17 @@ def time_recall(path: Path, owner: str, queries: int, use_embed: bool = False, k
                 analyzed = service.analyze(q, NOW)
                 pools.append(len(service._text_candidate_ids(repo, owner, analyzed)))
     label = f"{owner}{' +vector' if use_embed else ''}"
-    print(f"recall k={k} [{label}] x{queries}: {_percentiles(samples)}  median pool {statistics.median(pools):.0f}")
+    print(
+        f"recall k={k} [{label}] x{queries}: {_percentiles(samples)}  median pool {statistics.median(pools):.0f}"
+    )
 
 
 def brute_force(path: Path, queries: int) -> None:
     rng = random.Random(13)
     with open_vault(path) as v, v.engine.connect() as connection:
-        rows = connection.exec_driver_sql("SELECT episode_id, vector FROM episode_vectors").fetchall()
+        rows = connection.exec_driver_sql(
+            "SELECT episode_id, vector FROM episode_vectors"
+        ).fetchall()
         vectors = []
         for episode_id, blob in rows:
             values = array("f")

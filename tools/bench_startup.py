@@ -35,8 +35,11 @@ def main() -> None:
         db = options.db
         if db is None:
             db = Path(tmp, "vault.db")
-            subprocess.run([sys.executable, "-m", "vault", "--db", str(db), "demo"], check=True,
-                           stdout=subprocess.DEVNULL)  # fmt: skip
+            subprocess.run(
+                [sys.executable, "-m", "vault", "--db", str(db), "demo"],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
         baseline = [sys.executable, "-c", "import sqlalchemy, click"]
         script = Path(sys.executable).with_name("vault")  # the console script, as users run it
         launcher = [str(script)] if script.exists() else [sys.executable, "-m", "vault"]
@@ -47,8 +50,10 @@ def main() -> None:
             base_times.append(wall(baseline))
             prompt_times.append(wall(prompt))
     base, took = min(base_times), min(prompt_times)
-    print(f"import sqlalchemy, click: {base * 1000:.0f} ms   vault prompt: {took * 1000:.0f} ms   "
-          f"ratio {took / base:.2f} (min of {options.runs} alternating runs)")  # fmt: skip
+    print(
+        f"import sqlalchemy, click: {base * 1000:.0f} ms   vault prompt: {took * 1000:.0f} ms   "
+        f"ratio {took / base:.2f} (min of {options.runs} alternating runs)"
+    )
 
 
 if __name__ == "__main__":

@@ -22,16 +22,53 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-PEOPLE = ["Priya", "Marco", "Lena", "Tomasz", "Aiko", "Dev", "Sofia", "Jonas", "Mei", "Omar",
-          "Hannah", "Luca", "Nadia", "Felix", "Ines"]  # fmt: skip
-PLACES = ["the canal towpath", "Victoria Park", "the river loop", "the old railway path",
-          "Hampstead Heath", "the harbour wall", "the forest trail", "the university track",
-          "Battersea Park", "the reservoir path"]  # fmt: skip
-SHOES = ["Hoka Clifton", "Nike Pegasus", "Saucony Ride", "Brooks Ghost", "Asics Novablast",
-         "New Balance 1080", "On Cloudmonster"]  # fmt: skip
+PEOPLE = [
+    "Priya",
+    "Marco",
+    "Lena",
+    "Tomasz",
+    "Aiko",
+    "Dev",
+    "Sofia",
+    "Jonas",
+    "Mei",
+    "Omar",
+    "Hannah",
+    "Luca",
+    "Nadia",
+    "Felix",
+    "Ines",
+]
+PLACES = [
+    "the canal towpath",
+    "Victoria Park",
+    "the river loop",
+    "the old railway path",
+    "Hampstead Heath",
+    "the harbour wall",
+    "the forest trail",
+    "the university track",
+    "Battersea Park",
+    "the reservoir path",
+]
+SHOES = [
+    "Hoka Clifton",
+    "Nike Pegasus",
+    "Saucony Ride",
+    "Brooks Ghost",
+    "Asics Novablast",
+    "New Balance 1080",
+    "On Cloudmonster",
+]
 BODY = ["calf", "knee", "hamstring", "shin", "achilles", "hip", "ankle"]
-FOODS = ["a big bowl of pasta", "rice and grilled chicken", "a mushroom risotto",
-         "sweet potato curry", "pancakes with honey", "a bagel with peanut butter"]  # fmt: skip
+FOODS = [
+    "a big bowl of pasta",
+    "rice and grilled chicken",
+    "a mushroom risotto",
+    "sweet potato curry",
+    "pancakes with honey",
+    "a bagel with peanut butter",
+]
 RACES = ["the Riverside 10k", "the city half marathon", "the Harbour 5k", "the Forest trail race"]
 WORKOUTS = ["hill repeats", "a tempo run", "800m intervals", "a long run", "a fartlek session"]
 FEELINGS_BAD = ["my legs felt like lead", "I was completely flat", "I felt sluggish the whole way"]
@@ -45,8 +82,14 @@ EVENTS: dict[str, dict[str, list[str]]] = {
             "{person} joined me for an easy jog around {place}, nice to have company",
             "Went jogging with {person} at {place}, kept it conversational",
         ],
-        "dev": ["Who did I go running with at {place}?", "Which friend ran with me around {place}?"],
-        "blind": ["Remind me who came along on my run at {place}", "Who kept me company running by {place}?"],
+        "dev": [
+            "Who did I go running with at {place}?",
+            "Which friend ran with me around {place}?",
+        ],
+        "blind": [
+            "Remind me who came along on my run at {place}",
+            "Who kept me company running by {place}?",
+        ],
     },
     "shoes": {
         "turn": [
@@ -55,7 +98,10 @@ EVENTS: dict[str, dict[str, list[str]]] = {
             "Got myself some {shoe} sneakers, first run in them tomorrow",
         ],
         "dev": ["Which shoes did I buy?", "What running shoes did I get?"],
-        "blind": ["What brand of shoe did I purchase recently?", "Which new shoes have I been trying out?"],
+        "blind": [
+            "What brand of shoe did I purchase recently?",
+            "Which new shoes have I been trying out?",
+        ],
     },
     "pain": {
         "turn": [
@@ -63,8 +109,14 @@ EVENTS: dict[str, dict[str, list[str]]] = {
             "Tweaked my {body} during {workout}, it's sore today",
             "Felt a sharp twinge in the {body} halfway through {workout}",
         ],
-        "dev": ["What got hurt during {workout}?", "Which part of my leg was in pain after {workout}?"],
-        "blind": ["Where did I feel pain doing {workout}?", "What injury did I pick up in {workout}?"],
+        "dev": [
+            "What got hurt during {workout}?",
+            "Which part of my leg was in pain after {workout}?",
+        ],
+        "blind": [
+            "Where did I feel pain doing {workout}?",
+            "What injury did I pick up in {workout}?",
+        ],
     },
     "race_feel": {
         "turn": [
@@ -80,7 +132,10 @@ EVENTS: dict[str, dict[str, list[str]]] = {
             "Dinner was {food}, trying to fuel up properly",
         ],
         "dev": ["What did I eat before the race?", "What was my dinner before the race?"],
-        "blind": ["What meal did I have the night before the race?", "How did I fuel up before the race?"],
+        "blind": [
+            "What meal did I have the night before the race?",
+            "How did I fuel up before the race?",
+        ],
     },
     "workout_feel": {
         "turn": [
@@ -88,15 +143,24 @@ EVENTS: dict[str, dict[str, list[str]]] = {
             "Session today was {workout} at {place}, {feeling_good}",
         ],
         "dev": ["How did {workout} feel last week?", "How did I feel doing {workout} last week?"],
-        "blind": ["What was {workout} like for me last week?", "Last week's {workout}: how was it?"],
+        "blind": [
+            "What was {workout} like for me last week?",
+            "Last week's {workout}: how was it?",
+        ],
     },
     "coffee": {
         "turn": [
             "Had a double espresso before the session and felt jittery the whole time",
             "Tried a strong coffee right before training, stomach was upset after",
         ],
-        "dev": ["Did caffeine before training cause problems?", "What happened when I drank coffee before a run?"],
-        "blind": ["Any bad experience with caffeine before exercise?", "How did espresso before a workout work out?"],
+        "dev": [
+            "Did caffeine before training cause problems?",
+            "What happened when I drank coffee before a run?",
+        ],
+        "blind": [
+            "Any bad experience with caffeine before exercise?",
+            "How did espresso before a workout work out?",
+        ],
     },
     "sleep": {
         "turn": [
@@ -109,35 +173,58 @@ EVENTS: dict[str, dict[str, list[str]]] = {
 }
 
 FILLER_USER = [
-    "Legs feel okay today, nothing special to report", "Work was busy so the run was short",
-    "I think I'm getting fitter, the easy runs feel easier", "What should I do tomorrow?",
-    "Is it fine to run two days in a row?", "The weather was grim, rain all morning",
-    "Had a rest day, just stretched a bit", "Could we add more strength work?",
-    "My watch died halfway so no data today", "Thinking about signing up for another race",
-    "Felt a bit tired but nothing hurts", "Did some yoga in the evening",
-    "I ran easy for forty minutes", "Should I worry about my pace?", "Knees feel fine",
-    "Going to the gym later for weights", "Quick jog at lunch, nothing special",
-    "Not much to report, normal week", "I want to improve my long run",
-    "How many runs per week is sensible?", "The track was busy so I ran on the road",
-    "I ate well today", "My friend wants to start running too", "Slept okay last night",
-]  # fmt: skip
+    "Legs feel okay today, nothing special to report",
+    "Work was busy so the run was short",
+    "I think I'm getting fitter, the easy runs feel easier",
+    "What should I do tomorrow?",
+    "Is it fine to run two days in a row?",
+    "The weather was grim, rain all morning",
+    "Had a rest day, just stretched a bit",
+    "Could we add more strength work?",
+    "My watch died halfway so no data today",
+    "Thinking about signing up for another race",
+    "Felt a bit tired but nothing hurts",
+    "Did some yoga in the evening",
+    "I ran easy for forty minutes",
+    "Should I worry about my pace?",
+    "Knees feel fine",
+    "Going to the gym later for weights",
+    "Quick jog at lunch, nothing special",
+    "Not much to report, normal week",
+    "I want to improve my long run",
+    "How many runs per week is sensible?",
+    "The track was busy so I ran on the road",
+    "I ate well today",
+    "My friend wants to start running too",
+    "Slept okay last night",
+]
 FILLER_COACH = [
-    "Good, keep the easy runs truly easy.", "Let's plan a recovery day tomorrow.",
-    "How did your legs feel on the hills?", "Remember to fuel before long runs.",
-    "Try to sleep at least seven hours before hard sessions.", "Nice work, consistency matters.",
-    "Let's keep an eye on that pain if it comes back.", "Next week we'll add some intervals.",
-    "Shoes matter, rotate pairs if you can.", "Race day is about pacing, start slow.",
-    "A tempo run should feel comfortably hard.", "Stretch your calves after running.",
-    "Coffee is fine for most people, test it in training.", "Who do you usually run with?",
-    "Where do you like to run?", "How is your knee holding up?",
-]  # fmt: skip
+    "Good, keep the easy runs truly easy.",
+    "Let's plan a recovery day tomorrow.",
+    "How did your legs feel on the hills?",
+    "Remember to fuel before long runs.",
+    "Try to sleep at least seven hours before hard sessions.",
+    "Nice work, consistency matters.",
+    "Let's keep an eye on that pain if it comes back.",
+    "Next week we'll add some intervals.",
+    "Shoes matter, rotate pairs if you can.",
+    "Race day is about pacing, start slow.",
+    "A tempo run should feel comfortably hard.",
+    "Stretch your calves after running.",
+    "Coffee is fine for most people, test it in training.",
+    "Who do you usually run with?",
+    "Where do you like to run?",
+    "How is your knee holding up?",
+]
 
 
 def _fill(template: str, slots: dict[str, str]) -> str:
     return template.format(**slots)
 
 
-def conversation(seed: int, split: str, index: int) -> tuple[dict[str, object], list[dict[str, object]]]:
+def conversation(
+    seed: int, split: str, index: int
+) -> tuple[dict[str, object], list[dict[str, object]]]:
     rng = random.Random(seed * 1000 + index)
     start = datetime(2025, 3, 3, 7, 0, tzinfo=timezone.utc) + timedelta(days=rng.randrange(0, 60))
     sessions = 30
@@ -156,26 +243,46 @@ def conversation(seed: int, split: str, index: int) -> tuple[dict[str, object], 
     used_people = rng.sample(PEOPLE, 6)
     for person in used_people[:4]:
         place = rng.choice(PLACES)
-        plan.setdefault(rng.randrange(sessions), []).append(("run_with", {"person": person, "place": place}))
+        plan.setdefault(rng.randrange(sessions), []).append(
+            ("run_with", {"person": person, "place": place})
+        )
     shoe_session = rng.randrange(sessions)
     plan.setdefault(shoe_session, []).append(("shoes", {"shoe": rng.choice(SHOES)}))
     for workout in rng.sample(WORKOUTS, 3):
         plan.setdefault(rng.randrange(sessions), []).append(
             ("pain", {"body": rng.choice(BODY), "workout": workout})
         )
-    plan.setdefault(race_session, []).append(("race_feel", {"race": race, "feeling_bad": rng.choice(FEELINGS_BAD)}))
+    plan.setdefault(race_session, []).append(
+        ("race_feel", {"race": race, "feeling_bad": rng.choice(FEELINGS_BAD)})
+    )
     plan.setdefault(race_session - 1, []).append(("pre_race_meal", {"food": rng.choice(FOODS)}))
     # a meal on another day is a distractor for "before the race"
-    plan.setdefault(rng.randrange(2, race_session - 3), []).append(("meal_other", {"food": rng.choice(FOODS)}))
+    plan.setdefault(rng.randrange(2, race_session - 3), []).append(
+        ("meal_other", {"food": rng.choice(FOODS)})
+    )
     # the same workout twice: long ago and last week (the question asks about last week)
     workout = rng.choice(WORKOUTS)
     last_week = [i for i, d in enumerate(session_days) if _in_last_week(d, end)]
     plan.setdefault(rng.randrange(3, 12), []).append(
-        ("workout_old", {"workout": workout, "place": rng.choice(PLACES), "feeling_good": rng.choice(FEELINGS_BAD)})
+        (
+            "workout_old",
+            {
+                "workout": workout,
+                "place": rng.choice(PLACES),
+                "feeling_good": rng.choice(FEELINGS_BAD),
+            },
+        )
     )
     if last_week:
         plan.setdefault(rng.choice(last_week), []).append(
-            ("workout_feel", {"workout": workout, "place": rng.choice(PLACES), "feeling_good": rng.choice(FEELINGS_GOOD)})
+            (
+                "workout_feel",
+                {
+                    "workout": workout,
+                    "place": rng.choice(PLACES),
+                    "feeling_good": rng.choice(FEELINGS_GOOD),
+                },
+            )
         )
     plan.setdefault(rng.randrange(sessions), []).append(("coffee", {}))
     plan.setdefault(rng.randrange(sessions), []).append(("sleep", {}))
@@ -195,8 +302,14 @@ def conversation(seed: int, split: str, index: int) -> tuple[dict[str, object], 
             turn_id = f"c{seed}-{index}-s{s}-t{t}"
             turns.append({"id": turn_id, "role": role, "text": text, "at": when.isoformat()})
             if answer_of is not None:
-                questions.append({"question": answer_of, "answers": [turn_id],
-                                  "kind": kind, "conversation": f"c{seed}-{index}"})  # fmt: skip
+                questions.append(
+                    {
+                        "question": answer_of,
+                        "answers": [turn_id],
+                        "kind": kind,
+                        "conversation": f"c{seed}-{index}",
+                    }
+                )
     return (
         {"id": f"c{seed}-{index}", "asked_at": end.isoformat(), "turns": turns},
         [q for q in questions if q["question"]],
@@ -209,7 +322,9 @@ def _in_last_week(moment: datetime, now: datetime) -> bool:
     return monday - timedelta(days=7) <= moment < monday
 
 
-def _event_turn(rng: random.Random, kind: str, values: dict[str, str], split: str) -> tuple[str, str | None]:
+def _event_turn(
+    rng: random.Random, kind: str, values: dict[str, str], split: str
+) -> tuple[str, str | None]:
     if kind == "meal_other":
         return f"Dinner was {values['food']}, nothing special", None
     if kind == "workout_old":
@@ -240,9 +355,15 @@ def main(target: Path) -> None:
         data = generate(seeds, split)
         (target / f"{split}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         turns = sum(len(c["turns"]) for c in data["conversations"])  # type: ignore[arg-type,index]
-        print(f"{split}: {len(data['conversations'])} conversations, {turns} turns, "  # type: ignore[arg-type]
-              f"{len(data['questions'])} questions")  # type: ignore[arg-type]
+        print(
+            f"{split}: {len(data['conversations'])} conversations, {turns} turns, "  # type: ignore[arg-type]
+            f"{len(data['questions'])} questions"
+        )  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "tests/data/episodes")
+    main(
+        Path(sys.argv[1])
+        if len(sys.argv) > 1
+        else Path(__file__).resolve().parents[1] / "tests/data/episodes"
+    )

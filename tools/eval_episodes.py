@@ -49,16 +49,21 @@ def baseline(data: dict) -> list[int | None]:
     for conversation_id, conversation in by_conversation.items():
         raw = sqlite3.connect(":memory:")
         raw.execute("CREATE VIRTUAL TABLE t USING fts5(ref UNINDEXED, text)")
-        raw.executemany("INSERT INTO t(ref, text) VALUES (?, ?)",
-                        [(turn["id"], turn["text"]) for turn in conversation["turns"]])  # fmt: skip
+        raw.executemany(
+            "INSERT INTO t(ref, text) VALUES (?, ?)",
+            [(turn["id"], turn["text"]) for turn in conversation["turns"]],
+        )
         for q in data["questions"]:
             if q["conversation"] != conversation_id:
                 continue
             words = re.findall(r"\w+", q["question"].lower())
             match = " OR ".join(f'"{w}"' for w in words)
-            found = [r[0] for r in raw.execute(
-                "SELECT ref FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10", (match,)
-            )]  # fmt: skip
+            found = [
+                r[0]
+                for r in raw.execute(
+                    "SELECT ref FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10", (match,)
+                )
+            ]
             ranks.append(_rank(found, q["answers"]))
         raw.close()
     return ranks
@@ -66,17 +71,29 @@ def baseline(data: dict) -> list[int | None]:
 
 def ours(data: dict, *, verbose: bool = False) -> list[int | None]:
     ranks: list[int | None] = []
-    with tempfile.TemporaryDirectory() as folder, open_vault(Path(folder) / "eval.db", upgrade=True) as v:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open_vault(Path(folder) / "eval.db", upgrade=True) as v,
+    ):
         for conversation in data["conversations"]:
             items = [
-                {"text": t["text"], "type": "conversation", "at": t["at"], "ref": t["id"],
-                 "meta": {"role": t["role"]}}
+                {
+                    "text": t["text"],
+                    "type": "conversation",
+                    "at": t["at"],
+                    "ref": t["id"],
+                    "meta": {"role": t["role"]},
+                }
                 for t in conversation["turns"]
-            ]  # fmt: skip
-            v.episodes.add(conversation["id"], items, now=datetime.fromisoformat(conversation["asked_at"]))
+            ]
+            v.episodes.add(
+                conversation["id"], items, now=datetime.fromisoformat(conversation["asked_at"])
+            )
         asked = {c["id"]: datetime.fromisoformat(c["asked_at"]) for c in data["conversations"]}
         for q in data["questions"]:
-            found = v.episodes.recall(q["conversation"], q["question"], k=10, now=asked[q["conversation"]])
+            found = v.episodes.recall(
+                q["conversation"], q["question"], k=10, now=asked[q["conversation"]]
+            )
             rank = _rank([e.ref or "" for e in found], q["answers"])
             ranks.append(rank)
             if verbose and (rank is None or rank > 1):
@@ -88,9 +105,14 @@ def ours(data: dict, *, verbose: bool = False) -> list[int | None]:
 
 def report(split: str, verbose: bool = False) -> dict[str, dict[str, float]]:
     data = json.loads((DATA / f"{split}.json").read_text(encoding="utf-8"))
-    results = {"fts5_bm25": _metrics(baseline(data)), "vault_recall": _metrics(ours(data, verbose=verbose))}
+    results = {
+        "fts5_bm25": _metrics(baseline(data)),
+        "vault_recall": _metrics(ours(data, verbose=verbose)),
+    }
     turns = sum(len(c["turns"]) for c in data["conversations"])
-    print(f"{split}: {len(data['conversations'])} conversations, {turns} turns, {len(data['questions'])} questions")
+    print(
+        f"{split}: {len(data['conversations'])} conversations, {turns} turns, {len(data['questions'])} questions"
+    )
     for name, values in results.items():
         print(f"  {name:13s} " + "  ".join(f"{k} {v:.3f}" for k, v in values.items()))
     return results

@@ -40,12 +40,20 @@ sys.path.insert(0, str(ROOT))
 from vault import open_vault  # noqa: E402
 
 _ALIASES = {
-    "dance": "dancing", "weight training": "strength training", "gym": "strength training",
-    "lifting": "strength training", "weights": "strength training", "bike": "cycling",
-    "biking": "cycling", "jogging": "running", "hikes": "hiking", "walks": "walking",
-    "stay-at-home mom": "stay-at-home parent", "stay-at-home dad": "stay-at-home parent",
+    "dance": "dancing",
+    "weight training": "strength training",
+    "gym": "strength training",
+    "lifting": "strength training",
+    "weights": "strength training",
+    "bike": "cycling",
+    "biking": "cycling",
+    "jogging": "running",
+    "hikes": "hiking",
+    "walks": "walking",
+    "stay-at-home mom": "stay-at-home parent",
+    "stay-at-home dad": "stay-at-home parent",
     "rock climbing": "climbing",
-}  # fmt: skip
+}
 _SOCIAL = re.compile(r"group runs|with (?:a |the )?(?:group|club|friends|others)|running club")
 
 
@@ -122,7 +130,9 @@ class Tally:
     low: int = 0  # facts kept below the prompt's 0.5
     seen: list[str] = field(default_factory=list)
 
-    def add(self, who: str, facts: list[tuple[str, float]], label: dict[str, Any], vague: set[str]) -> None:
+    def add(
+        self, who: str, facts: list[tuple[str, float]], label: dict[str, Any], vague: set[str]
+    ) -> None:
         required = {_key_alias(k) for k in label.get("required", [])}
         allowed = required | {_key_alias(k) for k in label.get("acceptable", [])}
         keys = []
@@ -142,7 +152,9 @@ class Tally:
                 self.wrong.append(f"{who}: {text}")
         self.required += len(required)
         for need in sorted(required):
-            if any(k == need or (k.startswith("sport:") and need == "activity:" + k[6:]) for k in keys):
+            if any(
+                k == need or (k.startswith("sport:") and need == "activity:" + k[6:]) for k in keys
+            ):
                 self.found += 1
             else:
                 self.missed.append(f"{who}: {need}")
@@ -152,8 +164,10 @@ class Tally:
         precision = self.correct / judged if judged else 1.0
         vague = self.vague / self.stored if self.stored else 0.0
         recall = self.found / self.required if self.required else 1.0
-        return (f"| {name} | {self.stored} | {precision:.2f} ({self.correct}/{judged}) | "
-                f"{vague:.0%} | {recall:.2f} ({self.found}/{self.required}) | {self.low} |")
+        return (
+            f"| {name} | {self.stored} | {precision:.2f} ({self.correct}/{judged}) | "
+            f"{vague:.0%} | {recall:.2f} ({self.found}/{self.required}) | {self.low} |"
+        )
 
 
 def _labels(name: str) -> tuple[dict[str, Any], set[str]]:
@@ -179,7 +193,10 @@ def persona(split: str = "persona") -> Tally:
         conversation, user = int(who[1:].split("u")[0]), who.split("u")[1]
         lines = rows[conversation]["Best Generated Conversation"].split("\n")
         own = [line.split(":", 1)[1].strip() for line in lines if line.startswith(f"User {user}:")]
-        turns = [{"role": "user", "text": t, "at": START + timedelta(minutes=i)} for i, t in enumerate(own)]
+        turns = [
+            {"role": "user", "text": t, "at": START + timedelta(minutes=i)}
+            for i, t in enumerate(own)
+        ]
 
         def feed(vault: Any, turns: list[dict[str, Any]] = turns) -> datetime:
             vault.ingest_conversation("a", turns, now=START + timedelta(hours=1))
@@ -200,8 +217,10 @@ def memorybank() -> Tally:
             moment = START
             for day, turns in sorted(history.items()):
                 at = datetime.fromisoformat(day).replace(hour=20, tzinfo=timezone.utc)
-                chat = [{"role": "user", "text": t["query"], "at": at + timedelta(minutes=i)}
-                        for i, t in enumerate(turns)]  # fmt: skip
+                chat = [
+                    {"role": "user", "text": t["query"], "at": at + timedelta(minutes=i)}
+                    for i, t in enumerate(turns)
+                ]
                 moment = at + timedelta(hours=1)
                 vault.ingest_conversation("a", chat, now=moment)
             return moment
@@ -217,11 +236,17 @@ def _activities(path: Path) -> list[dict[str, Any]]:
     for row in rows[1:]:
         when = datetime.strptime(row[1], "%b %d, %Y, %I:%M:%S %p").replace(tzinfo=timezone.utc)
         minutes = float(row[5]) / 60 if row[5] else None
-        found.append({
-            "id": row[0], "started_at": when, "name": row[2] or None, "sport": row[3] or None,
-            "description": row[4] or None, "private_note": row[10] or None,
-            "duration_min": minutes,
-        })  # fmt: skip
+        found.append(
+            {
+                "id": row[0],
+                "started_at": when,
+                "name": row[2] or None,
+                "sport": row[3] or None,
+                "description": row[4] or None,
+                "private_note": row[10] or None,
+                "duration_min": minutes,
+            }
+        )
     return sorted(found, key=lambda a: a["started_at"])
 
 
@@ -245,9 +270,11 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
     parser.add_argument("--facts", action="store_true", help="list every fact kept")
     args = parser.parse_args()
-    results = {"persona chats, dev (30 speakers)": persona(),
-               "persona chats, held out (30 speakers)": persona("persona_blind"),
-               "long multi-day chats (15 users)": memorybank()}  # fmt: skip
+    results = {
+        "persona chats, dev (30 speakers)": persona(),
+        "persona chats, held out (30 speakers)": persona("persona_blind"),
+        "long multi-day chats (15 users)": memorybank(),
+    }
     if args.activities:
         results["training log (1040 activities)"] = training_log(Path(args.activities))
     print("| source | prompt facts | precision | vague | recall | kept below 0.5 |")

@@ -53,13 +53,15 @@ def load(data: Path) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[st
         for day, turns in user["history"].items():
             start = datetime.fromisoformat(day).replace(hour=20, tzinfo=UTC)
             for index, turn in enumerate(turns):
-                rows.append({
-                    "text": f"{name}: {turn['query']}\nAI: {turn['response']}",
-                    "ref": f"{day}/{index}",
-                    "at": start + timedelta(minutes=index),
-                    "type": "conversation",
-                    "meta": {"speaker": name, "session": day},
-                })  # fmt: skip
+                rows.append(
+                    {
+                        "text": f"{name}: {turn['query']}\nAI: {turn['response']}",
+                        "ref": f"{day}/{index}",
+                        "at": start + timedelta(minutes=index),
+                        "type": "conversation",
+                        "meta": {"speaker": name, "session": day},
+                    }
+                )
         episodes[name] = rows
     questions: dict[str, list[str]] = {}
     for line in (data / "probing_questions_en.jsonl").read_text(encoding="utf-8").splitlines():
@@ -70,7 +72,9 @@ def load(data: Path) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[st
 
 
 def load_labels(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def score(found: list[str], evidence: list[list[str]], k: int) -> float:
@@ -81,17 +85,25 @@ def score(found: list[str], evidence: list[list[str]], k: int) -> float:
 
 def fts5_bm25(episodes: dict[str, list[dict[str, Any]]]) -> Any:
     raw = sqlite3.connect(":memory:")
-    raw.execute("CREATE VIRTUAL TABLE t USING fts5(owner UNINDEXED, ref UNINDEXED, text, "
-                "tokenize='porter unicode61')")  # fmt: skip
+    raw.execute(
+        "CREATE VIRTUAL TABLE t USING fts5(owner UNINDEXED, ref UNINDEXED, text, "
+        "tokenize='porter unicode61')"
+    )
     for name, rows in episodes.items():
-        raw.executemany("INSERT INTO t VALUES (?, ?, ?)", [(name, r["ref"], r["text"]) for r in rows])
+        raw.executemany(
+            "INSERT INTO t VALUES (?, ?, ?)", [(name, r["ref"], r["text"]) for r in rows]
+        )
 
     def ask(name: str, question: str) -> list[str]:
         words = re.findall(r"\w+", question.lower())
         match = " OR ".join(f'"{w}"' for w in words)
-        return [r[0] for r in raw.execute(
-            "SELECT ref FROM t WHERE t MATCH ? AND owner = ? ORDER BY bm25(t) LIMIT 10", (match, name)
-        )]  # fmt: skip
+        return [
+            r[0]
+            for r in raw.execute(
+                "SELECT ref FROM t WHERE t MATCH ? AND owner = ? ORDER BY bm25(t) LIMIT 10",
+                (match, name),
+            )
+        ]
 
     return ask
 
@@ -145,8 +157,13 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--labels", type=Path, default=ROOT / "tools/recall_labels.jsonl")
     parser.add_argument("--misses", action="store_true", help="print the questions missed at 10")
-    parser.add_argument("--embedder", action="append", default=[], metavar="MODULE:NAME",
-                        help="also measure this vault.Embedder alone and fused (repeatable)")
+    parser.add_argument(
+        "--embedder",
+        action="append",
+        default=[],
+        metavar="MODULE:NAME",
+        help="also measure this vault.Embedder alone and fused (repeatable)",
+    )
     args = parser.parse_args()
     episodes, questions = load(args.data)
     labels = [row for row in load_labels(args.labels) if row["evidence"]]
@@ -166,8 +183,11 @@ def main() -> None:
                 default = episode_services.RecallOptions()
                 askers += [
                     (f"`{embedder.model}` vectors alone", vectors_alone(connection, embedder)),
-                    (f"default + `{embedder.model}` vectors fused", vault_method(connection, default, embedder)),
-                ]  # fmt: skip
+                    (
+                        f"default + `{embedder.model}` vectors fused",
+                        vault_method(connection, default, embedder),
+                    ),
+                ]
             for label, ask in askers:
                 totals = dict.fromkeys(KS, 0.0)
                 missed = []
@@ -177,12 +197,16 @@ def main() -> None:
                     for k in KS:
                         totals[k] += score(found, row["evidence"], k)
                     if score(found, row["evidence"], 10) < 1:
-                        missed.append(f"  {row['user']} q{row['question']}: {question} -> {found[:5]}")
+                        missed.append(
+                            f"  {row['user']} q{row['question']}: {question} -> {found[:5]}"
+                        )
                 results.append((label, {k: v / len(labels) for k, v in totals.items()}))
                 if args.misses:
                     print(label, *missed, sep="\n")
         vault.engine.dispose()
-    print(f"{len(labels)} questions, {sum(map(len, episodes.values()))} turns, {len(episodes)} users\n")
+    print(
+        f"{len(labels)} questions, {sum(map(len, episodes.values()))} turns, {len(episodes)} users\n"
+    )
     print("| method | recall@5 | recall@10 |\n|---|---|---|")
     for label, figures in results:
         print(f"| {label} | {figures[5]:.2f} | {figures[10]:.2f} |")

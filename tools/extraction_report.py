@@ -56,7 +56,9 @@ def main() -> None:
             gold = corpus.gold_items(entry)
             got = corpus.predicted_items(corpus.extracted(entry))
             if gold != got:
-                print(entry["id"], entry["text"][:90], "| missing", gold - got, "| extra", got - gold)
+                print(
+                    entry["id"], entry["text"][:90], "| missing", gold - got, "| extra", got - gold
+                )
     if args.cost:
         from vault.domain.vocabulary import Source
         from vault.extraction import RuleExtractor
@@ -82,7 +84,9 @@ def main() -> None:
             text = "my knee hurts and I run most mornings, usually 45 min. " * (n // 55)
             started = time.perf_counter()
             extractor.extract(text, source=Source.USER_MESSAGE)
-            print(f"  a {len(text)}-character paste: {(time.perf_counter() - started) * 1e3:.1f} ms")
+            print(
+                f"  a {len(text)}-character paste: {(time.perf_counter() - started) * 1e3:.1f} ms"
+            )
 
 
 if __name__ == "__main__":

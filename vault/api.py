@@ -19,12 +19,12 @@ from sqlalchemy import Engine, exc
 from vault.domain.errors import AthleteNotFound, InvalidInput
 from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS, MAX_FACTS, PROMPT_FLOOR
 from vault.domain.models import (
-    Evidence,
     Archived,
     AthleteMemory,
     AthleteSummary,
     Candidate,
     DecayResult,
+    Evidence,
     Fact,
     FactIn,
     ForgetResult,
@@ -50,8 +50,8 @@ from vault.prompt.contract import to_contract, validate_contract
 from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_rows
 from vault.prompt.sections import Ranker
 from vault.prompt.tokens import DEFAULT_ENCODING
-from vault.services import episodes as episode_services
 from vault.services import consolidation, learning, privacy_gate
+from vault.services import episodes as episode_services
 from vault.services import evidence as evidence_services
 from vault.services import memory as services
 from vault.storage import migrations as migrate
@@ -178,9 +178,14 @@ class Vault:
             return services.merge(uow, athlete, checked, at, self.decay_policy)
 
     def remember(
-        self, athlete_id: str, text: str, now: datetime | None = None, *, trusted: bool = False,
+        self,
+        athlete_id: str,
+        text: str,
+        now: datetime | None = None,
+        *,
+        trusted: bool = False,
         **fields: Any,
-    ) -> MergeResult:  # fmt: skip
+    ) -> MergeResult:
         """Merge one fact given as text (plus any FactIn field); `trusted` as in `merge`."""
         fact = validated(FactIn, {"text": text, **fields})
         return self.merge(athlete_id, [fact], now, trusted=trusted)
@@ -245,16 +250,23 @@ class Vault:
         (confidence, most recently reinforced, oldest id); only `category`'s when given, at
         most `limit`. Every fact read goes through here."""
         chosen = _category(category)
-        if isinstance(limit, bool) or not (limit is None or isinstance(limit, int)) or (
-            limit is not None and limit < 1
+        if (
+            isinstance(limit, bool)
+            or not (limit is None or isinstance(limit, int))
+            or (limit is not None and limit < 1)
         ):
             raise InvalidInput(f"limit must be a whole number >= 1, got {limit!r}")
         if isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, float)):
             raise InvalidInput(f"min_confidence must be a number, got {min_confidence!r}")
         athlete = validated_athlete(athlete_id)
         with self._store.read_one() as connection:
-            found = queries.facts(connection, athlete, moment(now), self.decay_policy,
-                                  floor=max(float(min_confidence), ACTIVE_FLOOR))  # fmt: skip
+            found = queries.facts(
+                connection,
+                athlete,
+                moment(now),
+                self.decay_policy,
+                floor=max(float(min_confidence), ACTIVE_FLOOR),
+            )
         if chosen is not None:
             found = [f for f in found if f.category == chosen]
         return found if limit is None else found[:limit]
@@ -307,15 +319,26 @@ class Vault:
             return queries.all_summaries(connection)
 
     # -- learning: extract first (no lock held), then one merge transaction
-    def ingest_message(self, athlete_id: str, text: str, *, now: datetime | None = None,
-                       extractor: Extractor | None = None) -> MergeResult:  # fmt: skip
+    def ingest_message(
+        self,
+        athlete_id: str,
+        text: str,
+        *,
+        now: datetime | None = None,
+        extractor: Extractor | None = None,
+    ) -> MergeResult:
         """Extract facts from a message the athlete wrote at `now` and merge them."""
         at = moment(now)
         return self.merge(athlete_id, learning.from_message(text, at, extractor=extractor), at)
 
-    def ingest_activity(self, athlete_id: str, activity: ActivityIn | dict[str, Any], *,
-                        now: datetime | None = None,
-                        extractor: Extractor | None = None) -> MergeResult:  # fmt: skip
+    def ingest_activity(
+        self,
+        athlete_id: str,
+        activity: ActivityIn | dict[str, Any],
+        *,
+        now: datetime | None = None,
+        extractor: Extractor | None = None,
+    ) -> MergeResult:
         """Extract facts from an activity's notes and merge them (as of `now`, else its time),
         and record the episodes it is worth (the session and its outcome, an injury, a race)
         in the same transaction, so PAST EXPERIENCE fills itself."""
@@ -323,7 +346,8 @@ class Vault:
         found, happened = learning.from_activity(activity, extractor=extractor)
         checked = checked_candidates(found, trusted=False)
         episodes = [  # the raw notes become episodes: what the gate refuses is dropped, like facts
-            e for e in episode_services.episodes_from_activity(activity)
+            e
+            for e in episode_services.episodes_from_activity(activity)
             if privacy_gate.passes(privacy_gate.episode_fields([e]))
         ]
         at = moment(now) if now is not None else happened
@@ -348,14 +372,23 @@ class Vault:
         with self._store.write(at) as uow:
             return consolidation.run(uow, athlete, at, self.decay_policy)
 
-    def ingest_conversation(self, athlete_id: str, turns: Sequence[Turn | dict[str, Any]], *,
-                            now: datetime | None = None,
-                            extractor: Extractor | None = None) -> MergeResult:  # fmt: skip
+    def ingest_conversation(
+        self,
+        athlete_id: str,
+        turns: Sequence[Turn | dict[str, Any]],
+        *,
+        now: datetime | None = None,
+        extractor: Extractor | None = None,
+    ) -> MergeResult:
         """Extract facts from the athlete's turns of a conversation and merge them."""
         return self.merge(athlete_id, learning.from_conversation(turns, extractor=extractor), now)
 
-    def learn_patterns(self, athlete_id: str, activities: Sequence[ActivityIn | dict[str, Any]],
-                       now: datetime | None = None) -> MergeResult:  # fmt: skip
+    def learn_patterns(
+        self,
+        athlete_id: str,
+        activities: Sequence[ActivityIn | dict[str, Any]],
+        now: datetime | None = None,
+    ) -> MergeResult:
         """Detect recurring patterns in the activity history and merge them."""
         at = moment(now)
         facts = self.facts(athlete_id, at)

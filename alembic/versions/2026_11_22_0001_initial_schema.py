@@ -27,13 +27,27 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 CATEGORIES = (
-    "sport", "goal", "duration", "time_preference", "level", "injury", "preference",
-    "context", "training_response", "insight", "general",
-)  # fmt: skip
+    "sport",
+    "goal",
+    "duration",
+    "time_preference",
+    "level",
+    "injury",
+    "preference",
+    "context",
+    "training_response",
+    "insight",
+    "general",
+)
 SOURCES = (
-    "conversation", "user_message", "activity_note", "behavior", "pattern_analysis",
-    "profile_change", "manual",
-)  # fmt: skip
+    "conversation",
+    "user_message",
+    "activity_note",
+    "behavior",
+    "pattern_analysis",
+    "profile_change",
+    "manual",
+)
 KINDS = ("fact", "pattern", "note")
 REASONS = ("superseded", "merged", "resolved", "decayed", "capped")
 

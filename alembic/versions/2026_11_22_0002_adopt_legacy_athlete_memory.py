@@ -90,10 +90,17 @@ def upgrade() -> None:
     )
     keys = bind.execute(sa.text(f"SELECT athlete_id FROM {LEGACY_TABLE} ORDER BY rowid")).scalars()
     pending = [
-        {"athlete_id": _key_text(key), "status": "pending", "reason": None,
-         "facts": 0, "patterns": 0, "notes": 0, "archived": 0}
+        {
+            "athlete_id": _key_text(key),
+            "status": "pending",
+            "reason": None,
+            "facts": 0,
+            "patterns": 0,
+            "notes": 0,
+            "archived": 0,
+        }
         for key in keys
-    ]  # fmt: skip
+    ]
     if pending:
         op.bulk_insert(adoption, pending)
     op.rename_table(LEGACY_TABLE, RENAMED_TABLE)

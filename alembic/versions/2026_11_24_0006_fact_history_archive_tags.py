@@ -182,8 +182,10 @@ COMMENTS: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
     "fact_history": (
-        ("Every archived fact and where its place went: superseded_by followed to the "
-        "fact that holds the place today, or to the last archived one."),
+        (
+            "Every archived fact and where its place went: superseded_by followed to the "
+            "fact that holds the place today, or to the last archived one."
+        ),
         {
             "archive_id": "the archive row (archive.id)",
             "athlete_id": "whose memory this is",
@@ -208,8 +210,10 @@ COMMENTS: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
     "tagged_facts": (
-        ("One row per entity tag of a fact, active or archived (injury history by "
-        "body part: `WHERE tag LIKE 'body:%'`)."),
+        (
+            "One row per entity tag of a fact, active or archived (injury history by "
+            "body part: `WHERE tag LIKE 'body:%'`)."
+        ),
         {
             "status": "active or archived",
             "athlete_id": "whose memory this is",

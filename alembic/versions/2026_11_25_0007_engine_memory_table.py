@@ -77,16 +77,22 @@ WATCHED = ("facts", "patterns", "notes")
 def _dirty_triggers(table: str) -> list[tuple[str, str]]:
     mark = "INSERT OR IGNORE INTO engine_dirty (athlete_id) VALUES"
     return [
-        (f"engine_dirty_{table}_insert",
-         f"CREATE TRIGGER engine_dirty_{table}_insert AFTER INSERT ON {table} "
-         f"BEGIN {mark} (NEW.athlete_id); END"),
-        (f"engine_dirty_{table}_update",
-         f"CREATE TRIGGER engine_dirty_{table}_update AFTER UPDATE ON {table} "
-         f"BEGIN {mark} (OLD.athlete_id); {mark} (NEW.athlete_id); END"),
-        (f"engine_dirty_{table}_delete",
-         f"CREATE TRIGGER engine_dirty_{table}_delete AFTER DELETE ON {table} "
-         f"BEGIN {mark} (OLD.athlete_id); END"),
-    ]  # fmt: skip
+        (
+            f"engine_dirty_{table}_insert",
+            f"CREATE TRIGGER engine_dirty_{table}_insert AFTER INSERT ON {table} "
+            f"BEGIN {mark} (NEW.athlete_id); END",
+        ),
+        (
+            f"engine_dirty_{table}_update",
+            f"CREATE TRIGGER engine_dirty_{table}_update AFTER UPDATE ON {table} "
+            f"BEGIN {mark} (OLD.athlete_id); {mark} (NEW.athlete_id); END",
+        ),
+        (
+            f"engine_dirty_{table}_delete",
+            f"CREATE TRIGGER engine_dirty_{table}_delete AFTER DELETE ON {table} "
+            f"BEGIN {mark} (OLD.athlete_id); END",
+        ),
+    ]
 
 
 TRIGGERS = [("athlete_memory_engine_write", ENGINE_WRITE_TRIGGER)] + [
@@ -145,9 +151,11 @@ def downgrade() -> None:
     if op.get_context().dialect.name != "sqlite":
         return
     if not context.is_offline_mode():
-        waiting = op.get_bind().execute(
-            sa.text("SELECT COUNT(*) FROM engine_inbox WHERE origin = 'engine'")
-        ).scalar_one()
+        waiting = (
+            op.get_bind()
+            .execute(sa.text("SELECT COUNT(*) FROM engine_inbox WHERE origin = 'engine'"))
+            .scalar_one()
+        )
         if waiting:
             raise RuntimeError(
                 f"cannot downgrade: {waiting} write(s) of the engine wait in engine_inbox; "

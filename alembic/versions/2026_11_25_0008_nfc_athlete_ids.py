@@ -70,7 +70,9 @@ def upgrade() -> None:
     if context.is_offline_mode():
         # An SQL script cannot read the ids it would rename (SQL has no NFC); the ids written
         # from now on are NFC anyway, and `vault doctor` names any older one left unnormalized.
-        op.execute("-- revision 0008: athlete ids are NFC-normalized online only (vault doctor checks)")
+        op.execute(
+            "-- revision 0008: athlete ids are NFC-normalized online only (vault doctor checks)"
+        )
         return
     bind = op.get_bind()
     ids = [str(row[0]) for row in bind.execute(sa.text("SELECT id FROM athletes ORDER BY id"))]
@@ -80,7 +82,9 @@ def upgrade() -> None:
     inspector = sa.inspect(bind)
     columns = ", ".join(c["name"] for c in inspector.get_columns("athletes") if c["name"] != "id")
     referencing = _referencing(bind)
-    keyed = [t for t, _c in referencing if "owner_key" in {c["name"] for c in inspector.get_columns(t)}]
+    keyed = [
+        t for t, _c in referencing if "owner_key" in {c["name"] for c in inspector.get_columns(t)}
+    ]
     for old in ids:
         new = unicodedata.normalize("NFC", old)
         if new == old:
@@ -88,19 +92,28 @@ def upgrade() -> None:
         if new in taken:
             log.warning(
                 "athlete id %a collides with %a once normalized (NFC); both are kept as they "
-                "are: merge them by hand (vault doctor names them)", old, new,
+                "are: merge them by hand (vault doctor names them)",
+                old,
+                new,
             )
             continue
         names = {"old": old, "new": new}
-        bind.execute(sa.text(
-            f"INSERT INTO athletes (id, {columns}) SELECT :new, {columns} FROM athletes WHERE id = :old"
-        ), names)  # fmt: skip
+        bind.execute(
+            sa.text(
+                f"INSERT INTO athletes (id, {columns}) SELECT :new, {columns} FROM athletes WHERE id = :old"
+            ),
+            names,
+        )
         for table, column in referencing:
-            bind.execute(sa.text(f"UPDATE {table} SET {column} = :new WHERE {column} = :old"), names)
+            bind.execute(
+                sa.text(f"UPDATE {table} SET {column} = :new WHERE {column} = :old"), names
+            )
         for table in keyed:
             column = next(c for t, c in referencing if t == table)
-            bind.execute(sa.text(f"UPDATE {table} SET owner_key = :key WHERE {column} = :new"),
-                         {"key": _owner_key(new), "new": new})  # fmt: skip
+            bind.execute(
+                sa.text(f"UPDATE {table} SET owner_key = :key WHERE {column} = :new"),
+                {"key": _owner_key(new), "new": new},
+            )
         bind.execute(sa.text("DELETE FROM athletes WHERE id = :old"), names)
         taken.discard(old)
         taken.add(new)

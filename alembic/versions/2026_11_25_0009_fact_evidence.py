@@ -31,9 +31,14 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 SOURCES = (
-    "conversation", "user_message", "activity_note", "behavior", "pattern_analysis",
-    "profile_change", "manual",
-)  # fmt: skip
+    "conversation",
+    "user_message",
+    "activity_note",
+    "behavior",
+    "pattern_analysis",
+    "profile_change",
+    "manual",
+)
 FACT_EVIDENCE_LIST = (
     "SELECT f.athlete_id, f.id AS fact_id, f.text, f.confidence, f.occurrences, e.id AS "
     "evidence_id, e.source, e.source_ref, e.extractor, e.words, e.observed_at, e.recorded_at "

@@ -15,7 +15,6 @@ from vault.cli import main
 from vault.storage.migrations import head_revision
 
 
-
 @pytest.fixture
 def run(db_path: Path):  # type: ignore[no-untyped-def]
     runner = CliRunner()
@@ -27,11 +26,30 @@ def run(db_path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_remember_then_facts_as_json(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
-    assert run("remember", "ana", "primary sport: running", "--at", "2026-03-02T08:00:00Z").exit_code == 0
-    result = run("remember", "ana", "has kids", "--category", "lifestyle", "--confidence", "0.7",
-                 "--source", "conversation", "--at", "2026-03-03T08:00:00+01:00")
+    assert (
+        run("remember", "ana", "primary sport: running", "--at", "2026-03-02T08:00:00Z").exit_code
+        == 0
+    )
+    result = run(
+        "remember",
+        "ana",
+        "has kids",
+        "--category",
+        "lifestyle",
+        "--confidence",
+        "0.7",
+        "--source",
+        "conversation",
+        "--at",
+        "2026-03-03T08:00:00+01:00",
+    )
     assert result.exit_code == 0, result.output
-    assert run("remember", "ana", "skips Mondays", "--kind", "pattern", "--at", "2026-03-04T08:00:00Z").exit_code == 0
+    assert (
+        run(
+            "remember", "ana", "skips Mondays", "--kind", "pattern", "--at", "2026-03-04T08:00:00Z"
+        ).exit_code
+        == 0
+    )
     data = json.loads(run("facts", "ana", "--json").output)
     assert [f["text"] for f in data["facts"]] == ["primary sport: running", "has kids"]
     assert data["facts"][1]["category"] == "context"
@@ -45,7 +63,10 @@ def test_superseded_facts_show_with_all(run) -> None:  # type: ignore[no-untyped
     assert "archived fact: goal: 10k (superseded by 2)" in out
     listing = run("facts", "ana", "--all").output
     assert "ARCHIVE" in listing and "goal: 10k" in listing
-    assert json.loads(run("facts", "ana", "--all", "--json").output)["archive"][0]["reason"] == "superseded"
+    assert (
+        json.loads(run("facts", "ana", "--all", "--json").output)["archive"][0]["reason"]
+        == "superseded"
+    )
 
 
 def test_forget_decay_delete(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -53,7 +74,10 @@ def test_forget_decay_delete(run, db_path: Path) -> None:  # type: ignore[no-unt
     run("remember", "ana", "likes hills", "--confidence", "0.31", "--at", "2026-01-01T00:00:00Z")
     assert "forgot 1 fact," in run("forget", "ana", "knee").output
     decayed = json.loads(run("decay", "--at", "2026-02-01T00:00:00Z", "--json").output)
-    assert (decayed["lowered"], decayed["archived"]) == (0, 1)  # counts: a whole-vault run is not listed row by row
+    assert (decayed["lowered"], decayed["archived"]) == (
+        0,
+        1,
+    )  # counts: a whole-vault run is not listed row by row
     assert "likes hills" in run("facts", "ana", "--all").output.split("archived")[-1]
     counts = json.loads(run("delete", "ana", "--json").output)
     assert counts["athletes"] == 1
@@ -74,7 +98,9 @@ def test_forget_decay_delete(run, db_path: Path) -> None:  # type: ignore[no-unt
         (("history", "99"), "no fact with id 99"),
     ],
 )
-def test_user_mistakes_exit_non_zero_with_one_line(run, args: tuple[str, ...], message: str) -> None:  # type: ignore[no-untyped-def]
+def test_user_mistakes_exit_non_zero_with_one_line(
+    run, args: tuple[str, ...], message: str
+) -> None:  # type: ignore[no-untyped-def]
     run("upgrade")
     result = run(*args)
     assert result.exit_code in (1, 2)
@@ -149,7 +175,11 @@ def test_stats_counts_tables_and_categories(run) -> None:  # type: ignore[no-unt
     assert data["facts_by_category"] == {"goal": 1, "sport": 1}
 
 
-NARRATIVE_COMMANDS = {"demo", "datasette-metadata", "mcp"}  # a story; a JSON file already; MCP itself
+NARRATIVE_COMMANDS = {
+    "demo",
+    "datasette-metadata",
+    "mcp",
+}  # a story; a JSON file already; MCP itself
 
 
 @pytest.mark.parametrize("command", sorted(set(_commands()) - NARRATIVE_COMMANDS))

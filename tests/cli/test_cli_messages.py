@@ -47,7 +47,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         assert run("--db", str(db), "remember", "ana", f"likes trail number {n}").exit_code == 0
     vault = [sys.executable, "-m", "vault", "--db", str(db)]
     # a reader that closes the pipe at once, before vault writes
-    script = f"{' '.join(vault)} facts ana | (exec 0<&-); echo \"exit=${{PIPESTATUS[0]}}\""
+    script = f'{" ".join(vault)} facts ana | (exec 0<&-); echo "exit=${{PIPESTATUS[0]}}"'
     result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
     assert result.stdout.strip().splitlines()[-1] == "exit=0", result
     assert "Broken pipe" not in result.stderr and "Error" not in result.stderr, result.stderr
@@ -55,10 +55,16 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("import", "{missing}"), ("ingest", "ana", "--file", "{missing}"),
-     ("import-yaml", "{missing}", "--athlete", "ana"), ("episode", "import", "ana", "{missing}")],
-)  # fmt: skip
-def test_a_missing_input_file_is_a_usage_error_everywhere(tmp_path: Path, args: tuple[str, ...]) -> None:
+    [
+        ("import", "{missing}"),
+        ("ingest", "ana", "--file", "{missing}"),
+        ("import-yaml", "{missing}", "--athlete", "ana"),
+        ("episode", "import", "ana", "{missing}"),
+    ],
+)
+def test_a_missing_input_file_is_a_usage_error_everywhere(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
     missing = str(tmp_path / "nope.json")
     result = run("--db", str(tmp_path / "v.db"), *(a.format(missing=missing) for a in args))
     assert result.exit_code == 2, result.output

@@ -21,15 +21,21 @@ def test_reading_commands_leave_the_file_and_its_wal_alone(db_path: Path) -> Non
     assert run(db_path, "remember", "ana", "goal: 10k").exit_code == 0
     assert run(db_path, "erase", "--wait", "1").exit_code == 0  # WAL folded into the file
     before = db_path.read_bytes()
-    for args in (("facts", "ana", "--all"), ("prompt", "ana"), ("history", "1"),
-                 ("relevant", "ana", "a 10k race")):
+    for args in (
+        ("facts", "ana", "--all"),
+        ("prompt", "ana"),
+        ("history", "1"),
+        ("relevant", "ana", "a 10k race"),
+    ):
         assert run(db_path, *args).exit_code == 0, args
     assert db_path.read_bytes() == before
     wal = db_path.with_name(db_path.name + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0
 
 
-def test_a_zero_byte_file_left_by_a_killed_create_is_created_by_the_next_write(db_path: Path) -> None:
+def test_a_zero_byte_file_left_by_a_killed_create_is_created_by_the_next_write(
+    db_path: Path,
+) -> None:
     db_path.write_bytes(b"")
     assert "no vault" in run(db_path, "facts", "ana").output
     result = run(db_path, "remember", "ana", "goal: 10k")
@@ -40,7 +46,9 @@ def test_a_zero_byte_file_left_by_a_killed_create_is_created_by_the_next_write(d
 def test_contact_data_needs_the_trusted_opt_out(db_path: Path) -> None:
     refused = run(db_path, "remember", "ana", "email me at ana@example.com")
     assert refused.exit_code == 1 and isinstance(refused.exception, SystemExit), refused.exception
-    assert run(db_path, "remember", "ana", "email me at ana@example.com", "--trusted").exit_code == 0
+    assert (
+        run(db_path, "remember", "ana", "email me at ana@example.com", "--trusted").exit_code == 0
+    )
 
 
 def test_forget_under_an_open_reader_says_the_erasure_is_unfinished_until_erase(

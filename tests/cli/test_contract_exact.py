@@ -17,7 +17,9 @@ from vault.prompt.schema import ATHLETE_MEMORY_SCHEMA, load_schema
 # A verbatim copy of the origin document (../shared/seeds/001_*.txt), so the check runs in any
 # clone: the schema is compared with the seed's own text, not with our reading of it.
 SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"
-SHIPPED = Path(__file__).resolve().parents[2] / "vault" / "prompt" / "schema" / ATHLETE_MEMORY_SCHEMA
+SHIPPED = (
+    Path(__file__).resolve().parents[2] / "vault" / "prompt" / "schema" / ATHLETE_MEMORY_SCHEMA
+)
 
 
 def seed_schema_text() -> str:
@@ -42,13 +44,20 @@ def test_cli_contract_objects_validate_against_the_seed_schema(tmp_path: Path) -
     runner.invoke(main, ["--db", db, "remember", "ana", "skips Mondays", "--kind", "pattern"])
     runner.invoke(main, ["--db", db, "remember", "ana", "likes data", "--kind", "note"])
     seed = json.loads(seed_schema_text())
-    prompt = json.loads(runner.invoke(main, ["--db", db, "prompt", "ana", "--format", "json"]).stdout)
+    prompt = json.loads(
+        runner.invoke(main, ["--db", db, "prompt", "ana", "--format", "json"]).stdout
+    )
     exported = json.loads(runner.invoke(main, ["--db", db, "export", "ana", "--contract"]).stdout)
     assert prompt == exported
     jsonschema.validate(prompt, seed)
     assert set(prompt) == {"key_facts", "patterns", "coaching_notes"}
-    assert all(set(f) == {"fact", "source", "confidence", "learned_at"} for f in prompt["key_facts"])
-    timed = json.loads(runner.invoke(
-        main, ["--db", db, "prompt", "ana", "--format", "json", "--with-times"]).stdout)
+    assert all(
+        set(f) == {"fact", "source", "confidence", "learned_at"} for f in prompt["key_facts"]
+    )
+    timed = json.loads(
+        runner.invoke(
+            main, ["--db", db, "prompt", "ana", "--format", "json", "--with-times"]
+        ).stdout
+    )
     with pytest.raises(jsonschema.ValidationError):  # why the option says it leaves the contract
         jsonschema.validate(timed, seed)

@@ -22,7 +22,9 @@ from vault.cli.app import WriteGuard
 PYTHON = sys.executable
 
 
-def invoke(*args: str, input: str | bytes | None = None, env: dict[str, str] | None = None) -> Result:
+def invoke(
+    *args: str, input: str | bytes | None = None, env: dict[str, str] | None = None
+) -> Result:
     return CliRunner().invoke(main, list(args), input=input, env=env)
 
 
@@ -39,8 +41,9 @@ def one_line_error(result: Result, code: int = 1) -> str:
 def test_version_and_python_dash_m() -> None:
     version = invoke("--version")
     assert version.exit_code == 0 and version.stdout.startswith("vault ")
-    done = subprocess.run([PYTHON, "-m", "vault", "--version"], capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [PYTHON, "-m", "vault", "--version"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0 and done.stdout == version.stdout
 
 
@@ -56,7 +59,9 @@ def test_db_before_or_after_the_command_name_and_from_the_environment(tmp_path: 
     assert invoke("remember", "bob", "goal: 5k", "--db", str(second)).exit_code == 0
     env = {"VAULT_DB_URL": f"sqlite:///{third}"}
     assert invoke("remember", "eve", "goal: 1k", env=env).exit_code == 0
-    assert invoke("--db", str(first), "facts", "bob", "--db", str(second)).exit_code == 0  # last wins
+    assert (
+        invoke("--db", str(first), "facts", "bob", "--db", str(second)).exit_code == 0
+    )  # last wins
     assert one_line_error(invoke("facts", "bob", "--db", str(first))).endswith(
         "no memory stored for athlete 'bob'"
     )
@@ -85,8 +90,9 @@ def test_results_on_stdout_errors_on_stderr(tmp_path: Path) -> None:
         (("ingest", "ana"), 2, "exactly one of"),
     ],
 )
-def test_user_mistakes_are_one_line(tmp_path: Path, args: tuple[str, ...], code: int,
-                                    message: str) -> None:
+def test_user_mistakes_are_one_line(
+    tmp_path: Path, args: tuple[str, ...], code: int, message: str
+) -> None:
     db = str(tmp_path / "v.db")
     assert invoke("--db", db, "upgrade").exit_code == 0
     assert message in one_line_error(invoke("--db", db, *args), code)
@@ -97,7 +103,9 @@ def test_bad_input_files_are_refused_in_one_line(tmp_path: Path) -> None:
     invoke("--db", db, "upgrade")
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"works as a nurs\xffe")
-    assert "not valid UTF-8" in one_line_error(invoke("--db", db, "ingest", "ana", "--file", str(bad)))
+    assert "not valid UTF-8" in one_line_error(
+        invoke("--db", db, "ingest", "ana", "--file", str(bad))
+    )
     assert "not valid UTF-8" in one_line_error(
         invoke("--db", db, "ingest", "ana", "-", input=b"works as a nurs\xffe")
     )
@@ -199,11 +207,18 @@ def test_export_all_streams_json_lines_and_import_reads_them_back(tmp_path: Path
     first = invoke("--db", target, "import", str(stream), "--json")
     assert first.exit_code == 0, first.output
     assert json.loads(first.stdout) | {} == {
-        "athletes": 7, "restored": 7, "unchanged": 0, "skipped": 0,
-        "facts": 7, "patterns": 0, "notes": 0, "archive": 1,
-    }  # fmt: skip
+        "athletes": 7,
+        "restored": 7,
+        "unchanged": 0,
+        "skipped": 0,
+        "facts": 7,
+        "patterns": 0,
+        "notes": 0,
+        "archive": 1,
+    }
     again = invoke("--db", target, "import", "-", input=stream.read_bytes())
     assert again.stdout.startswith("imported 7 athletes from - (0 restored, 7 unchanged")
+
     def texts(jsonl: str) -> dict[str, list[str]]:
         docs = [json.loads(line) for line in jsonl.splitlines()]
         return {d["athlete"]["id"]: [f["text"] for f in d["facts"]] for d in docs}
@@ -234,11 +249,17 @@ def test_export_contract_is_the_seed_object(tmp_path: Path) -> None:
         invoke("--db", db, "export", "ana", "--contract", "--at", "2026-01-01T00:00:00Z").stdout
     )
     assert contract == {
-        "key_facts": [{"fact": "primary sport: running", "source": "conversation",
-                       "confidence": 0.8, "learned_at": "2026-01-01T00:00:00Z"}],
+        "key_facts": [
+            {
+                "fact": "primary sport: running",
+                "source": "conversation",
+                "confidence": 0.8,
+                "learned_at": "2026-01-01T00:00:00Z",
+            }
+        ],
         "patterns": [],
         "coaching_notes": [],
-    }  # fmt: skip
+    }
     timed = json.loads(invoke("--db", db, "export", "ana", "--contract", "--with-times").stdout)
     assert set(timed) == {"key_facts", "patterns", "coaching_notes", "updated_at"}
     assert "learned_at" in timed["key_facts"][0]

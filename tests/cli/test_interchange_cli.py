@@ -93,7 +93,10 @@ def test_import_renumbers_ids_and_keeps_the_archive_chain(run, tmp_path: Path) -
     assert CliRunner().invoke(main, [*new, "import", "-"], input=exported).exit_code == 0
     restored = json.loads(CliRunner().invoke(main, [*new, "export", "ana"]).output)
     assert [f["id"] for f in restored["facts"]] == [2]
-    assert (restored["archive"][0]["original_id"], restored["archive"][0]["superseded_by"]) == (1, 2)
+    assert (restored["archive"][0]["original_id"], restored["archive"][0]["superseded_by"]) == (
+        1,
+        2,
+    )
 
 
 def test_import_reads_stdin(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -105,17 +108,39 @@ def test_import_reads_stdin(run, tmp_path: Path) -> None:  # type: ignore[no-unt
     assert other.exit_code == 0 and other.output.startswith("restored ana: 1 fact,")
 
 
-@pytest.mark.parametrize(("args", "text", "message"), [
-    (("import", "{path}"), '{"format": "vault-export", "version": 7}', "unsupported vault-export version 7"),
-    (("import", "{path}"), '{"format": "vault-export", "version": true}', "unsupported vault-export version True"),
-    (("import", "{path}"), "format: vault-export\nversion: 1.0\n", "unsupported vault-export version 1.0"),
-    (("import", "{path}"), "{not json", "is not valid JSON"),
-    (("import-yaml", "{path}", "--athlete", "ana"), "memories: [", "is not valid YAML"),
-    (("import-yaml", "{path}", "--athlete", "ana"),
-     "memories:\n  - {id: a, type: context, content: x, source: psychic, created_at: '2025-01-01T00:00:00Z', "
-     "updated_at: '2025-01-01T00:00:00Z', confidence: high}\n", "memories.0.source"),
-    (("import-yaml", "{path}", "--athlete", " "), "memories: []\n", "athlete id must not be empty"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "text", "message"),
+    [
+        (
+            ("import", "{path}"),
+            '{"format": "vault-export", "version": 7}',
+            "unsupported vault-export version 7",
+        ),
+        (
+            ("import", "{path}"),
+            '{"format": "vault-export", "version": true}',
+            "unsupported vault-export version True",
+        ),
+        (
+            ("import", "{path}"),
+            "format: vault-export\nversion: 1.0\n",
+            "unsupported vault-export version 1.0",
+        ),
+        (("import", "{path}"), "{not json", "is not valid JSON"),
+        (("import-yaml", "{path}", "--athlete", "ana"), "memories: [", "is not valid YAML"),
+        (
+            ("import-yaml", "{path}", "--athlete", "ana"),
+            "memories:\n  - {id: a, type: context, content: x, source: psychic, created_at: '2025-01-01T00:00:00Z', "
+            "updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
+            "memories.0.source",
+        ),
+        (
+            ("import-yaml", "{path}", "--athlete", " "),
+            "memories: []\n",
+            "athlete id must not be empty",
+        ),
+    ],
+)
 def test_bad_files_are_one_line_errors_and_write_nothing(
     run,
     db_path: Path,
@@ -164,9 +189,21 @@ def _legacy(db_path: Path, rows: list[tuple[Any, ...]]) -> None:
         raw.commit()
 
 
-GOOD = json.dumps({"key_facts": [{"fact": "primary sport: running", "source": "conversation",
-                                  "confidence": 0.8, "learned_at": "2026-02-16T08:00:00.123456789Z"}],
-                   "patterns": ["skips Mondays"], "coaching_notes": [], "updated_at": None})  # fmt: skip
+GOOD = json.dumps(
+    {
+        "key_facts": [
+            {
+                "fact": "primary sport: running",
+                "source": "conversation",
+                "confidence": 0.8,
+                "learned_at": "2026-02-16T08:00:00.123456789Z",
+            }
+        ],
+        "patterns": ["skips Mondays"],
+        "coaching_notes": [],
+        "updated_at": None,
+    }
+)
 
 
 def test_vault_upgrade_adopts_a_legacy_file_and_facts_shows_it(run, db_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -181,21 +218,36 @@ def test_vault_upgrade_adopts_a_legacy_file_and_facts_shows_it(run, db_path: Pat
 
 
 def test_a_legacy_device_file_upgraded_then_prompted_prints_that_athletes_memory(
-    run, db_path: Path  # type: ignore[no-untyped-def]
+    run,
+    db_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
-    document = json.dumps({
-        "key_facts": [
-            {"fact": "primary sport: running", "source": "conversation", "confidence": 0.8,
-             "learned_at": "2026-02-16T08:00:00Z"},
-            {"fact": "has recurring knee issue | left", "source": "behavior", "confidence": 0.9,
-             "learned_at": "2026-02-10T08:00:00.5Z"},
-            {"fact": "unsure about hills", "source": "conversation", "confidence": 0.4,
-             "learned_at": "2026-02-10T08:00:00Z"},
-        ],
-        "patterns": ["tends to skip after rest days"],
-        "coaching_notes": ["responds well to encouragement after hard sessions"],
-        "updated_at": "2026-02-16T09:00:00Z",
-    })  # fmt: skip
+    document = json.dumps(
+        {
+            "key_facts": [
+                {
+                    "fact": "primary sport: running",
+                    "source": "conversation",
+                    "confidence": 0.8,
+                    "learned_at": "2026-02-16T08:00:00Z",
+                },
+                {
+                    "fact": "has recurring knee issue | left",
+                    "source": "behavior",
+                    "confidence": 0.9,
+                    "learned_at": "2026-02-10T08:00:00.5Z",
+                },
+                {
+                    "fact": "unsure about hills",
+                    "source": "conversation",
+                    "confidence": 0.4,
+                    "learned_at": "2026-02-10T08:00:00Z",
+                },
+            ],
+            "patterns": ["tends to skip after rest days"],
+            "coaching_notes": ["responds well to encouragement after hard sessions"],
+            "updated_at": "2026-02-16T09:00:00Z",
+        }
+    )
     _legacy(db_path, [("ana", document), ("bob", GOOD)])
     assert run("upgrade").exit_code == 0
     assert run("prompt", "ana", "--at", "2026-02-16T09:00:00Z").output == (
@@ -213,4 +265,5 @@ def test_vault_upgrade_adopts_the_rest_of_a_row_whose_parts_are_bad(run, db_path
     assert "key_facts is not a list; left out" in result.output
     assert json.loads(run("facts", "ana", "--json").output)["facts"]
     assert [p["text"] for p in json.loads(run("facts", "bob", "--json").output)["patterns"]] == [
-        "runs at dawn"]  # fmt: skip
+        "runs at dawn"
+    ]

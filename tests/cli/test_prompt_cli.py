@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 from click.testing import CliRunner
 
-from vault.cli import main
 from vault import open_vault
+from vault.cli import main
 from vault.prompt.schema import load_schema
 
 
@@ -26,7 +26,10 @@ def test_prompt_prints_the_seed_layout_for_the_demo_athlete(db_path: Path) -> No
     lines = block.split("\n")
     assert lines[0] == "MEMORY:" and block.endswith("\n")
     # after ten weeks away the durable facts stay (DecayPolicy); transient ones fell below 0.5
-    assert lines[1] == "- Facts: primary sport: cycling | has kids | works night shifts | goal: marathon"
+    assert (
+        lines[1]
+        == "- Facts: primary sport: cycling | has kids | works night shifts | goal: marathon"
+    )
     assert lines[2] == "- Patterns: skips Mondays frequently | ramps training load too fast"
     assert lines[3].startswith("- Notes: responds well to encouragement after hard sessions | ")
     assert lines[3].count(" | ") == 4 and lines[4:] == [""]
@@ -35,7 +38,9 @@ def test_prompt_prints_the_seed_layout_for_the_demo_athlete(db_path: Path) -> No
 
 def test_prompt_budget_drops_whole_items_and_reports_them(db_path: Path) -> None:
     invoke(db_path, "demo")
-    report = json.loads(invoke(db_path, "prompt", "demo-athlete", "--budget", "40", "--json").output)
+    report = json.loads(
+        invoke(db_path, "prompt", "demo-athlete", "--budget", "40", "--json").output
+    )
     assert report["tokens"] <= 40
     budget_drops = [d for d in report["dropped"] if d["reason"] == "budget"]
     assert budget_drops and all(d["text"] not in report["text"] for d in budget_drops)
@@ -47,7 +52,11 @@ def test_prompt_formats_markdown_and_contract(db_path: Path) -> None:
     assert markdown.startswith("## What you know about the user\n- primary sport: cycling\n")
     contract = json.loads(invoke(db_path, "prompt", "demo-athlete", "--format", "json").output)
     jsonschema.validate(contract, load_schema())
-    assert {f["source"] for f in contract["key_facts"]} <= {"conversation", "behavior", "profile_change"}
+    assert {f["source"] for f in contract["key_facts"]} <= {
+        "conversation",
+        "behavior",
+        "profile_change",
+    }
 
 
 def test_prompt_for_an_unknown_athlete_is_the_librarys_empty_block(db_path: Path) -> None:
@@ -62,8 +71,17 @@ def test_prompt_for_an_unknown_athlete_is_the_librarys_empty_block(db_path: Path
 
 
 def test_bootstrap_seeds_day_one_facts(db_path: Path) -> None:
-    result = invoke(db_path, "bootstrap", "newbie", "--sport", "bike", "--level", "beginner",
-                    "--at", "2026-03-02T08:00:00Z")
+    result = invoke(
+        db_path,
+        "bootstrap",
+        "newbie",
+        "--sport",
+        "bike",
+        "--level",
+        "beginner",
+        "--at",
+        "2026-03-02T08:00:00Z",
+    )
     assert result.exit_code == 0, result.output
     block = invoke(db_path, "prompt", "newbie").output
     assert block == "MEMORY:\n- Facts: primary sport: cycling | level: beginner\n"

@@ -43,7 +43,12 @@ def sql(vault_url: str):  # type: ignore[no-untyped-def]
         (sqlite3.SQLITE_FUNCTION, None, "load_extension", sqlite3.SQLITE_DENY),
         (sqlite3.SQLITE_FUNCTION, None, "FTS3_TOKENIZER", sqlite3.SQLITE_DENY),
         (sqlite3.SQLITE_FUNCTION, None, "pg_sleep", sqlite3.SQLITE_DENY),
-        (sqlite3.SQLITE_FUNCTION, "load_extension", None, sqlite3.SQLITE_OK),  # arg1 is not the name
+        (
+            sqlite3.SQLITE_FUNCTION,
+            "load_extension",
+            None,
+            sqlite3.SQLITE_OK,
+        ),  # arg1 is not the name
         (sqlite3.SQLITE_PRAGMA, "journal_mode", None, sqlite3.SQLITE_DENY),
         (sqlite3.SQLITE_ATTACH, "x.db", None, sqlite3.SQLITE_DENY),
         (sqlite3.SQLITE_INSERT, "facts", None, sqlite3.SQLITE_DENY),
@@ -52,17 +57,20 @@ def sql(vault_url: str):  # type: ignore[no-untyped-def]
         (sqlite3.SQLITE_CREATE_TABLE, "t", None, sqlite3.SQLITE_DENY),
         (sqlite3.SQLITE_TRANSACTION, "BEGIN", None, sqlite3.SQLITE_DENY),
     ],
-)  # fmt: skip
-def test_the_sqlite_authorizer_decides_each_action(action: int, arg1: object, arg2: object,
-                                                    expected: int) -> None:  # fmt: skip
+)
+def test_the_sqlite_authorizer_decides_each_action(
+    action: int, arg1: object, arg2: object, expected: int
+) -> None:
     assert sqlite_authorizer(action, arg1, arg2, None, None) == expected
 
 
 @pytest.mark.sqlite_only
 def test_a_denied_function_is_refused_by_the_connection_beneath_the_parser(vault: Vault) -> None:
     with vault.engine.connect() as connection:
-        with read_only_query(connection, 5) as cursor, pytest.raises(sqlite3.DatabaseError,
-                                                                    match="not authorized"):  # fmt: skip
+        with (
+            read_only_query(connection, 5) as cursor,
+            pytest.raises(sqlite3.DatabaseError, match="not authorized"),
+        ):
             cursor.execute("SELECT sqlite_compileoption_get(0)")
         with read_only_query(connection, 5) as cursor:
             cursor.execute("SELECT upper('ok'), count(*) FROM facts")
@@ -82,7 +90,9 @@ def test_the_connection_refuses_writes_beneath_the_parser(vault: Vault, db: Db) 
 # -- time: one deadline for the whole run, fetching included
 
 
-def test_a_streamed_query_is_stopped_at_the_timeout_however_its_rows_are_fetched(vault: Vault) -> None:
+def test_a_streamed_query_is_stopped_at_the_timeout_however_its_rows_are_fetched(
+    vault: Vault,
+) -> None:
     """Every fetch is quick; only the run as a whole is long (the PostgreSQL failure: a
     per-statement timeout let a streamed recursive CTE run for minutes)."""
     with pytest.raises(QueryTimeout, match="--timeout 0.5s"):
@@ -110,9 +120,15 @@ def test_a_huge_value_fails_before_it_is_allocated(vault: Vault) -> None:
 
 
 def test_a_result_past_its_size_budget_stops_with_one_line(sql) -> None:  # type: ignore[no-untyped-def]
-    many = ("with recursive n(i) as (select 1 union all select i + 1 from n where i < 100000) "
-            "select i, 'some padding text to make each row large enough' as pad from n")  # fmt: skip
+    many = (
+        "with recursive n(i) as (select 1 union all select i + 1 from n where i < 100000) "
+        "select i, 'some padding text to make each row large enough' as pad from n"
+    )
     result = sql(many, "--csv", "--max-mb", "1", "--timeout", "60")
     assert result.exit_code == 1
-    assert result.stderr.strip().splitlines()[-1].startswith("Error: the result is larger than the 1 MB limit")
+    assert (
+        result.stderr.strip()
+        .splitlines()[-1]
+        .startswith("Error: the result is larger than the 1 MB limit")
+    )
     assert sql(many, "--csv", "--max-mb", "50", "--timeout", "60").exit_code == 0

@@ -58,7 +58,10 @@ def _unchanged(db: Db, stored: list[tuple[object, ...]]) -> None:
     ],
 )
 def test_writes_and_side_effects_are_refused_and_nothing_changes(
-    sql, db: Db, stored: list[tuple[object, ...]], query: str  # type: ignore[no-untyped-def]
+    sql,
+    db: Db,
+    stored: list[tuple[object, ...]],
+    query: str,  # type: ignore[no-untyped-def]
 ) -> None:
     result = sql(query)
     assert result.exit_code == 1, result.output
@@ -76,21 +79,30 @@ def test_copy_to_program_runs_nothing(sql, db: Db, stored, tmp_path: Path) -> No
 
 
 def test_a_query_that_never_ends_is_cancelled_at_the_timeout(sql, db: Db, stored) -> None:  # type: ignore[no-untyped-def]
-    endless = "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
+    endless = (
+        "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
+    )
     result = sql(endless, "--timeout", "0.3")
     assert result.exit_code == 1 and "timeout" in result.output
     _unchanged(db, stored)
-    assert sql("select count(*) as n from facts", "--json").exit_code == 0  # the vault still answers
+    assert (
+        sql("select count(*) as n from facts", "--json").exit_code == 0
+    )  # the vault still answers
 
 
 def test_queries_read_views_with_colons_and_percents_untouched(sql, stored) -> None:  # type: ignore[no-untyped-def]
-    result = sql("SELECT text, ':x' AS colon, '100%' AS pct FROM active_facts ORDER BY id", "--json")
+    result = sql(
+        "SELECT text, ':x' AS colon, '100%' AS pct FROM active_facts ORDER BY id", "--json"
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == [
         {"text": "primary sport: running", "colon": ":x", "pct": "100%"},
         {"text": "goal: 10k", "colon": ":x", "pct": "100%"},
     ]
-    assert sql("WITH t AS (SELECT text FROM facts) SELECT count(*) AS n FROM t", "--csv").output == "n\n2\n"
+    assert (
+        sql("WITH t AS (SELECT text FROM facts) SELECT count(*) AS n FROM t", "--csv").output
+        == "n\n2\n"
+    )
     assert sql("VALUES (1)").exit_code == 0
     assert sql("EXPLAIN SELECT * FROM top_facts").exit_code == 0
 
@@ -105,7 +117,9 @@ def test_rows_stream_and_limit(sql, backend: str) -> None:  # type: ignore[no-un
 
 @pytest.mark.postgres_only
 def test_a_function_with_side_effects_the_parser_cannot_know_hits_the_read_only_transaction(
-    sql, db: Db, stored  # type: ignore[no-untyped-def]
+    sql,
+    db: Db,
+    stored,  # type: ignore[no-untyped-def]
 ) -> None:
     db.execute(
         "CREATE OR REPLACE FUNCTION vault_test_wipe() RETURNS int LANGUAGE sql AS "
@@ -127,8 +141,12 @@ def test_the_sqlite_authorizer_denies_what_is_not_a_read(vault: Vault) -> None:
     from vault.storage.sql_firewall import read_only_query
 
     with vault.engine.connect() as connection:
-        for statement in ("PRAGMA journal_mode = DELETE", "ATTACH ':memory:' AS x",
-                          "DELETE FROM facts", "CREATE TABLE t (x)"):  # fmt: skip
+        for statement in (
+            "PRAGMA journal_mode = DELETE",
+            "ATTACH ':memory:' AS x",
+            "DELETE FROM facts",
+            "CREATE TABLE t (x)",
+        ):
             with read_only_query(connection, 5) as cursor, pytest.raises(sqlite3.DatabaseError):
                 cursor.execute(statement)
         with read_only_query(connection, 5) as cursor:

@@ -22,8 +22,20 @@ def test_every_command_is_registered_under_its_lazy_name() -> None:
 
 def test_vault_prompt_loads_no_other_commands_module(tmp_path: Path) -> None:
     db = tmp_path / "v.db"
-    subprocess.run([sys.executable, "-m", "vault", "--db", str(db), "remember", "ana",
-                    "primary sport: running"], check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vault",
+            "--db",
+            str(db),
+            "remember",
+            "ana",
+            "primary sport: running",
+        ],
+        check=True,
+        capture_output=True,
+    )
     probe = (
         "import json, sys\n"
         "from vault.cli import main\n"
@@ -33,8 +45,9 @@ def test_vault_prompt_loads_no_other_commands_module(tmp_path: Path) -> None:
         "    pass\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('vault.cli.'))))\n"
     )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            check=True)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
     *block, loaded = result.stdout.splitlines()
     assert block == ["MEMORY:", "- Facts: primary sport: running"]
     commands = {f"vault.cli.{module}" for module in COMMANDS.values()}
@@ -44,6 +57,9 @@ def test_vault_prompt_loads_no_other_commands_module(tmp_path: Path) -> None:
 @pytest.mark.parametrize("package", ["vault", "vault.prompt"])
 def test_a_package_exports_exactly_its_all(package: str) -> None:
     module = importlib.import_module(package)
-    public = {n for n, v in vars(module).items() if not n.startswith("_") and not
-              isinstance(v, type(module))}  # fmt: skip
+    public = {
+        n
+        for n, v in vars(module).items()
+        if not n.startswith("_") and not isinstance(v, type(module))
+    }
     assert public == set(module.__all__)

@@ -57,7 +57,9 @@ def check_structs(memory: Any) -> None:
         assert isinstance(memory[key], list), key
     for fact in memory["key_facts"]:
         assert isinstance(fact["fact"], str) and isinstance(fact["source"], str)
-        assert isinstance(fact["confidence"], (int, float)) and not isinstance(fact["confidence"], bool)
+        assert isinstance(fact["confidence"], (int, float)) and not isinstance(
+            fact["confidence"], bool
+        )
         assert _RFC3339.match(fact["learned_at"]), fact["learned_at"]
     assert all(isinstance(p, str) for p in memory["patterns"] + memory["coaching_notes"])
     updated = memory.get("updated_at")

@@ -25,15 +25,24 @@ from vault.prompt.contract import validate_contract
 ENGINE_SQL = Path(__file__).resolve().parents[1] / "data" / "legacy_engine.sql"
 
 
-def fact(text: str, confidence: float = 0.8, source: str = "conversation",
-         learned_at: str = "2026-02-16T08:00:00Z") -> dict[str, Any]:  # fmt: skip
+def fact(
+    text: str,
+    confidence: float = 0.8,
+    source: str = "conversation",
+    learned_at: str = "2026-02-16T08:00:00Z",
+) -> dict[str, Any]:
     return {"fact": text, "source": source, "confidence": confidence, "learned_at": learned_at}
 
 
-def memory(*facts: dict[str, Any], patterns: list[str] | None = None,
-           notes: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
-    return {"key_facts": list(facts), "patterns": patterns or [], "coaching_notes": notes or [],
-            "updated_at": "2026-02-16T08:00:00Z"}  # fmt: skip
+def memory(
+    *facts: dict[str, Any], patterns: list[str] | None = None, notes: list[str] | None = None
+) -> dict[str, Any]:
+    return {
+        "key_facts": list(facts),
+        "patterns": patterns or [],
+        "coaching_notes": notes or [],
+        "updated_at": "2026-02-16T08:00:00Z",
+    }
 
 
 def rows(path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -72,11 +81,17 @@ def assert_same_block(path: Path, athlete: str) -> None:
 
 
 def test_the_engine_reads_every_athlete_after_vault_upgrade(tmp_path: Path) -> None:
-    path = legacy_device(tmp_path / "vault.db", {
-        "ana": memory(fact("primary sport: running"), fact("has recurring knee issue", 0.9),
-                      patterns=["tends to skip after rest days"]),
-        "ben": memory(fact("prefers evening sessions", 0.7), notes=["likes data | charts"]),
-    })  # fmt: skip
+    path = legacy_device(
+        tmp_path / "vault.db",
+        {
+            "ana": memory(
+                fact("primary sport: running"),
+                fact("has recurring knee issue", 0.9),
+                patterns=["tends to skip after rest days"],
+            ),
+            "ben": memory(fact("prefers evening sessions", 0.7), notes=["likes data | charts"]),
+        },
+    )
     cli(path, "upgrade")
     ensure_tables(path)  # the engine's next start: a harmless no-op
     for athlete in ("ana", "ben"):
@@ -87,12 +102,20 @@ def test_the_engine_reads_every_athlete_after_vault_upgrade(tmp_path: Path) -> N
     assert read_memory(path, "nobody") is None
 
 
-def test_adoption_takes_what_the_engines_types_allow_and_says_what_it_changed(tmp_path: Path) -> None:
+def test_adoption_takes_what_the_engines_types_allow_and_says_what_it_changed(
+    tmp_path: Path,
+) -> None:
     long_text = "felt " + "very " * 50 + "tired"
-    path = legacy_device(tmp_path / "vault.db", {
-        "ana": memory(fact("works night shifts", 1.1, source="josi_chat"),
-                      fact(long_text), fact("email me at ana@example.com")),
-    })  # fmt: skip
+    path = legacy_device(
+        tmp_path / "vault.db",
+        {
+            "ana": memory(
+                fact("works night shifts", 1.1, source="josi_chat"),
+                fact(long_text),
+                fact("email me at ana@example.com"),
+            ),
+        },
+    )
     output = cli(path, "upgrade")
     assert "1 engine row applied" in output
     with open_vault(path, read_only=True) as vault:
@@ -116,16 +139,22 @@ def test_a_row_that_is_not_json_is_kept_unread_and_the_upgrade_goes_on(tmp_path:
         raw.commit()
     cli(path, "upgrade")
     assert read_memory(path, "ana") is not None
-    assert rows(path, "SELECT status FROM legacy_adoption WHERE athlete_id = 'bob'") == [("skipped",)]
+    assert rows(path, "SELECT status FROM legacy_adoption WHERE athlete_id = 'bob'") == [
+        ("skipped",)
+    ]
 
 
 # ---- a fresh file ------------------------------------------------------------------------------
 
 
-def test_on_a_fresh_file_the_engine_sees_what_vault_learns_without_an_export(tmp_path: Path) -> None:
+def test_on_a_fresh_file_the_engine_sees_what_vault_learns_without_an_export(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
-        vault.merge("ana", [FactIn(text="primary sport: cycling"), PatternIn(text="rides on weekends")])
+        vault.merge(
+            "ana", [FactIn(text="primary sport: cycling"), PatternIn(text="rides on weekends")]
+        )
     ensure_tables(path)
     assert_same_block(path, "ana")
     with open_vault(path) as vault:
@@ -140,7 +169,9 @@ def test_what_the_engine_writes_becomes_vault_memory(tmp_path: Path) -> None:
         vault.merge("ana", [FactIn(text="primary sport: running")], now=T0)
     document = read_memory(path, "ana")
     assert document is not None
-    document["key_facts"].append(fact("prefers morning sessions", 0.7, learned_at="2026-03-02T09:00:00Z"))
+    document["key_facts"].append(
+        fact("prefers morning sessions", 0.7, learned_at="2026-03-02T09:00:00Z")
+    )
     document["coaching_notes"].append("responds well to encouragement")
     write_memory(path, "ana", document)
     assert read_memory(path, "ana") == document  # the engine reads its own write back
@@ -167,8 +198,14 @@ def test_writing_back_what_it_read_is_not_an_observation(tmp_path: Path) -> None
 def test_a_dropped_fact_is_not_a_retraction_and_a_raised_one_is_reinforced(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
-        vault.merge("ana", [FactIn(text="primary sport: running", confidence=0.6),
-                            FactIn(text="has recurring knee issue", confidence=0.9)], now=T0)  # fmt: skip
+        vault.merge(
+            "ana",
+            [
+                FactIn(text="primary sport: running", confidence=0.6),
+                FactIn(text="has recurring knee issue", confidence=0.9),
+            ],
+            now=T0,
+        )
     document = read_memory(path, "ana") or {}
     kept = [f for f in document["key_facts"] if f["fact"] == "primary sport: running"]
     kept[0]["confidence"] = 0.7  # the engine's own boost
@@ -201,7 +238,9 @@ def test_two_engine_writes_before_vault_runs_are_both_applied(tmp_path: Path) ->
 
 def test_the_block_is_the_same_when_the_budget_drops_items(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
-    facts = [FactIn(text=f"fact number {i} about a long and winding training history") for i in range(15)]
+    facts = [
+        FactIn(text=f"fact number {i} about a long and winding training history") for i in range(15)
+    ]
     with open_vault(path, upgrade=True) as vault:
         vault.merge("ana", [*facts, NoteIn(text="keep it short")])
         assert vault.memory_block("ana").dropped  # the budget leaves some out
@@ -226,7 +265,9 @@ def test_a_plain_table_the_engine_made_is_reported_and_adopted_by_upgrade(tmp_pa
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
         vault.remember("ana", "primary sport: running")
-    schema = rows(path, "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'athlete_memory'")
+    schema = rows(
+        path, "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'athlete_memory'"
+    )
     with closing(sqlite3.connect(path)) as raw:  # an old engine build replaced vault's table
         raw.execute("DROP TABLE athlete_memory")
     ensure_tables(path)
@@ -237,7 +278,10 @@ def test_a_plain_table_the_engine_made_is_reported_and_adopted_by_upgrade(tmp_pa
     assert "prefers evening sessions" in engine_block(read_memory(path, "ben"))
     assert_same_block(path, "ana")
     # the repair spells revision 0007's table and trigger exactly
-    assert rows(path, "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'athlete_memory'") == schema
+    assert (
+        rows(path, "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'athlete_memory'")
+        == schema
+    )
     assert CliRunner().invoke(main, ["--db", str(path), "doctor"]).exit_code == 0
 
 
@@ -252,8 +296,12 @@ def test_downgrade_restores_the_engines_table(tmp_path: Path) -> None:
         downgrade(engine, "0001")
     finally:
         engine.dispose()
-    assert json.loads(rows(path, "SELECT memory_json FROM athlete_memory")[0][0])["key_facts"][0][
-        "fact"] == "primary sport: running"  # fmt: skip
+    assert (
+        json.loads(rows(path, "SELECT memory_json FROM athlete_memory")[0][0])["key_facts"][0][
+            "fact"
+        ]
+        == "primary sport: running"
+    )
 
 
 def test_vault_prompt_json_has_what_the_engine_structs_require(tmp_path: Path) -> None:

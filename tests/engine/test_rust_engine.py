@@ -52,38 +52,59 @@ def engine_binary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     env = {**os.environ, "CARGO_HOME": str(home), "CARGO_TARGET_DIR": str(target)}
     build = subprocess.run(
         [CARGO, "build", "--quiet", "--offline", "--manifest-path", str(CRATE / "Cargo.toml")],
-        env=env, capture_output=True, text=True, timeout=1200,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert build.returncode == 0, build.stderr[-3000:]
     (CRATE / "Cargo.lock").unlink(missing_ok=True)  # made by the build; depends on the registry
     yield target / "debug" / "engine-memory-check"
 
 
 def run(binary: Path, db: Path, *args: str, stdin: str = "") -> str:
-    done = subprocess.run([str(binary), str(db), *args], input=stdin, capture_output=True,
-                          text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [str(binary), str(db), *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
-def test_the_compiled_engine_reads_writes_and_prints_the_same_block(engine_binary: Path, tmp_path: Path) -> None:
-    path = legacy_device(tmp_path / "vault.db", {
-        "ana": memory(fact("primary sport: running"), fact("works night shifts", 1.1, "josi_chat")),
-    })  # fmt: skip
+def test_the_compiled_engine_reads_writes_and_prints_the_same_block(
+    engine_binary: Path, tmp_path: Path
+) -> None:
+    path = legacy_device(
+        tmp_path / "vault.db",
+        {
+            "ana": memory(
+                fact("primary sport: running"), fact("works night shifts", 1.1, "josi_chat")
+            ),
+        },
+    )
     assert CliRunner().invoke(main, ["--db", str(path), "upgrade"]).exit_code == 0
     run(engine_binary, path, "ensure")  # the engine's next start
     assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
     assert json.loads(run(engine_binary, path, "read", "nobody")) is None
 
     with open_vault(path) as vault:  # vault learns; the engine sees it at its next read
-        vault.merge("ana", [FactIn(text="has recurring knee issue", confidence=0.9),
-                            PatternIn(text="skips after rest days | often")])  # fmt: skip
+        vault.merge(
+            "ana",
+            [
+                FactIn(text="has recurring knee issue", confidence=0.9),
+                PatternIn(text="skips after rest days | often"),
+            ],
+        )
     assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
 
     read = json.loads(run(engine_binary, path, "read", "ana"))
     read["key_facts"].append(
-        {"fact": "prefers morning sessions", "source": "conversation", "confidence": 0.7,
-         "learned_at": "2026-03-01T07:00:00Z"})  # fmt: skip
+        {
+            "fact": "prefers morning sessions",
+            "source": "conversation",
+            "confidence": 0.7,
+            "learned_at": "2026-03-01T07:00:00Z",
+        }
+    )
     run(engine_binary, path, "write", "ana", stdin=json.dumps(read))
     assert "prefers morning sessions" in run(engine_binary, path, "block", "ana")
     with open_vault(path) as vault:

@@ -12,12 +12,21 @@ from vault import Vault
 
 
 def _session(n: int, note: str | None = None, sport: str = "Run", **extra: Any) -> dict[str, Any]:
-    return {"id": f"a{n}", "started_at": T0 + timedelta(days=2 * n), "name": "Morning Run",
-            "sport": sport, "description": note, **extra}
+    return {
+        "id": f"a{n}",
+        "started_at": T0 + timedelta(days=2 * n),
+        "name": "Morning Run",
+        "sport": sport,
+        "description": note,
+        **extra,
+    }
 
 
 def _prompt(vault: Vault, days: int = 60) -> dict[str, float]:
-    return {f.text: f.confidence for f in vault.facts("ana", T0 + timedelta(days=days), min_confidence=0.5)}
+    return {
+        f.text: f.confidence
+        for f in vault.facts("ana", T0 + timedelta(days=days), min_confidence=0.5)
+    }
 
 
 def test_one_note_is_an_episode_and_a_fact_below_the_prompt(vault: Vault) -> None:
@@ -30,15 +39,25 @@ def test_one_note_is_an_episode_and_a_fact_below_the_prompt(vault: Vault) -> Non
 
 
 def test_a_body_part_hurting_in_three_sessions_becomes_a_recurring_issue(vault: Vault) -> None:
-    notes = ["Left calf tight from the start", "easy miles", "Calf sore again on the hills",
-             "felt great", "calf niggle, cut it short"]
+    notes = [
+        "Left calf tight from the start",
+        "easy miles",
+        "Calf sore again on the hills",
+        "felt great",
+        "calf niggle, cut it short",
+    ]
     for n, note in enumerate(notes, 1):
         vault.ingest_activity("ana", _session(n, note))
     prompt = _prompt(vault, 11)
     assert prompt.get("has recurring calf issue", 0) >= 0.8
-    (fact,) = [f for f in vault.facts("ana", T0 + timedelta(days=11))
-               if f.text == "has recurring calf issue"]
-    cited = {e.source_ref for e in vault.why([fact.id])[fact.id] if e.source.value == "pattern_analysis"}
+    (fact,) = [
+        f
+        for f in vault.facts("ana", T0 + timedelta(days=11))
+        if f.text == "has recurring calf issue"
+    ]
+    cited = {
+        e.source_ref for e in vault.why([fact.id])[fact.id] if e.source.value == "pattern_analysis"
+    }
     assert cited == {"a1", "a3", "a5"}
 
 
@@ -88,5 +107,7 @@ def test_consolidation_is_idempotent(vault: Vault, db_path: Path) -> None:
     evidence = rows(db_path, "SELECT COUNT(*) FROM fact_evidence")
     result = vault.consolidate("ana", now=T0 + timedelta(days=13))
     assert result.added == () and result.updated == ()
-    assert rows(db_path, "SELECT id, text, occurrences, confidence FROM facts ORDER BY id") == before
+    assert (
+        rows(db_path, "SELECT id, text, occurrences, confidence FROM facts ORDER BY id") == before
+    )
     assert rows(db_path, "SELECT COUNT(*) FROM fact_evidence") == evidence

@@ -12,9 +12,13 @@ from vault.services.copy import vault_checksum
 from vault.storage.repositories.copy import layout
 
 
-def test_copy_of_a_live_vault_is_one_consistent_snapshot(vault: Vault, vault_url: str, tmp_path: Path) -> None:
+def test_copy_of_a_live_vault_is_one_consistent_snapshot(
+    vault: Vault, vault_url: str, tmp_path: Path
+) -> None:
     for i in range(30):
-        vault.merge(f"seed{i:02d}", [FactIn(text=f"goal: {i}k"), FactIn(text="likes hills")], now=T0)
+        vault.merge(
+            f"seed{i:02d}", [FactIn(text=f"goal: {i}k"), FactIn(text="likes hills")], now=T0
+        )
     stop = threading.Event()
     written: list[int] = []
     failures: list[BaseException] = []

@@ -22,8 +22,10 @@ def fill(vault: Vault, athletes: int, seed: int = 7) -> None:
         start = T0 + timedelta(hours=chance.randrange(0, 24 * 60))
         vault.merge(
             f"athlete-{a}",
-            [FactIn(text=f"fact {i} of {a}", confidence=round(chance.uniform(0.3, 1.0), 6))
-             for i in range(6)],
+            [
+                FactIn(text=f"fact {i} of {a}", confidence=round(chance.uniform(0.3, 1.0), 6))
+                for i in range(6)
+            ],
             now=start,
         )
 
@@ -53,7 +55,9 @@ def test_decay_gives_every_fact_the_rules_value_and_archives_below_the_floor(
     later = T0 + timedelta(weeks=8)
     result = vault.decay(now=later)
     after = dict(rows(db_path, "SELECT id, confidence FROM facts"))
-    archived = {i for (i,) in rows(db_path, "SELECT original_id FROM archive WHERE reason='decayed'")}
+    archived = {
+        i for (i,) in rows(db_path, "SELECT original_id FROM archive WHERE reason='decayed'")
+    }
     changed = 0
     for fact_id, base, last, stored in before:
         moment = datetime.fromisoformat(str(last).replace("Z", "+00:00"))
@@ -84,7 +88,7 @@ def test_decay_statements_do_not_grow_with_rows(vault: Vault, monkeypatch) -> No
     fill(vault, 8, seed=8)  # 48 more facts, all unreinforced
     large = len(writes_during(vault, lambda: vault.decay(now=T0 + timedelta(weeks=40))))
     batches = 48 // 10 + 1
-    assert 0 < small and large <= small * batches  # at most one UPDATE + archive + DELETE a batch
+    assert small > 0 and large <= small * batches  # at most one UPDATE + archive + DELETE a batch
 
 
 def test_decay_reads_only_facts_whose_week_has_ended(vault: Vault, db_path: Path) -> None:
@@ -112,7 +116,9 @@ def test_a_fact_written_without_a_due_time_is_recomputed_by_the_next_decay(
     ]
 
 
-def test_the_sql_path_and_the_row_batch_path_store_the_same_rows(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_sql_path_and_the_row_batch_path_store_the_same_rows(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     from vault import open_vault
 
     states = []
@@ -123,11 +129,17 @@ def test_the_sql_path_and_the_row_batch_path_store_the_same_rows(tmp_path: Path,
             fill(v, 10, seed=3)
             first = v.decay(now=T0 + timedelta(weeks=9))
             second = v.decay(now=T0 + timedelta(weeks=13, days=2))
-        states.append((
-            first.archived, second.archived,
-            rows(path, "SELECT id, confidence, decay_due_at FROM facts ORDER BY id"),
-            rows(path, "SELECT original_id, confidence, reason, archived_at FROM archive ORDER BY id"),
-        ))
+        states.append(
+            (
+                first.archived,
+                second.archived,
+                rows(path, "SELECT id, confidence, decay_due_at FROM facts ORDER BY id"),
+                rows(
+                    path,
+                    "SELECT original_id, confidence, reason, archived_at FROM archive ORDER BY id",
+                ),
+            )
+        )
     assert states[0] == states[1]
     assert states[0][2] and states[0][3]
 

@@ -10,8 +10,15 @@ from vault.cli import main
 
 
 def _fill(vault: Vault) -> None:
-    vault.merge("ana", [FactIn(text="primary sport: running"), PatternIn(text="runs on Sundays"),
-                        NoteIn(text="knee felt fine")], now=T0)  # fmt: skip
+    vault.merge(
+        "ana",
+        [
+            FactIn(text="primary sport: running"),
+            PatternIn(text="runs on Sundays"),
+            NoteIn(text="knee felt fine"),
+        ],
+        now=T0,
+    )
     vault.merge("bob", [FactIn(text="goal: 10k")], now=T0)
 
 
@@ -20,7 +27,9 @@ def test_doctor_passes_on_a_healthy_vault(vault: Vault) -> None:
     report = vault.admin.doctor()
     failed = [(c.name, c.detail) for c in report.checks if not c.ok]
     assert failed == []
-    assert {"revision", "views", "caps", "one active fact per text"} <= {c.name for c in report.checks}
+    assert {"revision", "views", "caps", "one active fact per text"} <= {
+        c.name for c in report.checks
+    }
 
 
 def test_vault_doctor_command_exits_0_on_a_healthy_vault(vault: Vault, vault_url: str) -> None:
@@ -32,9 +41,11 @@ def test_vault_doctor_command_exits_0_on_a_healthy_vault(vault: Vault, vault_url
 
 def test_doctor_reports_a_broken_cap(vault: Vault) -> None:
     _fill(vault)
-    columns = ("athlete_id, category, source, source_ref, extractor, confidence, "
-               "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, "
-               "updated_at, decay_due_at")
+    columns = (
+        "athlete_id, category, source, source_ref, extractor, confidence, "
+        "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, "
+        "updated_at, decay_due_at"
+    )
     with vault.engine.begin() as connection:  # bypass the library: 16 facts for one athlete
         for i in range(16):
             connection.exec_driver_sql(

@@ -7,9 +7,16 @@ from datetime import datetime, timezone
 from vault import Vault
 
 T0 = datetime(2026, 5, 1, 7, tzinfo=timezone.utc)
-HILLS = {"id": "act_9", "started_at": "2026-05-01T07:00:00Z", "name": "Hill repeats",
-         "private_note": "calf tight after the hills, legs felt flat", "planned": True,
-         "completed": True, "rpe": 8, "duration_min": 50}
+HILLS = {
+    "id": "act_9",
+    "started_at": "2026-05-01T07:00:00Z",
+    "name": "Hill repeats",
+    "private_note": "calf tight after the hills, legs felt flat",
+    "planned": True,
+    "completed": True,
+    "rpe": 8,
+    "duration_min": 50,
+}
 
 
 def test_an_ingested_activity_records_its_episode_in_the_same_transaction(vault: Vault) -> None:
@@ -17,7 +24,9 @@ def test_an_ingested_activity_records_its_episode_in_the_same_transaction(vault:
     recalled = vault.episodes.recall("ana", "hill repeats", now=T0)
     assert recalled and recalled[0].ref.startswith("activity:act_9")
     vault.ingest_activity("ana", HILLS)  # the same activity again rewrites, never duplicates
-    assert len({e.ref for e in vault.episodes.recall("ana", "hill repeats", k=10, now=T0)}) == len(recalled)
+    assert len({e.ref for e in vault.episodes.recall("ana", "hill repeats", k=10, now=T0)}) == len(
+        recalled
+    )
 
 
 def test_forget_and_delete_cover_episodes(vault: Vault) -> None:

@@ -52,8 +52,12 @@ def test_every_old_name_points_at_a_method_that_exists(tmp_path: Path) -> None:
 
 
 def test_the_vault_itself_stays_small() -> None:
-    public = [n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)]
-    assert len(public) <= 34, public  # memory and learning: merge, reads, ingest, consolidate, why, ...
+    public = [
+        n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)
+    ]
+    assert len(public) <= 34, (
+        public
+    )  # memory and learning: merge, reads, ingest, consolidate, why, ...
 
 
 @pytest.mark.sqlite_only

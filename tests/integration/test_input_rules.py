@@ -28,15 +28,21 @@ def _nothing_stored(db: Db) -> None:
     assert db.rows("SELECT COUNT(*) FROM episodes") == [(0,)]
 
 
-@pytest.mark.parametrize("created", ["0001-01-01T00:00:00Z", "9999-12-31T00:00:00Z", "1899-12-31T23:59:59Z"])
-def test_memories_yaml_times_outside_the_range_are_refused(vault: Vault, db: Db, created: str) -> None:
+@pytest.mark.parametrize(
+    "created", ["0001-01-01T00:00:00Z", "9999-12-31T00:00:00Z", "1899-12-31T23:59:59Z"]
+)
+def test_memories_yaml_times_outside_the_range_are_refused(
+    vault: Vault, db: Db, created: str
+) -> None:
     with pytest.raises(InvalidInput, match="out of range"):
         vault.transfer.import_memories_yaml(MEMORY.format(created=created), "ana", now=T0)
     _nothing_stored(db)
 
 
 def test_memories_yaml_inside_the_range_is_imported(vault: Vault, db: Db) -> None:
-    vault.transfer.import_memories_yaml(MEMORY.format(created="2025-02-15T10:30:00Z"), "ana", now=T0)
+    vault.transfer.import_memories_yaml(
+        MEMORY.format(created="2025-02-15T10:30:00Z"), "ana", now=T0
+    )
     assert db.rows("SELECT COUNT(*) FROM facts") == [(1,)]
 
 
@@ -51,8 +57,10 @@ def test_episode_times_outside_the_range_are_refused(vault: Vault, db: Db, at: d
 
 def test_activity_times_outside_the_range_are_refused(vault: Vault, db: Db) -> None:
     with pytest.raises(InvalidInput, match="out of range"):
-        vault.ingest_activity("ana", {"id": "a1", "started_at": "9999-12-31T00:00:00Z",
-                                      "description": "knee pain again"})  # fmt: skip
+        vault.ingest_activity(
+            "ana",
+            {"id": "a1", "started_at": "9999-12-31T00:00:00Z", "description": "knee pain again"},
+        )
     _nothing_stored(db)
 
 

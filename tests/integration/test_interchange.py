@@ -44,28 +44,43 @@ def whole_file(path: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 def rich_memory(vault: Vault, athlete: str = "ana") -> None:
     """A few weeks of merges: replacement, entity merge, retraction, decay, caps, lists."""
-    vault.merge(athlete, [
-        FactIn(text="primary sport: running", confidence=0.8, source="conversation"),
-        FactIn(text="goal: 10k", confidence=0.7, source_ref="msg-1", extractor="rules:goal"),
-        FactIn(text="has recurring knee issue", category="injury", confidence=0.9),
-        FactIn(text="likes hills", confidence=0.35),
-        FactIn(text="works night shifts | weekends off", category="lifestyle", source="behavior"),
-        FactIn(text="läuft gern früh 🏃", confidence=0.6),
-        FactIn(text="has kids", category="context", confidence=0.7),
-        PatternIn(text="tends to skip after rest days"),
-        NoteIn(text="responds well to encouragement"),
-    ], now=T0)  # fmt: skip
-    vault.merge(athlete, [
-        FactIn(text="goal: marathon", confidence=0.8),
-        FactIn(text="knee pain after long runs", category="injury", confidence=0.8),
-        FactIn(text="primary sport: running"),
-        PatternIn(text="tends to skip after rest days"),
-    ], now=T0 + timedelta(days=3, microseconds=123457))  # fmt: skip
+    vault.merge(
+        athlete,
+        [
+            FactIn(text="primary sport: running", confidence=0.8, source="conversation"),
+            FactIn(text="goal: 10k", confidence=0.7, source_ref="msg-1", extractor="rules:goal"),
+            FactIn(text="has recurring knee issue", category="injury", confidence=0.9),
+            FactIn(text="likes hills", confidence=0.35),
+            FactIn(
+                text="works night shifts | weekends off", category="lifestyle", source="behavior"
+            ),
+            FactIn(text="läuft gern früh 🏃", confidence=0.6),
+            FactIn(text="has kids", category="context", confidence=0.7),
+            PatternIn(text="tends to skip after rest days"),
+            NoteIn(text="responds well to encouragement"),
+        ],
+        now=T0,
+    )
+    vault.merge(
+        athlete,
+        [
+            FactIn(text="goal: marathon", confidence=0.8),
+            FactIn(text="knee pain after long runs", category="injury", confidence=0.8),
+            FactIn(text="primary sport: running"),
+            PatternIn(text="tends to skip after rest days"),
+        ],
+        now=T0 + timedelta(days=3, microseconds=123457),
+    )
     vault.decay(now=T0 + timedelta(weeks=4))
-    vault.merge(athlete, [Retraction(category="injury", tags={"body:knee"}),
-                          *[FactIn(text=f"weekly hours: {n}", confidence=0.5) for n in range(2)],
-                          *[PatternIn(text=f"pattern {n}") for n in range(6)]],
-                now=T0 + timedelta(weeks=5))  # fmt: skip
+    vault.merge(
+        athlete,
+        [
+            Retraction(category="injury", tags={"body:knee"}),
+            *[FactIn(text=f"weekly hours: {n}", confidence=0.5) for n in range(2)],
+            *[PatternIn(text=f"pattern {n}") for n in range(6)],
+        ],
+        now=T0 + timedelta(weeks=5),
+    )
 
 
 # ---- seed 002's memories.yaml ----------------------------------------------------------------------
@@ -79,16 +94,48 @@ def test_seed_002_example_imports_with_types_levels_and_the_archive(
         report.ids[k] for k in ("mem_a1b2c3d4", "mem_e5f6g7h8", "mem_i9j0k1l2")
     )
     assert (report.facts, report.archived, report.changed) == (3, 1, True)
-    assert rows(db_path, "SELECT id, text, category, source, source_ref, confidence, occurrences, "
-                "learned_at, observed_at, last_reinforced_at FROM facts ORDER BY id") == [  # fmt: skip
-        (knee, "Left knee pain after long runs over 18km", "injury", "activity_note", "act_12345",
-         0.9, 4, "2025-02-15T10:30:00.000000Z", "2025-03-10T08:45:00.000000Z", "2026-03-01T00:00:00.000000Z"),
-        (morning, "Prefers morning runs before work", "preference", "user_message",
-         "2025-03-01T09:00:00Z", 0.6, 1, "2025-03-01T09:00:00.000000Z", "2025-03-01T09:00:00.000000Z",
-         "2026-03-01T00:00:00.000000Z"),
-        (climbing, "Climbs 2-3 times per week, primary sport", "context", "pattern_analysis", None,
-         0.9, 12, "2025-02-01T00:00:00.000000Z", "2025-03-15T12:00:00.000000Z", "2026-03-01T00:00:00.000000Z"),
-    ]  # fmt: skip
+    assert rows(
+        db_path,
+        "SELECT id, text, category, source, source_ref, confidence, occurrences, "
+        "learned_at, observed_at, last_reinforced_at FROM facts ORDER BY id",
+    ) == [
+        (
+            knee,
+            "Left knee pain after long runs over 18km",
+            "injury",
+            "activity_note",
+            "act_12345",
+            0.9,
+            4,
+            "2025-02-15T10:30:00.000000Z",
+            "2025-03-10T08:45:00.000000Z",
+            "2026-03-01T00:00:00.000000Z",
+        ),
+        (
+            morning,
+            "Prefers morning runs before work",
+            "preference",
+            "user_message",
+            "2025-03-01T09:00:00Z",
+            0.6,
+            1,
+            "2025-03-01T09:00:00.000000Z",
+            "2025-03-01T09:00:00.000000Z",
+            "2026-03-01T00:00:00.000000Z",
+        ),
+        (
+            climbing,
+            "Climbs 2-3 times per week, primary sport",
+            "context",
+            "pattern_analysis",
+            None,
+            0.9,
+            12,
+            "2025-02-01T00:00:00.000000Z",
+            "2025-03-15T12:00:00.000000Z",
+            "2026-03-01T00:00:00.000000Z",
+        ),
+    ]
     assert rows(db_path, "SELECT fact_id, tag FROM fact_tags ORDER BY fact_id") == [
         (knee, "body:knee"),
         (morning, "time:morning"),
@@ -97,7 +144,7 @@ def test_seed_002_example_imports_with_types_levels_and_the_archive(
     assert rows(
         db_path,
         "SELECT kind, original_text, category, reason, superseded_by, archived_at FROM archive",
-    ) == [  # fmt: skip
+    ) == [
         (
             "fact",
             "Occasional knee soreness",
@@ -138,7 +185,7 @@ archived:
     assert rows(
         db_path,
         "SELECT original_text, category, source, reason, superseded_by FROM archive ORDER BY id",
-    ) == [  # fmt: skip
+    ) == [
         ("goal: 5k", "context", "activity_note", "superseded", marathon),
         ("old note", "general", "manual", "superseded", None),
         ("goal: 10k", "preference", "manual", "superseded", marathon),
@@ -149,27 +196,40 @@ archived:
 YAML_MISTAKES = {
     "not yaml": ("memories: [unclosed", "not valid YAML"),
     "not a mapping": ("- just\n- a list\n", "not a memories.yaml mapping"),
-    "unknown type": ("memories:\n  - {id: a, type: astrology, content: x, source: manual, "
-                     "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
-                     "unknown category 'astrology'"),
-    "bad level": ("memories:\n  - {id: a, type: context, content: x, source: manual, "
-                  "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: sure}\n",
-                  "memories.0.confidence"),
-    "naive time": ("memories:\n  - {id: a, type: context, content: x, source: manual, "
-                   "created_at: '2025-01-01T00:00:00', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
-                   "timezone-aware"),
-    "duplicate id": ("memories:\n" + "  - {id: a, type: context, content: x, source: manual, "
-                     "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n" * 2,
-                     "memory id 'a' appears twice"),
-    "unknown key": ("memories:\n  - {id: a, type: context, content: x, source: manual, mood: happy, "
-                    "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
-                    "memories.0.mood"),
-    "content too long": ("memories:\n  - {id: a, type: context, content: " + "y" * 201 + ", source: manual, "
-                         "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
-                         "limit is 200"),
+    "unknown type": (
+        "memories:\n  - {id: a, type: astrology, content: x, source: manual, "
+        "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
+        "unknown category 'astrology'",
+    ),
+    "bad level": (
+        "memories:\n  - {id: a, type: context, content: x, source: manual, "
+        "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: sure}\n",
+        "memories.0.confidence",
+    ),
+    "naive time": (
+        "memories:\n  - {id: a, type: context, content: x, source: manual, "
+        "created_at: '2025-01-01T00:00:00', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
+        "timezone-aware",
+    ),
+    "duplicate id": (
+        "memories:\n" + "  - {id: a, type: context, content: x, source: manual, "
+        "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n"
+        * 2,
+        "memory id 'a' appears twice",
+    ),
+    "unknown key": (
+        "memories:\n  - {id: a, type: context, content: x, source: manual, mood: happy, "
+        "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
+        "memories.0.mood",
+    ),
+    "content too long": (
+        "memories:\n  - {id: a, type: context, content: " + "y" * 201 + ", source: manual, "
+        "created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', confidence: high}\n",
+        "limit is 200",
+    ),
     "other schema": ("_schema: {schema_type: activities}\nmemories: []\n", "not 'memories'"),
     "empty": ("memories: []\narchived: []\n", "holds no memories"),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("case", sorted(YAML_MISTAKES))
@@ -211,7 +271,9 @@ def ranked(document: dict[str, Any]) -> dict[str, Any]:
             spaces[row["kind"]].add(row["original_id"])
         if row["superseded_by"] is not None:
             spaces["fact"].add(row["superseded_by"])
-    rank = {space: {old: n for n, old in enumerate(sorted(ids), 1)} for space, ids in spaces.items()}
+    rank = {
+        space: {old: n for n, old in enumerate(sorted(ids), 1)} for space, ids in spaces.items()
+    }
     for name, space in lists:
         for row in doc[name]:
             row["id"] = rank[space][row["id"]]
@@ -244,7 +306,12 @@ def test_export_import_export_is_identical(vault: Vault, tmp_path: Path, fmt: st
     assert third == second, "export -> import into a fresh file -> export: the same bytes"
     document = parse_text(first).canonical()
     assert len(document["archive"]) >= 5 and {a["reason"] for a in document["archive"]} >= {
-        "superseded", "merged", "resolved", "decayed", "capped"}  # fmt: skip
+        "superseded",
+        "merged",
+        "resolved",
+        "decayed",
+        "capped",
+    }
     assert any(f["tags"] for f in document["facts"]) and document["patterns"] and document["notes"]
 
 
@@ -270,8 +337,11 @@ def test_importing_the_same_document_twice_changes_nothing(
 def test_import_restores_the_document_over_later_changes(vault: Vault) -> None:
     rich_memory(vault)
     document = vault.transfer.export("ana")
-    vault.merge("ana", [FactIn(text="goal: ultra"), NoteIn(text="hates treadmills")],
-                now=T0 + timedelta(weeks=8))  # fmt: skip
+    vault.merge(
+        "ana",
+        [FactIn(text="goal: ultra"), NoteIn(text="hates treadmills")],
+        now=T0 + timedelta(weeks=8),
+    )
     vault.forget("ana", "night shifts", now=T0 + timedelta(weeks=8))
     assert ranked(vault.transfer.export("ana")) != ranked(document)
     assert vault.transfer.import_document(document).changed
@@ -289,7 +359,9 @@ def test_ids_are_renumbered_consistently_and_other_athletes_are_untouched(
         report = busy.transfer.import_document(document)
         assert report.changed
         restored = busy.transfer.export("ana")
-        assert not busy.transfer.import_document(document).changed, "a renumbered import is idempotent"
+        assert not busy.transfer.import_document(document).changed, (
+            "a renumbered import is idempotent"
+        )
         assert busy.transfer.export("bob") == bob_before
         marathon = next(f["id"] for f in restored["facts"] if f["text"] == "goal: marathon")
         chain, current = busy.history(marathon)
@@ -300,27 +372,57 @@ def test_ids_are_renumbered_consistently_and_other_athletes_are_untouched(
 
 
 def _archive_row(**change: Any) -> dict[str, Any]:
-    return {"id": 3, "kind": "fact", "original_id": 40, "original_text": "goal: 10k",
-            "category": "goal", "conflict_key": "goal", "source": "manual", "confidence": 0.7,
-            "occurrences": 1, "learned_at": "2026-02-01T00:00:00Z", "superseded_by": 41,
-            "reason": "superseded", "archived_at": "2026-02-02T00:00:00Z", **change}  # fmt: skip
+    return {
+        "id": 3,
+        "kind": "fact",
+        "original_id": 40,
+        "original_text": "goal: 10k",
+        "category": "goal",
+        "conflict_key": "goal",
+        "source": "manual",
+        "confidence": 0.7,
+        "occurrences": 1,
+        "learned_at": "2026-02-01T00:00:00Z",
+        "superseded_by": 41,
+        "reason": "superseded",
+        "archived_at": "2026-02-02T00:00:00Z",
+        **change,
+    }
 
 
 def _fact_row(**change: Any) -> dict[str, Any]:
-    return {"id": 41, "text": "goal: marathon", "category": "goal", "conflict_key": "goal",
-            "source": "manual", "source_ref": None, "extractor": None, "confidence": 0.8,
-            "base_confidence": 0.8, "occurrences": 1, "tags": [],
-            "learned_at": "2026-02-02T00:00:00Z", "observed_at": "2026-02-02T00:00:00Z",
-            "last_reinforced_at": "2026-02-02T00:00:00Z", "updated_at": "2026-02-02T00:00:00Z",
-            **change}  # fmt: skip
+    return {
+        "id": 41,
+        "text": "goal: marathon",
+        "category": "goal",
+        "conflict_key": "goal",
+        "source": "manual",
+        "source_ref": None,
+        "extractor": None,
+        "confidence": 0.8,
+        "base_confidence": 0.8,
+        "occurrences": 1,
+        "tags": [],
+        "learned_at": "2026-02-02T00:00:00Z",
+        "observed_at": "2026-02-02T00:00:00Z",
+        "last_reinforced_at": "2026-02-02T00:00:00Z",
+        "updated_at": "2026-02-02T00:00:00Z",
+        **change,
+    }
 
 
 def _document(facts: list[dict[str, Any]], archive: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "format": "vault-export", "version": 1,
-        "athlete": {"id": "ana", "created_at": "2026-03-01T00:00:00Z", "updated_at": "2026-03-01T00:00:00Z"},
-        "facts": facts, "archive": archive,
-    }  # fmt: skip
+        "format": "vault-export",
+        "version": 1,
+        "athlete": {
+            "id": "ana",
+            "created_at": "2026-03-01T00:00:00Z",
+            "updated_at": "2026-03-01T00:00:00Z",
+        },
+        "facts": facts,
+        "archive": archive,
+    }
 
 
 def test_new_facts_never_reuse_an_id_the_imported_archive_refers_to(vault: Vault) -> None:
@@ -339,13 +441,17 @@ def test_new_facts_never_reuse_an_id_the_imported_archive_refers_to(vault: Vault
 def test_the_largest_64_bit_id_is_only_a_label(vault: Vault, db_path: Path, huge: int) -> None:
     """Today's ids are renumbered, so a document's id never reaches a sequence: an id of
     9223372036854775807 used to push sqlite_sequence to its end ("database or disk is full")."""
-    document = _document([_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)])
+    document = _document(
+        [_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)]
+    )
     assert vault.transfer.import_document(document).changed
     assert not vault.transfer.import_document(document).changed
     stored = vault.transfer.export("ana")
     assert stored["facts"][0]["id"] == 2 and stored["archive"][0]["original_id"] == 1
     assert rows(db_path, "SELECT name, seq FROM sqlite_sequence WHERE seq > 0 ORDER BY name") == [
-        ("archive", 1), ("facts", 2)]  # fmt: skip
+        ("archive", 1),
+        ("facts", 2),
+    ]
     added = vault.remember("ana", "primary sport: running", now=T0).added[0]
     assert added.id == 3
     vault.remember("bob", "goal: 5k", now=T0)
@@ -362,8 +468,9 @@ def test_import_cost_does_not_grow_with_other_athletes(tmp_path: Path) -> None:
     def cost(others: int) -> list[tuple[int, int]]:
         with open_vault(tmp_path / f"busy-{others}.db", upgrade=True) as busy:
             for n in range(others):
-                busy.merge(f"other-{n}", [FactIn(text=f"goal: {n}k"), NoteIn(text=f"note {n}")],
-                           now=T0)  # fmt: skip
+                busy.merge(
+                    f"other-{n}", [FactIn(text=f"goal: {n}k"), NoteIn(text=f"note {n}")], now=T0
+                )
                 busy.merge(f"other-{n}", [FactIn(text=f"goal: {n + 1}k")], now=T0 + timedelta(1))
             statements, steps, hooked = [0], [0], set()
 
@@ -418,14 +525,33 @@ def test_the_service_functions_compose_in_a_callers_unit_of_work(
 
 def _broken(change: str) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "format": "vault-export", "version": 1,
-        "athlete": {"id": "ana", "created_at": "2026-03-01T00:00:00Z", "updated_at": "2026-03-01T00:00:00Z"},
-        "facts": [{"id": 1, "text": "goal: 10k", "category": "goal", "conflict_key": "goal",
-                   "source": "manual", "source_ref": None, "extractor": None, "confidence": 0.8,
-                   "base_confidence": 0.8, "occurrences": 1, "tags": [],
-                   "learned_at": "2026-03-01T00:00:00Z", "observed_at": "2026-03-01T00:00:00Z",
-                   "last_reinforced_at": "2026-03-01T00:00:00Z", "updated_at": "2026-03-01T00:00:00Z"}],
-    }  # fmt: skip
+        "format": "vault-export",
+        "version": 1,
+        "athlete": {
+            "id": "ana",
+            "created_at": "2026-03-01T00:00:00Z",
+            "updated_at": "2026-03-01T00:00:00Z",
+        },
+        "facts": [
+            {
+                "id": 1,
+                "text": "goal: 10k",
+                "category": "goal",
+                "conflict_key": "goal",
+                "source": "manual",
+                "source_ref": None,
+                "extractor": None,
+                "confidence": 0.8,
+                "base_confidence": 0.8,
+                "occurrences": 1,
+                "tags": [],
+                "learned_at": "2026-03-01T00:00:00Z",
+                "observed_at": "2026-03-01T00:00:00Z",
+                "last_reinforced_at": "2026-03-01T00:00:00Z",
+                "updated_at": "2026-03-01T00:00:00Z",
+            }
+        ],
+    }
     fact = document["facts"][0]
     if change == "format":
         document["format"] = "something-else"
@@ -442,8 +568,9 @@ def _broken(change: str) -> dict[str, Any]:
     elif change == "same conflict key":
         document["facts"].append({**fact, "id": 2, "text": "goal: 5k"})
     elif change == "over the cap":
-        document["facts"] = [{**fact, "id": n, "text": f"fact {n}", "conflict_key": None}
-                             for n in range(1, 17)]  # fmt: skip
+        document["facts"] = [
+            {**fact, "id": n, "text": f"fact {n}", "conflict_key": None} for n in range(1, 17)
+        ]
     elif change == "bad tag":
         fact["tags"] = ["knee"]
     elif change == "id as text":
@@ -451,13 +578,21 @@ def _broken(change: str) -> dict[str, Any]:
     return document
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ("format", "not a vault-export document"), ("version", "unsupported vault-export version 2"),
-    ("confidence", "confidence must be a number from 0 to 1"), ("naive time", "timezone-aware"),
-    ("unknown key", "facts.0.mood"), ("same id", "share the id 1"),
-    ("same conflict key", "share the conflict key 'goal'"), ("over the cap", "at most 15"),
-    ("bad tag", "'kind:entity'"), ("id as text", "facts.0.id"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("format", "not a vault-export document"),
+        ("version", "unsupported vault-export version 2"),
+        ("confidence", "confidence must be a number from 0 to 1"),
+        ("naive time", "timezone-aware"),
+        ("unknown key", "facts.0.mood"),
+        ("same id", "share the id 1"),
+        ("same conflict key", "share the conflict key 'goal'"),
+        ("over the cap", "at most 15"),
+        ("bad tag", "'kind:entity'"),
+        ("id as text", "facts.0.id"),
+    ],
+)
 def test_an_invalid_document_is_refused_before_anything_is_written(
     vault: Vault, db_path: Path, change: str, message: str
 ) -> None:
@@ -536,7 +671,9 @@ def test_a_hostile_document_is_refused_and_the_file_is_unchanged_byte_for_byte(
     with open_vault(path) as target:
         added = target.remember("cleo", "goal: 5k", now=T0).added[0]  # later inserts still work
         assert added.id > max(f["id"] for f in document["facts"])
-        assert not target.transfer.import_document(document).changed  # the unbroken document: no change
+        assert not target.transfer.import_document(
+            document
+        ).changed  # the unbroken document: no change
 
 
 def test_the_unbroken_document_imports(vault: Vault) -> None:
@@ -587,7 +724,9 @@ def test_the_same_document_round_trips_through_postgresql(vault: Vault, pg_vault
 @pytest.mark.postgres
 def test_a_huge_id_is_only_a_label_on_postgresql(pg_vault: Vault) -> None:
     huge = 2**63 - 1
-    document = _document([_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)])
+    document = _document(
+        [_fact_row(id=huge)], [_archive_row(original_id=huge - 1, superseded_by=huge)]
+    )
     assert pg_vault.transfer.import_document(document).changed
     assert not pg_vault.transfer.import_document(document).changed
     assert pg_vault.remember("ana", "primary sport: running", now=T0).added[0].id < huge

@@ -43,11 +43,19 @@ def test_decay_run_once_equals_decay_run_weekly(tmp_path: Path) -> None:
 
 
 def test_decay_archives_facts_that_fall_below_the_floor(vault: Vault, db_path: Path) -> None:
-    vault.merge("ana", [FactIn(text="likes hills", confidence=0.35),
-                        FactIn(text="goal: marathon", confidence=0.9)], now=T0)
+    vault.merge(
+        "ana",
+        [
+            FactIn(text="likes hills", confidence=0.35),
+            FactIn(text="goal: marathon", confidence=0.9),
+        ],
+        now=T0,
+    )
     result = vault.decay(now=T0 + timedelta(weeks=4))
     assert (result.lowered, result.archived) == (1, 1)
-    assert rows(db_path, "SELECT reason, original_text FROM archive") == [("decayed", "likes hills")]
+    assert rows(db_path, "SELECT reason, original_text FROM archive") == [
+        ("decayed", "likes hills")
+    ]
 
 
 def test_reinforcement_resets_the_decay_clock(vault: Vault) -> None:
@@ -66,18 +74,32 @@ def test_reinforcement_resets_the_decay_clock(vault: Vault) -> None:
 def test_forget_erases_matching_items_everywhere_and_keeps_only_counts(
     vault: Vault, db_path: Path
 ) -> None:
-    vault.merge("ana", [FactIn(text="Occasional knee soreness", category="injury"),
-                        PatternIn(text="knee flares after hills"),
-                        NoteIn(text="ask about the knee gently"),
-                        FactIn(text="goal: marathon")], now=T0)
-    vault.merge("ana", [FactIn(text="Zqxknee-marker pain in the knee", category="injury")],
-                now=T0 + timedelta(days=1))  # supersedes the first: its text moves to the archive
+    vault.merge(
+        "ana",
+        [
+            FactIn(text="Occasional knee soreness", category="injury"),
+            PatternIn(text="knee flares after hills"),
+            NoteIn(text="ask about the knee gently"),
+            FactIn(text="goal: marathon"),
+        ],
+        now=T0,
+    )
+    vault.merge(
+        "ana",
+        [FactIn(text="Zqxknee-marker pain in the knee", category="injury")],
+        now=T0 + timedelta(days=1),
+    )  # supersedes the first: its text moves to the archive
     result = vault.forget("ana", "my knee", now=T0 + timedelta(days=2))
     assert (result.facts, result.patterns, result.notes, result.archived) == (1, 1, 1, 1)
     assert rows(db_path, "SELECT text FROM facts") == [("goal: marathon",)]
-    assert rows(db_path, "SELECT facts, patterns, notes, archived FROM forget_log") == [(1, 1, 1, 1)]
-    on_disk = db_path.read_bytes() + (db_path.with_name("vault.db-wal").read_bytes()
-                                      if db_path.with_name("vault.db-wal").exists() else b"")
+    assert rows(db_path, "SELECT facts, patterns, notes, archived FROM forget_log") == [
+        (1, 1, 1, 1)
+    ]
+    on_disk = db_path.read_bytes() + (
+        db_path.with_name("vault.db-wal").read_bytes()
+        if db_path.with_name("vault.db-wal").exists()
+        else b""
+    )
     assert b"Zqxknee-marker" not in on_disk and b"soreness" not in on_disk
 
 
@@ -91,19 +113,42 @@ def test_forget_needs_words_and_a_known_athlete(vault: Vault) -> None:
 
 def test_delete_athlete_erases_every_row_and_only_theirs(vault: Vault, db_path: Path) -> None:
     for athlete in ("ana", "bob"):
-        vault.merge(athlete, [FactIn(text="has recurring knee issue", category="injury"),
-                              PatternIn(text="skips Mondays"), NoteIn(text="likes data")], now=T0)
-        vault.merge(athlete, [FactIn(text="knee pain again", category="injury")],
-                    now=T0 + timedelta(days=1))
+        vault.merge(
+            athlete,
+            [
+                FactIn(text="has recurring knee issue", category="injury"),
+                PatternIn(text="skips Mondays"),
+                NoteIn(text="likes data"),
+            ],
+            now=T0,
+        )
+        vault.merge(
+            athlete, [FactIn(text="knee pain again", category="injury")], now=T0 + timedelta(days=1)
+        )
     counts = vault.delete_athlete("ana")
     engine_row = {"athlete_memory": 1} if vault.engine.dialect.name == "sqlite" else {}
     # the merged knee fact kept the first message's evidence beside the second's
-    assert counts == {"fact_tags": 1, "fact_evidence": 2, "facts": 1, "patterns": 1, "notes": 1, "archive": 1,
-                      "forget_log": 0, "athletes": 1,
-                      "episodes": 0, "episode_vectors": 0, "episode_archive": 0, **engine_row}
+    assert counts == {
+        "fact_tags": 1,
+        "fact_evidence": 2,
+        "facts": 1,
+        "patterns": 1,
+        "notes": 1,
+        "archive": 1,
+        "forget_log": 0,
+        "athletes": 1,
+        "episodes": 0,
+        "episode_vectors": 0,
+        "episode_archive": 0,
+        **engine_row,
+    }
     for table in ("facts", "patterns", "notes", "archive", "athletes"):
-        assert rows(db_path, f"SELECT COUNT(*) FROM {table} WHERE " +
-                    ("id" if table == "athletes" else "athlete_id") + " = 'ana'") == [(0,)]
+        assert rows(
+            db_path,
+            f"SELECT COUNT(*) FROM {table} WHERE "
+            + ("id" if table == "athletes" else "athlete_id")
+            + " = 'ana'",
+        ) == [(0,)]
     assert rows(db_path, "SELECT COUNT(*) FROM facts WHERE athlete_id = 'bob'") == [(1,)]
     with pytest.raises(AthleteNotFound):
         vault.delete_athlete("ana")
@@ -139,4 +184,3 @@ def test_forgetting_the_replacement_leaves_no_link_to_nothing(vault: Vault, db_p
     ]
     chain, current = vault.history(first.id)
     assert [a.original_text for a in chain] == ["primary sport: cycling"] and current is None
-

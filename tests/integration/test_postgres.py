@@ -30,13 +30,21 @@ def pg_vault(pg_server_url: str, _pg_cleaner) -> Iterator[Vault]:  # type: ignor
 
 def test_views_exist_and_merge_replaces_and_caps_on_postgresql(pg_vault: Vault) -> None:
     with pg_vault.engine.connect() as connection:
-        names = set(connection.exec_driver_sql(
-            "SELECT table_name FROM information_schema.views WHERE table_schema = 'public'"
-        ).scalars())
+        names = set(
+            connection.exec_driver_sql(
+                "SELECT table_name FROM information_schema.views WHERE table_schema = 'public'"
+            ).scalars()
+        )
     assert {view.name for view in CURRENT_VIEWS} <= names
-    pg_vault.merge("ana", [FactIn(text=f"fact {i}", confidence=0.31 + i / 100) for i in range(17)]
-                   + [FactIn(text="primary sport: running"), PatternIn(text="skips Mondays")], now=T0)
-    result = pg_vault.merge("ana", [FactIn(text="primary sport: cycling")], now=T0 + timedelta(days=1))
+    pg_vault.merge(
+        "ana",
+        [FactIn(text=f"fact {i}", confidence=0.31 + i / 100) for i in range(17)]
+        + [FactIn(text="primary sport: running"), PatternIn(text="skips Mondays")],
+        now=T0,
+    )
+    result = pg_vault.merge(
+        "ana", [FactIn(text="primary sport: cycling")], now=T0 + timedelta(days=1)
+    )
     assert [a.original_text for a in result.archived if a.reason.value == "superseded"] == [
         "primary sport: running"
     ]
@@ -49,8 +57,10 @@ def test_views_exist_and_merge_replaces_and_caps_on_postgresql(pg_vault: Vault) 
 
 def test_times_are_timestamptz_on_the_server(pg_vault: Vault) -> None:
     with pg_vault.engine.connect() as connection:
-        types = dict(connection.exec_driver_sql(
-            "SELECT column_name, data_type FROM information_schema.columns "
-            "WHERE table_name = 'facts' AND column_name LIKE '%%_at'"
-        ).all())
+        types = dict(
+            connection.exec_driver_sql(
+                "SELECT column_name, data_type FROM information_schema.columns "
+                "WHERE table_name = 'facts' AND column_name LIKE '%%_at'"
+            ).all()
+        )
     assert set(types.values()) == {"timestamp with time zone"}

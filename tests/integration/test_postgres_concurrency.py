@@ -36,10 +36,12 @@ def _fact(vault: Vault) -> tuple[int, float]:
 
 def _waiting_on_a_lock(vault: Vault) -> bool:
     with vault.engine.connect() as connection:
-        return bool(connection.exec_driver_sql(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        ).scalar())  # fmt: skip
+        return bool(
+            connection.exec_driver_sql(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            ).scalar()
+        )
 
 
 def _until(condition: Callable[[], bool]) -> None:
@@ -52,7 +54,9 @@ def _until(condition: Callable[[], bool]) -> None:
 
 
 @pytest.fixture
-def paused_decay(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, threading.Event]]:
+def paused_decay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[threading.Event, threading.Event]]:
     """Decay stops right after it has read its batch, until `resume` is set."""
     read, resume = threading.Event(), threading.Event()
     original = memory_repository.MemoryRepository.facts_due_for_decay
@@ -157,13 +161,17 @@ def test_merges_of_different_athletes_do_not_wait_for_each_other(pg_vault: Vault
 @pytest.mark.parametrize(
     "operation",
     [
-        pytest.param(lambda uow: services.merge(uow, "ana", [FactIn(text="goal: 10k")], T0), id="merge"),
+        pytest.param(
+            lambda uow: services.merge(uow, "ana", [FactIn(text="goal: 10k")], T0), id="merge"
+        ),
         pytest.param(lambda uow: services.forget(uow, "ana", "hills", T0), id="forget"),
         pytest.param(lambda uow: services.decay(uow, T0 + timedelta(weeks=3)), id="decay"),
         pytest.param(lambda uow: _restore(uow), id="restore"),
     ],
 )
-def test_writers_of_one_athlete_serialize(pg_vault: Vault, operation: Callable[[UnitOfWork], Any]) -> None:
+def test_writers_of_one_athlete_serialize(
+    pg_vault: Vault, operation: Callable[[UnitOfWork], Any]
+) -> None:
     pg_vault.merge("ana", [FactIn(text="ana likes hills", confidence=0.9)], now=T0)
     pg_vault.merge("ana", [FactIn(text="prefers morning sessions", confidence=0.9)], now=T0)
     first = _open_merge(pg_vault, "ana")

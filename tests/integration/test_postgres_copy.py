@@ -41,8 +41,12 @@ def test_the_demo_vault_moves_to_postgresql_and_back(pg_vault: Vault, tmp_path: 
     # the copy keeps ids, so a new fact never takes an id the archive still refers to
     vault("--db", str(back), "remember", "demo-athlete", "likes hill repeats")
     vault("--db", str(demo), "remember", "demo-athlete", "likes hill repeats")
-    ids = [json.loads(vault("--db", str(p), "facts", "demo-athlete", "--json")) for p in (demo, back)]
-    assert ids[0] == ids[1] or [f["id"] for f in ids[0]["facts"]] == [f["id"] for f in ids[1]["facts"]]
+    ids = [
+        json.loads(vault("--db", str(p), "facts", "demo-athlete", "--json")) for p in (demo, back)
+    ]
+    assert ids[0] == ids[1] or [f["id"] for f in ids[0]["facts"]] == [
+        f["id"] for f in ids[1]["facts"]
+    ]
 
 
 def test_a_destination_with_other_athletes_is_refused(pg_vault: Vault, tmp_path: Path) -> None:

@@ -52,41 +52,59 @@ WRITES: dict[str, list[Write]] = {
     "merge": [
         lambda v, s, t: v.merge("ana", [FactIn(text=s)], now=T0, trusted=t),
         lambda v, s, t: v.merge("ana", [FactIn(text="goal: 10k", source_ref=s)], now=T0, trusted=t),
-        lambda v, s, t: v.merge("ana", [{"kind": "note", "text": "knee ok", "source_ref": s}], now=T0,
-                                trusted=t),  # fmt: skip
-        lambda v, s, t: v.merge("ana", [FactIn(text="has knee issue", tags={f"pw:{s}"})], now=T0,
-                                trusted=t),  # fmt: skip
+        lambda v, s, t: v.merge(
+            "ana", [{"kind": "note", "text": "knee ok", "source_ref": s}], now=T0, trusted=t
+        ),
+        lambda v, s, t: v.merge(
+            "ana", [FactIn(text="has knee issue", tags={f"pw:{s}"})], now=T0, trusted=t
+        ),
     ],
     "remember": [lambda v, s, t: v.remember("ana", s, now=T0, trusted=t)],
-    "transfer.import_document": [lambda v, s, t: v.transfer.import_document(_document(v, s), trusted=t)],
+    "transfer.import_document": [
+        lambda v, s, t: v.transfer.import_document(_document(v, s), trusted=t)
+    ],
     "transfer.import_documents": [
-        lambda v, s, t: v.transfer.import_documents([_document(v, s)], trusted=t)],
+        lambda v, s, t: v.transfer.import_documents([_document(v, s)], trusted=t)
+    ],
     "transfer.import_memories_yaml": [
-        lambda v, s, t: v.transfer.import_memories_yaml(_memories_yaml(s), "ana", now=T0, trusted=t),
-        lambda v, s, t: v.transfer.import_memories_yaml(_memories_yaml("goal: 10k", s), "ana", now=T0,
-                                                        trusted=t),  # fmt: skip
+        lambda v, s, t: v.transfer.import_memories_yaml(
+            _memories_yaml(s), "ana", now=T0, trusted=t
+        ),
+        lambda v, s, t: v.transfer.import_memories_yaml(
+            _memories_yaml("goal: 10k", s), "ana", now=T0, trusted=t
+        ),
     ],
     "episodes.add": [
         lambda v, s, t: v.episodes.add("ana", [{"text": s}], now=T0, trusted=t),
         lambda v, s, t: v.episodes.add("ana", [{"text": "long run", "ref": s}], now=T0, trusted=t),
-        lambda v, s, t: v.episodes.add("ana", [{"text": "long run", "outcome": s}], now=T0, trusted=t),
-        lambda v, s, t: v.episodes.add("ana", [{"text": "long run", "meta": {"person": s}}], now=T0,
-                                       trusted=t),  # fmt: skip
+        lambda v, s, t: v.episodes.add(
+            "ana", [{"text": "long run", "outcome": s}], now=T0, trusted=t
+        ),
+        lambda v, s, t: v.episodes.add(
+            "ana", [{"text": "long run", "meta": {"person": s}}], now=T0, trusted=t
+        ),
     ],
     "episodes.add_one": [lambda v, s, t: v.episodes.add_one("ana", s, now=T0, trusted=t)],
     "episodes.import_stream": [
-        lambda v, s, t: v.episodes.import_stream("ana", [{"text": "easy"}, {"text": s}], now=T0,
-                                                 trusted=t)],  # fmt: skip
+        lambda v, s, t: v.episodes.import_stream(
+            "ana", [{"text": "easy"}, {"text": s}], now=T0, trusted=t
+        )
+    ],
     "episodes.from_activity": [
         lambda v, s, t: v.episodes.from_activity(
-            "ana", {"id": "a1", "date": "2026-03-01", "description": f"knee pain, {s}"}, now=T0, trusted=t
+            "ana",
+            {"id": "a1", "date": "2026-03-01", "description": f"knee pain, {s}"},
+            now=T0,
+            trusted=t,
         )
     ],
     "knowledge.load": [
-        lambda v, s, t: v.knowledge.load([{"kind": "shoe", "name": "Pegasus", "attributes": {"note": s}}],
-                                         now=T0, trusted=t),  # fmt: skip
-        lambda v, s, t: v.knowledge.load([{"kind": "shoe", "name": "Pegasus", "aliases": [s]}], now=T0,
-                                         trusted=t),  # fmt: skip
+        lambda v, s, t: v.knowledge.load(
+            [{"kind": "shoe", "name": "Pegasus", "attributes": {"note": s}}], now=T0, trusted=t
+        ),
+        lambda v, s, t: v.knowledge.load(
+            [{"kind": "shoe", "name": "Pegasus", "aliases": [s]}], now=T0, trusted=t
+        ),
     ],
 }
 
@@ -95,38 +113,79 @@ WRITES: dict[str, list[Write]] = {
 LEARNING: dict[str, Callable[[Vault, str], object]] = {
     "ingest_message": lambda v, s: v.ingest_message("ana", f"I run every morning, {s}", now=T0),
     "ingest_conversation": lambda v, s: v.ingest_conversation(
-        "ana", [{"role": "user", "text": f"I love trail running. {s}"}], now=T0),
+        "ana", [{"role": "user", "text": f"I love trail running. {s}"}], now=T0
+    ),
     "ingest_activity": lambda v, s: v.ingest_activity(
-        "ana", {"id": "a1", "date": "2026-03-01", "description": f"knee pain after the run, {s}"}, now=T0),
+        "ana",
+        {"id": "a1", "date": "2026-03-01", "description": f"knee pain after the run, {s}"},
+        now=T0,
+    ),
     "learn_patterns": lambda v, s: v.learn_patterns(
-        "ana", [{"id": f"a{i}", "date": f"2026-02-{i + 1:02d}", "description": s} for i in range(8)],
-        now=T0),
+        "ana",
+        [{"id": f"a{i}", "date": f"2026-02-{i + 1:02d}", "description": s} for i in range(8)],
+        now=T0,
+    ),
     "bootstrap": lambda v, s: v.bootstrap("ana", {"sport": "running", "goal": s}, now=T0),
-}  # fmt: skip
+}
 
 NOT_WRITES = {
     # reads
-    "facts", "memory", "prompt_facts", "top_facts", "facts_by_category", "patterns", "notes",
-    "archive", "history", "summary", "summaries", "memory_block", "contract",
-    "relevance_ranker", "relevant", "extract_message", "engine", "decay_policy", "why",
-    "admin.doctor", "admin.erasure_pending", "admin.facts_due_count", "admin.athlete_count",
-    "admin.stats", "admin.sql", "transfer.export", "transfer.export_all",
-    "episodes.recall", "episodes.sections", "episodes.vector_models", "knowledge.for_context",
+    "facts",
+    "memory",
+    "prompt_facts",
+    "top_facts",
+    "facts_by_category",
+    "patterns",
+    "notes",
+    "archive",
+    "history",
+    "summary",
+    "summaries",
+    "memory_block",
+    "contract",
+    "relevance_ranker",
+    "relevant",
+    "extract_message",
+    "engine",
+    "decay_policy",
+    "why",
+    "admin.doctor",
+    "admin.erasure_pending",
+    "admin.facts_due_count",
+    "admin.athlete_count",
+    "admin.stats",
+    "admin.sql",
+    "transfer.export",
+    "transfer.export_all",
+    "episodes.recall",
+    "episodes.sections",
+    "episodes.vector_models",
+    "knowledge.for_context",
     "knowledge.read_files",
     # erase or lower what is stored, never add text
-    "decay", "forget", "delete_athlete", "cleanup_archive", "episodes.forget", "episodes.expire",
-    "episodes.cleanup_archive", "admin.erase",
+    "decay",
+    "forget",
+    "delete_athlete",
+    "cleanup_archive",
+    "episodes.forget",
+    "episodes.expire",
+    "episodes.cleanup_archive",
+    "admin.erase",
     # vectors of episodes, and facts consolidated from sessions, already stored (their text
     # passed the gate on the way in)
-    "episodes.reembed", "consolidate",
+    "episodes.reembed",
+    "consolidate",
     # the engine's rows go through privacy_gate.candidate_problem item by item
     # (test_engine_rows_pass_the_gate below)
     "admin.sync_engine",
     # whole-vault copies: rows already stored passed the gate (or were vouched for) on the way in
-    "transfer.copy_to", "transfer.backup",
+    "transfer.copy_to",
+    "transfer.backup",
     # plumbing: a caller composing repository calls itself calls privacy_gate.check itself
-    "unit_of_work", "close", "busy_retry",
-}  # fmt: skip
+    "unit_of_work",
+    "close",
+    "busy_retry",
+}
 RESOURCES = ("episodes", "knowledge", "transfer", "admin")
 
 
@@ -135,7 +194,9 @@ def _public_paths() -> set[str]:
     those of each resource object, as `resource.method`."""
     from vault.facade.renamed import Renamed
 
-    paths = {n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)}
+    paths = {
+        n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)
+    }
     from vault.facade.admin import Admin
     from vault.facade.episodes import Episodes
     from vault.facade.knowledge import KnowledgeBase
@@ -153,15 +214,22 @@ def _method(path: str) -> Any:
     from vault.facade.transfer import Transfer
 
     owner, _, name = path.rpartition(".")
-    classes = {"": Vault, "episodes": Episodes, "knowledge": KnowledgeBase, "transfer": Transfer,
-               "admin": Admin}  # fmt: skip
+    classes = {
+        "": Vault,
+        "episodes": Episodes,
+        "knowledge": KnowledgeBase,
+        "transfer": Transfer,
+        "admin": Admin,
+    }
     return getattr(classes[owner], name)
 
 
 def test_every_public_write_path_is_listed() -> None:
     public = _public_paths()
     listed = set(WRITES) | set(LEARNING) | NOT_WRITES
-    assert public - listed == set(), "a new public method: add it to WRITES (with a gate test) or NOT_WRITES"
+    assert public - listed == set(), (
+        "a new public method: add it to WRITES (with a gate test) or NOT_WRITES"
+    )
     assert listed - public == set()
 
 
@@ -188,7 +256,9 @@ def _stored_anywhere(vault: Vault, needle: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("name", "case"), [(n, i) for n in sorted(WRITES) for i in range(len(WRITES[n]))])
+@pytest.mark.parametrize(
+    ("name", "case"), [(n, i) for n in sorted(WRITES) for i in range(len(WRITES[n]))]
+)
 @pytest.mark.parametrize("pii", [PII, f"card {CARD} {SECRET}"])
 def test_each_write_path_refuses_personal_data_and_stores_none_of_it(
     vault: Vault, name: str, case: int, pii: str
@@ -201,7 +271,9 @@ def test_each_write_path_refuses_personal_data_and_stores_none_of_it(
         write(vault, pii, "yes")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("name", "case"), [(n, i) for n in sorted(WRITES) for i in range(len(WRITES[n]))])
+@pytest.mark.parametrize(
+    ("name", "case"), [(n, i) for n in sorted(WRITES) for i in range(len(WRITES[n]))]
+)
 def test_trusted_lets_a_vouched_entry_through(vault: Vault, name: str, case: int) -> None:
     WRITES[name][case](vault, PII, True)
     assert _stored_anywhere(vault, SECRET) != []
@@ -231,11 +303,32 @@ CLI_LEARNING = {"ingest", "bootstrap", "demo"}  # extractor output only, through
 # (tests/mcp/test_write_tools.py refuses personal data through the protocol)
 CLI_SERVERS = {"mcp"}
 CLI_NOT_WRITES = {
-    "backup", "cleanup", "copy", "datasette-metadata", "decay", "delete", "doctor", "erase",
-    "export", "facts", "forget", "history", "prompt", "recall", "relevant", "sql", "stats",
-    "upgrade", "episode forget", "episode expire", "episode cleanup", "episode list",
-    "knowledge show", "episode reembed", "consolidate",
-}  # fmt: skip
+    "backup",
+    "cleanup",
+    "copy",
+    "datasette-metadata",
+    "decay",
+    "delete",
+    "doctor",
+    "erase",
+    "export",
+    "facts",
+    "forget",
+    "history",
+    "prompt",
+    "recall",
+    "relevant",
+    "sql",
+    "stats",
+    "upgrade",
+    "episode forget",
+    "episode expire",
+    "episode cleanup",
+    "episode list",
+    "knowledge show",
+    "episode reembed",
+    "consolidate",
+}
 
 
 def _commands(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
@@ -268,7 +361,9 @@ def _cli_input(name: str, tmp_path: Path, vault: Vault) -> Path:
         path.write_text(json.dumps({"text": PII}) + "\n")
     elif name == "knowledge load":
         path = tmp_path / "k.json"
-        path.write_text(json.dumps([{"kind": "shoe", "name": "Pegasus", "attributes": {"note": PII}}]))
+        path.write_text(
+            json.dumps([{"kind": "shoe", "name": "Pegasus", "attributes": {"note": PII}}])
+        )
     elif name == "import":
         path.write_text(json.dumps(_document(vault, PII)))
     return path
@@ -295,7 +390,10 @@ def test_one_candidate_is_judged_on_every_field_for_paths_that_leave_refusals_ou
 
     assert candidate_problem(FactIn(text="goal: 10k")) is None
     assert candidate_problem(FactIn(text=PII)) == "text: holds personal data (credential)"
-    assert candidate_problem(NoteIn(text="knee ok", source_ref=CARD)) == "source_ref: holds personal data (card)"
+    assert (
+        candidate_problem(NoteIn(text="knee ok", source_ref=CARD))
+        == "source_ref: holds personal data (card)"
+    )
     assert candidate_problem(FactIn(text="has knee issue", tags={f"pw:{PII}"})) is not None
 
 
@@ -309,12 +407,24 @@ def test_engine_rows_pass_the_gate(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
         vault.remember("ana", "primary sport: running", now=T0)
-    row = {"key_facts": [{"fact": PII, "source": "conversation", "confidence": 0.9,
-                          "learned_at": "2026-03-01T08:00:00Z"}],
-           "patterns": [f"card {CARD}"], "coaching_notes": []}  # fmt: skip
+    row = {
+        "key_facts": [
+            {
+                "fact": PII,
+                "source": "conversation",
+                "confidence": 0.9,
+                "learned_at": "2026-03-01T08:00:00Z",
+            }
+        ],
+        "patterns": [f"card {CARD}"],
+        "coaching_notes": [],
+    }
     with closing(sqlite3.connect(path)) as raw:
-        raw.execute("INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at) "
-                    "VALUES (?1, ?2, CURRENT_TIMESTAMP)", ("ana", json.dumps(row)))  # fmt: skip
+        raw.execute(
+            "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at) "
+            "VALUES (?1, ?2, CURRENT_TIMESTAMP)",
+            ("ana", json.dumps(row)),
+        )
         raw.commit()
     with open_vault(path) as vault:
         report = vault.admin.sync_engine(now=T0)

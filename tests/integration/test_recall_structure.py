@@ -22,14 +22,31 @@ def day(month: int, date: int, minute: int = 0) -> datetime:
 
 def chat(vault: Vault, **kwargs: Any) -> None:
     """Three sessions of a user with an assistant; the answers sit one turn after the words."""
-    vault.episodes.add("lu", [
-        {"text": "Hi, I'm Lu. I love tea and badminton.", "at": day(4, 27), "ref": "a0"},
-        {"text": "Badminton group every weekend with colleagues.", "at": day(4, 27, 1), "ref": "a1"},
-        {"text": "I watched a movie called Dangal, want to hear about it?", "at": day(5, 2), "ref": "b0"},
-        {"text": "A father trains his daughters to wrestle; it moved me.", "at": day(5, 2, 1), "ref": "b1"},
-        {"text": "Raining all day, I feel a bit down.", "at": day(5, 4), "ref": "c0"},
-        {"text": "Working on my novel, progress is slow.", "at": day(5, 4, 1), "ref": "c1"},
-    ], now=ASKED, **kwargs)  # fmt: skip
+    vault.episodes.add(
+        "lu",
+        [
+            {"text": "Hi, I'm Lu. I love tea and badminton.", "at": day(4, 27), "ref": "a0"},
+            {
+                "text": "Badminton group every weekend with colleagues.",
+                "at": day(4, 27, 1),
+                "ref": "a1",
+            },
+            {
+                "text": "I watched a movie called Dangal, want to hear about it?",
+                "at": day(5, 2),
+                "ref": "b0",
+            },
+            {
+                "text": "A father trains his daughters to wrestle; it moved me.",
+                "at": day(5, 2, 1),
+                "ref": "b1",
+            },
+            {"text": "Raining all day, I feel a bit down.", "at": day(5, 4), "ref": "c0"},
+            {"text": "Working on my novel, progress is slow.", "at": day(5, 4, 1), "ref": "c1"},
+        ],
+        now=ASKED,
+        **kwargs,
+    )
 
 
 def refs(found: list[Any]) -> list[str]:
@@ -42,7 +59,10 @@ def test_a_calendar_date_in_the_question_is_that_day(vault: Vault) -> None:
     assert set(refs(found)) == {"c0", "c1"}
     assert all(e.parts.time == 1.0 for e in found)
     # no such day in the question: the same words find nothing by time
-    assert all(e.parts.time == 0.0 for e in vault.episodes.recall("lu", "How was I feeling?", now=ASKED, k=2))
+    assert all(
+        e.parts.time == 0.0
+        for e in vault.episodes.recall("lu", "How was I feeling?", now=ASKED, k=2)
+    )
 
 
 def test_a_turn_is_lifted_by_its_session_neighbour(vault: Vault) -> None:
@@ -53,16 +73,26 @@ def test_a_turn_is_lifted_by_its_session_neighbour(vault: Vault) -> None:
 
 
 def test_no_lift_across_sessions(vault: Vault) -> None:
-    vault.episodes.add("lu", [
-        {"text": "Dangal is a film about wrestling", "at": day(5, 2), "ref": "x"},
-        {"text": "Completely unrelated later chat", "at": day(5, 2) + timedelta(hours=3), "ref": "y"},
-    ], now=ASKED)  # fmt: skip
+    vault.episodes.add(
+        "lu",
+        [
+            {"text": "Dangal is a film about wrestling", "at": day(5, 2), "ref": "x"},
+            {
+                "text": "Completely unrelated later chat",
+                "at": day(5, 2) + timedelta(hours=3),
+                "ref": "y",
+            },
+        ],
+        now=ASKED,
+    )
     assert refs(vault.episodes.recall("lu", "Dangal", now=ASKED, k=3)) == ["x"]
 
 
 def test_our_first_conversation_is_the_owners_earliest_day(vault: Vault) -> None:
     chat(vault)
-    found = vault.episodes.recall("lu", "What did we talk about in our first conversation?", now=ASKED, k=2)
+    found = vault.episodes.recall(
+        "lu", "What did we talk about in our first conversation?", now=ASKED, k=2
+    )
     assert set(refs(found)) == {"a0", "a1"}
 
 
@@ -127,6 +157,7 @@ def test_forget_and_caps_take_the_vectors_with_the_episodes(vault: Vault) -> Non
         "SELECT count(*) FROM episode_vectors v LEFT JOIN episodes e ON e.id = v.episode_id "
         "WHERE e.id IS NULL"
     ) == [(0,)]
-    vault.episodes.add("lu", [{"text": "one more", "at": day(5, 6)}], now=ASKED, cap=2,
-                       embedder=WordEmbedder())  # fmt: skip
+    vault.episodes.add(
+        "lu", [{"text": "one more", "at": day(5, 6)}], now=ASKED, cap=2, embedder=WordEmbedder()
+    )
     assert db.rows("SELECT count(*) FROM episode_vectors") == [(2,)]

@@ -45,9 +45,15 @@ def test_the_canonical_text_drops_trailing_stops_only(given: str, stored: str) -
 
 @pytest.mark.parametrize(
     "text",
-    ["Goal: finish an ironman.", "goal: finish an ironman", "GOAL: FINISH AN IRONMAN!",
-     "Primary Sport: Running", "PRIMARY SPORT: RUNNING.", "Level: Intermediate."],
-)  # fmt: skip
+    [
+        "Goal: finish an ironman.",
+        "goal: finish an ironman",
+        "GOAL: FINISH AN IRONMAN!",
+        "Primary Sport: Running",
+        "PRIMARY SPORT: RUNNING.",
+        "Level: Intermediate.",
+    ],
+)
 def test_punctuation_and_case_do_not_decide_acceptance(tmp_path: Path, text: str) -> None:
     with open_vault(tmp_path / "v.db", upgrade=True) as v:
         result = v.merge("ana", [FactIn(text=text)], T0)

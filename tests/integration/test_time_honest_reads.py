@@ -34,9 +34,15 @@ def test_a_fact_leaves_the_memory_block_when_its_time_comes_without_any_decay_ru
 def test_after_a_ten_week_break_who_the_athlete_is_stays_and_passing_things_fade(
     vault: Vault,
 ) -> None:
-    vault.merge("ana", [FactIn(text="has kids", confidence=0.7),
-                        FactIn(text="goal: marathon", confidence=0.8),
-                        FactIn(text="prefers morning sessions", confidence=0.7)], now=T0)
+    vault.merge(
+        "ana",
+        [
+            FactIn(text="has kids", confidence=0.7),
+            FactIn(text="goal: marathon", confidence=0.8),
+            FactIn(text="prefers morning sessions", confidence=0.7),
+        ],
+        now=T0,
+    )
     block = vault.memory_block("ana", now=T0 + timedelta(weeks=10)).text
     assert "has kids" in block and "goal: marathon" in block
     assert "prefers morning sessions" not in block  # 0.7 x 0.95^10 = 0.42
@@ -59,8 +65,11 @@ def test_the_decay_policy_is_configurable_and_checked(tmp_path: Path) -> None:
 
 
 def test_reads_and_decay_agree(vault: Vault) -> None:
-    vault.merge("ana", [FactIn(text="has kids", confidence=0.7),
-                        FactIn(text="likes hills", confidence=0.9)], now=T0)
+    vault.merge(
+        "ana",
+        [FactIn(text="has kids", confidence=0.7), FactIn(text="likes hills", confidence=0.9)],
+        now=T0,
+    )
     later = T0 + timedelta(weeks=9, days=3)
     before = [(f.text, f.confidence) for f in vault.facts("ana", now=later)]
     vault.decay(now=later)

@@ -30,8 +30,11 @@ def test_an_exception_mid_merge_leaves_the_file_unchanged(
     # the facts are already deleted/inserted when archiving fails
     monkeypatch.setattr(ArchiveRepository, "add", explode)
     with pytest.raises(RuntimeError, match="disk on fire"):
-        vault.merge("ana", [FactIn(text="primary sport: cycling"), FactIn(text="goal: 10k")],
-                    now=T0 + timedelta(days=1))
+        vault.merge(
+            "ana",
+            [FactIn(text="primary sport: cycling"), FactIn(text="goal: 10k")],
+            now=T0 + timedelta(days=1),
+        )
     after = rows(db_path, "SELECT * FROM facts") + rows(db_path, "SELECT * FROM athletes")
     assert after == before
     assert rows(db_path, "SELECT COUNT(*) FROM archive") == [(0,)]
@@ -67,7 +70,9 @@ def test_unit_of_work_rolls_back_unless_committed(vault: Vault, db_path: Path) -
         " '2026-01-01', '2026-01-01', '2026-01-01')",
     ],
 )
-def test_the_database_itself_refuses_broken_rows(vault: Vault, db_path: Path, statement: str) -> None:
+def test_the_database_itself_refuses_broken_rows(
+    vault: Vault, db_path: Path, statement: str
+) -> None:
     vault.merge("ana", [FactIn(text="goal: 5k")], now=T0)
     engine = create_vault_engine(sqlite_url(db_path))  # foreign keys on, like the library
     with pytest.raises(exc.IntegrityError):
@@ -80,10 +85,21 @@ def test_every_connection_gets_the_vault_pragmas(vault: Vault) -> None:
     with vault.engine.connect() as connection:
         pragmas = {
             name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
-            for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout", "secure_delete")
+            for name in (
+                "journal_mode",
+                "foreign_keys",
+                "synchronous",
+                "busy_timeout",
+                "secure_delete",
+            )
         }
-    assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "synchronous": 1,
-                       "busy_timeout": 5000, "secure_delete": 1}
+    assert pragmas == {
+        "journal_mode": "wal",
+        "foreign_keys": 1,
+        "synchronous": 1,
+        "busy_timeout": 5000,
+        "secure_delete": 1,
+    }
 
 
 def test_a_read_only_vault_cannot_write(vault: Vault, db_path: Path) -> None:
@@ -99,8 +115,13 @@ def test_a_read_only_vault_cannot_write(vault: Vault, db_path: Path) -> None:
 def _merge_many(path: str, worker: int, count: int) -> None:
     with open_vault(path) as v:
         for i in range(count):
-            v.merge("ana", [FactIn(text="primary sport: running", confidence=0.5),
-                            FactIn(text=f"worker {worker} step {i}", confidence=0.3)])
+            v.merge(
+                "ana",
+                [
+                    FactIn(text="primary sport: running", confidence=0.5),
+                    FactIn(text=f"worker {worker} step {i}", confidence=0.3),
+                ],
+            )
 
 
 def test_two_processes_merging_one_athlete_lose_no_update(vault: Vault, db_path: Path) -> None:
@@ -112,14 +133,19 @@ def test_two_processes_merging_one_athlete_lose_no_update(vault: Vault, db_path:
     for process in workers:
         process.join(timeout=120)
         assert process.exitcode == 0
-    assert rows(db_path, "SELECT occurrences FROM facts WHERE text = 'primary sport: running'") == [(81,)]
+    assert rows(db_path, "SELECT occurrences FROM facts WHERE text = 'primary sport: running'") == [
+        (81,)
+    ]
 
 
 def test_top_facts_for_one_athlete_is_an_index_search(vault: Vault, db_path: Path) -> None:
     vault.merge("ana", [FactIn(text="goal: 5k")], now=T0)
     with sqlite3.connect(db_path) as raw:
         plan = " ".join(
-            row[3] for row in raw.execute("EXPLAIN QUERY PLAN SELECT * FROM top_facts WHERE athlete_id = ?", ("ana",))
+            row[3]
+            for row in raw.execute(
+                "EXPLAIN QUERY PLAN SELECT * FROM top_facts WHERE athlete_id = ?", ("ana",)
+            )
         )
     assert "SEARCH f USING" in plan and "(athlete_id=?)" in plan  # the unique key's prefix
     assert "SCAN f" not in plan

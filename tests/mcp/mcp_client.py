@@ -16,8 +16,13 @@ from vault.mcp.server import build_server
 T = TypeVar("T")
 
 
-def session(vault: Vault, *athletes: str, writes: bool = False, forget: bool = False,
-            work: Callable[[Client], Awaitable[T]]) -> T:
+def session(
+    vault: Vault,
+    *athletes: str,
+    writes: bool = False,
+    forget: bool = False,
+    work: Callable[[Client], Awaitable[T]],
+) -> T:
     """Run `work(client)` against a server bound to `athletes`, in a fresh event loop."""
     server = build_server(vault, Scope(athletes, allow_writes=writes, allow_forget=forget))
 
@@ -28,8 +33,14 @@ def session(vault: Vault, *athletes: str, writes: bool = False, forget: bool = F
     return asyncio.run(main())
 
 
-def call(vault: Vault, tool: str, arguments: dict[str, Any], *athletes: str,
-         writes: bool = False, forget: bool = False) -> CallToolResult:
+def call(
+    vault: Vault,
+    tool: str,
+    arguments: dict[str, Any],
+    *athletes: str,
+    writes: bool = False,
+    forget: bool = False,
+) -> CallToolResult:
     """One tool call on a fresh connection (the server is bound to "ana" unless told)."""
 
     async def work(client: Client) -> CallToolResult:

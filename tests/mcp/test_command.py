@@ -26,25 +26,33 @@ def test_without_the_sdk_it_names_the_extra_in_one_line(tmp_path: Path) -> None:
         "import sys; sys.modules['mcp'] = None\n"  # as if `mcp` were not installed
         "from vault.cli import main; main(['--db', sys.argv[1], 'mcp', '--athlete', 'ana'])"
     )
-    done = subprocess.run([sys.executable, "-c", blocked, str(tmp_path / "v.db")],
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", blocked, str(tmp_path / "v.db")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == f"Error: {INSTALL_HINT}\n"
     assert "pip install 'vault[mcp]'" in INSTALL_HINT and sdk_available()
 
 
-@pytest.mark.parametrize("args, code, words", [
-    (("--athlete", "ana", "--http", "0.0.0.0:8765"), 2, "not a loopback address"),
-    (("--athlete", "ana", "--http", "192.168.1.20:8765"), 2, "not a loopback address"),
-    (("--athlete", "ana", "--http", "example.com:8765"), 2, "not a loopback address"),
-    (("--athlete", "ana", "--http", "8765"), 2, "HOST:PORT"),
-    (("--athlete", "ana", "--http", "127.0.0.1:99999"), 2, "HOST:PORT"),
-    (("--athlete", "ana", "--allow-forget"), 2, "--allow-forget needs --allow-writes"),
-    ((), 2, "--athlete"),
-    (("--athlete", " "), 1, "athlete"),
-])  # fmt: skip
-def test_usage_mistakes_are_one_line(tmp_path: Path, args: tuple[str, ...], code: int,
-                                     words: str) -> None:
+@pytest.mark.parametrize(
+    "args, code, words",
+    [
+        (("--athlete", "ana", "--http", "0.0.0.0:8765"), 2, "not a loopback address"),
+        (("--athlete", "ana", "--http", "192.168.1.20:8765"), 2, "not a loopback address"),
+        (("--athlete", "ana", "--http", "example.com:8765"), 2, "not a loopback address"),
+        (("--athlete", "ana", "--http", "8765"), 2, "HOST:PORT"),
+        (("--athlete", "ana", "--http", "127.0.0.1:99999"), 2, "HOST:PORT"),
+        (("--athlete", "ana", "--allow-forget"), 2, "--allow-forget needs --allow-writes"),
+        ((), 2, "--athlete"),
+        (("--athlete", " "), 1, "athlete"),
+    ],
+)
+def test_usage_mistakes_are_one_line(
+    tmp_path: Path, args: tuple[str, ...], code: int, words: str
+) -> None:
     with open_vault(tmp_path / "v.db", upgrade=True):
         pass
     exit_code, message = one_line(tmp_path / "v.db", *args)
@@ -57,11 +65,14 @@ def test_a_read_only_server_needs_an_existing_vault(tmp_path: Path) -> None:
     assert not (tmp_path / "missing.db").exists()
 
 
-@pytest.mark.parametrize("address, expected", [
-    ("127.0.0.1:8765", ("127.0.0.1", 8765)),
-    ("127.0.0.2:1", ("127.0.0.2", 1)),
-    ("[::1]:8765", ("::1", 8765)),
-    ("localhost:8765", ("localhost", 8765)),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "address, expected",
+    [
+        ("127.0.0.1:8765", ("127.0.0.1", 8765)),
+        ("127.0.0.2:1", ("127.0.0.2", 1)),
+        ("[::1]:8765", ("::1", 8765)),
+        ("localhost:8765", ("localhost", 8765)),
+    ],
+)
 def test_loopback_addresses_are_accepted(address: str, expected: tuple[str, int]) -> None:
     assert loopback(address) == expected

@@ -25,11 +25,26 @@ TOOLS = {
     "forget": ["query"],
 }
 VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True),
-    st.text(max_size=300), st.sampled_from(["fact", "note", "activity", "markdown", "ana",
-                                            "2026-03-02T08:00:00Z", "2026-03-02", "likes hills"]),
-    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
-)  # fmt: skip
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.text(max_size=300),
+    st.sampled_from(
+        [
+            "fact",
+            "note",
+            "activity",
+            "markdown",
+            "ana",
+            "2026-03-02T08:00:00Z",
+            "2026-03-02",
+            "likes hills",
+        ]
+    ),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)
 
 
 @st.composite
@@ -47,11 +62,15 @@ def shared_vault(tmp_path: Path) -> Iterator[Vault]:
         yield opened
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(request=calls())
-def test_any_arguments_get_a_result_or_a_reason(shared_vault: Vault,
-                                                request: tuple[str, dict[str, Any]]) -> None:
+def test_any_arguments_get_a_result_or_a_reason(
+    shared_vault: Vault, request: tuple[str, dict[str, Any]]
+) -> None:
     tool, arguments = request
     before = shared_vault.transfer.export("ana")
     result = call(shared_vault, tool, arguments, "ana", writes=True, forget=True)

@@ -34,7 +34,10 @@ def two_athletes(vault: Vault) -> Vault:
 
 
 def bobs_rows(vault: Vault) -> tuple[Any, ...]:
-    return (vault.transfer.export("bob"), [e.id for e in vault.episodes.recall("bob", "hill", k=10)])
+    return (
+        vault.transfer.export("bob"),
+        [e.id for e in vault.episodes.recall("bob", "hill", k=10)],
+    )
 
 
 @pytest.mark.parametrize("tool, arguments", CALLS)
@@ -43,8 +46,10 @@ def test_another_athlete_is_refused_by_every_tool(
 ) -> None:
     before = bobs_rows(two_athletes)
     for alias in ("athlete_id", "user_id", "group_id"):
-        text = refused(call(two_athletes, tool, {**arguments, alias: "bob"}, writes=True,
-                            forget=True), "'bob' is not served here")  # fmt: skip
+        text = refused(
+            call(two_athletes, tool, {**arguments, alias: "bob"}, writes=True, forget=True),
+            "'bob' is not served here",
+        )
         assert "hills" not in text and "hill repeats" not in text
     assert bobs_rows(two_athletes) == before
 
@@ -78,8 +83,12 @@ def test_forget_needs_its_own_flag(two_athletes: Vault) -> None:
 def test_an_allow_list_needs_the_athlete_named_and_serves_each(two_athletes: Vault) -> None:
     refused(call(two_athletes, "read_memory", {}, "ana", "bob"), "name the athlete")
     assert "hills" in ok(call(two_athletes, "read_memory", OTHER, "ana", "bob"))["text"]
-    assert "intervals" in ok(call(two_athletes, "read_memory", {"user": "x", "athlete": "ana"},
-                                  "ana", "bob"))["text"]  # fmt: skip
+    assert (
+        "intervals"
+        in ok(call(two_athletes, "read_memory", {"user": "x", "athlete": "ana"}, "ana", "bob"))[
+            "text"
+        ]
+    )
 
 
 def test_resources_list_and_read_only_the_served_athlete(two_athletes: Vault) -> None:

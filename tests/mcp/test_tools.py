@@ -27,7 +27,9 @@ def test_a_read_only_server_offers_only_read_tools_each_with_an_output_schema(va
     offered = tools(vault)
     assert set(offered) == READS
     for tool in offered.values():
-        assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
+        assert (
+            tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
+        )
         assert tool.output_schema and tool.output_schema["type"] == "object"
         assert len(tool.description or "") > 60  # a sentence a model can act on
 
@@ -73,7 +75,9 @@ def test_search_facts_lists_items_with_their_evidence(vault: Vault) -> None:
     refused(call(vault, "search_facts", {"limit": 0}), "limit")
 
 
-def test_a_fact_remembered_by_a_client_appears_in_vault_prompt(vault: Vault, vault_url: str) -> None:
+def test_a_fact_remembered_by_a_client_appears_in_vault_prompt(
+    vault: Vault, vault_url: str
+) -> None:
     added = ok(call(vault, "add_memory", {"content": "has a recurring knee issue"}, writes=True))
     assert [item["text"] for item in added["added"]] == ["has a recurring knee issue"]
     assert added["added"][0]["category"] == "injury"
@@ -83,22 +87,31 @@ def test_a_fact_remembered_by_a_client_appears_in_vault_prompt(vault: Vault, vau
 
 def test_add_memory_takes_patterns_and_notes_too(vault: Vault) -> None:
     ok(call(vault, "add_memory", {"text": "skips Monday sessions", "type": "pattern"}, writes=True))
-    ok(call(vault, "add_memory", {"text": "responds well to short goals", "kind": "notes"},
-            writes=True))  # fmt: skip
+    ok(
+        call(
+            vault,
+            "add_memory",
+            {"text": "responds well to short goals", "kind": "notes"},
+            writes=True,
+        )
+    )
     assert [p.text for p in vault.patterns("ana")] == ["skips Monday sessions"]
     assert [n.text for n in vault.notes("ana")] == ["responds well to short goals"]
 
 
-@pytest.mark.parametrize("arguments, words", [
-    ({"text": ""}, ["text"]),
-    ({}, ["text"]),
-    ({"text": "call me on +44 7700 900123"}, ["refused", "nothing was written"]),
-    ({"text": "likes hills", "confidence": 2}, ["confidence"]),
-    ({"text": "likes hills", "kind": "secret"}, ["kind"]),
-    ({"text": "likes hills", "at": "2026-03-02T08:00:00"}, ["timezone"]),
-    ({"text": "likes hills", "category": "astrology"}, ["category"]),
-    ({"text": "x" * 5000}, ["200"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "arguments, words",
+    [
+        ({"text": ""}, ["text"]),
+        ({}, ["text"]),
+        ({"text": "call me on +44 7700 900123"}, ["refused", "nothing was written"]),
+        ({"text": "likes hills", "confidence": 2}, ["confidence"]),
+        ({"text": "likes hills", "kind": "secret"}, ["kind"]),
+        ({"text": "likes hills", "at": "2026-03-02T08:00:00"}, ["timezone"]),
+        ({"text": "likes hills", "category": "astrology"}, ["category"]),
+        ({"text": "x" * 5000}, ["200"]),
+    ],
+)
 def test_add_memory_refuses_bad_input_and_writes_nothing(
     vault: Vault, arguments: dict[str, Any], words: list[str]
 ) -> None:
@@ -108,38 +121,71 @@ def test_add_memory_refuses_bad_input_and_writes_nothing(
 
 
 def test_learn_from_a_conversation_turn_and_from_an_activity_note(vault: Vault) -> None:
-    said = ok(call(vault, "learn", {"message": "I'm training for a half marathon in 12 weeks"},
-                   writes=True))  # fmt: skip
+    said = ok(
+        call(
+            vault, "learn", {"message": "I'm training for a half marathon in 12 weeks"}, writes=True
+        )
+    )
     assert [item["text"] for item in said["added"]] == ["goal: half marathon"]
     assert said["added"][0]["evidence"]["source"] == "user_message"
-    done = ok(call(vault, "learn", {
-        "text": "Long run, my left knee started hurting after 20 km", "source": "activity",
-        "at": "2026-03-02T08:00:00+01:00", "sport": "running", "activity_id": "run-1",
-    }, writes=True))  # fmt: skip
+    done = ok(
+        call(
+            vault,
+            "learn",
+            {
+                "text": "Long run, my left knee started hurting after 20 km",
+                "source": "activity",
+                "at": "2026-03-02T08:00:00+01:00",
+                "sport": "running",
+                "activity_id": "run-1",
+            },
+            writes=True,
+        )
+    )
     assert any("knee" in item["text"] for item in done["added"])
-    assert vault.episodes.recall("ana", "knee hurting", k=1)[0].ref is not None  # the session, recorded
+    assert (
+        vault.episodes.recall("ana", "knee hurting", k=1)[0].ref is not None
+    )  # the session, recorded
 
 
 def test_learn_refuses_bad_input(vault: Vault) -> None:
     refused(call(vault, "learn", {"text": "hi", "source": "email"}, writes=True), "source")
     refused(call(vault, "learn", {"text": "   "}, writes=True), "text")
-    refused(call(vault, "learn", {"text": "ran", "source": "activity", "at": "yesterday"},
-                 writes=True), "at")  # fmt: skip
+    refused(
+        call(vault, "learn", {"text": "ran", "source": "activity", "at": "yesterday"}, writes=True),
+        "at",
+    )
     assert vault.summary("ana") is None
 
 
 def test_add_episode_then_recall_it(vault: Vault) -> None:
-    added = ok(call(vault, "add_episode", {
-        "episode_body": "raced the city 10k in 41:30, a personal best", "type": "race",
-        "outcome": "pb", "at": "2026-03-01T09:00:00Z", "ref": "race-1",
-    }, writes=True))  # fmt: skip
+    added = ok(
+        call(
+            vault,
+            "add_episode",
+            {
+                "episode_body": "raced the city 10k in 41:30, a personal best",
+                "type": "race",
+                "outcome": "pb",
+                "at": "2026-03-01T09:00:00Z",
+                "ref": "race-1",
+            },
+            writes=True,
+        )
+    )
     assert len(added["added"]) == 1
     vault.episodes.add_one("ana", "easy recovery jog, legs heavy", type="session")
     recalled = ok(call(vault, "recall_episodes", {"query": "10k race", "k": 1}))
     [episode] = recalled["episodes"]
     assert episode["ref"] == "race-1" and episode["outcome"] == "pb" and episode["score"] > 0
-    again = ok(call(vault, "add_episode", {"text": "raced the city 10k in 41:10", "ref": "race-1"},
-                    writes=True))  # fmt: skip
+    again = ok(
+        call(
+            vault,
+            "add_episode",
+            {"text": "raced the city 10k in 41:10", "ref": "race-1"},
+            writes=True,
+        )
+    )
     assert again["updated"] == added["added"] and again["added"] == []
 
 

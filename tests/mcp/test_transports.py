@@ -53,8 +53,11 @@ def test_http_server_on_loopback_serves_the_same_tools(tmp_path: Path) -> None:
     with open_vault(db, upgrade=True) as vault:
         vault.remember("ana", "likes intervals")
     port = free_port()
-    process = subprocess.Popen([PYTHON, *vault_args(db, "--http", f"127.0.0.1:{port}")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    process = subprocess.Popen(
+        [PYTHON, *vault_args(db, "--http", f"127.0.0.1:{port}")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:  # wait until it listens (not a timing assertion: the loop only waits)

@@ -64,15 +64,22 @@ def file_at_0002(path: Path, *, bare: bool = True) -> Path:
     migrate(path, "0002")
     last = BARE if bare else C
     with closing(sqlite3.connect(path)) as raw:
-        raw.executemany("INSERT INTO athletes (id, created_at, updated_at) VALUES (?, ?, ?)",
-                        [("ana", A, B), ("ben", C, last)])  # fmt: skip
+        raw.executemany(
+            "INSERT INTO athletes (id, created_at, updated_at) VALUES (?, ?, ?)",
+            [("ana", A, B), ("ben", C, last)],
+        )
         fact = (
             "INSERT INTO facts (athlete_id, text, normalized_text, category, source, confidence, "
             "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, updated_at) "
             "VALUES (?, ?, ?, 'goal', 'manual', 0.8, 0.8, 1, ?, ?, ?, ?)"
         )
-        raw.executemany(fact, [("ana", "goal: 10k", "goal 10k", A, B, C, last),
-                               ("ben", "goal: 5k", "goal 5k", last, A, B, C)])  # fmt: skip
+        raw.executemany(
+            fact,
+            [
+                ("ana", "goal: 10k", "goal 10k", A, B, C, last),
+                ("ben", "goal: 5k", "goal 5k", last, A, B, C),
+            ],
+        )
         raw.execute("INSERT INTO fact_tags (fact_id, tag) VALUES (1, 'time:morning')")
         for table in ("patterns", "notes"):
             raw.execute(
@@ -87,8 +94,11 @@ def file_at_0002(path: Path, *, bare: bool = True) -> Path:
             "VALUES (?, 'fact', 7, 'goal: 3k', 'goal', 'manual', 0.6, 1, ?, 1, 'superseded', ?)",
             ("ana", C, last),
         )
-        raw.execute("INSERT INTO forget_log (athlete_id, forgotten_at, facts, patterns, notes, "
-                    "archived) VALUES (?, ?, 1, 0, 0, 0)", ("ana", B))  # fmt: skip
+        raw.execute(
+            "INSERT INTO forget_log (athlete_id, forgotten_at, facts, patterns, notes, "
+            "archived) VALUES (?, ?, 1, 0, 0, 0)",
+            ("ana", B),
+        )
         raw.commit()
     return path
 
@@ -136,8 +146,9 @@ def test_upgraded_times_read_back_through_the_library_and_sort_in_sql(db_path: P
     assert active == 1 and archived.archived_at == datetime(2026, 1, 5, 20, 0, tzinfo=UTC)
     # text order is time order, and a canonical bound parameter compares correctly
     assert rows(db_path, "SELECT id FROM athletes ORDER BY created_at") == [("ben",), ("ana",)]
-    assert rows(db_path, "SELECT id FROM athletes WHERE created_at >= ?",
-                "2026-01-01T00:00:00.000000Z") == [("ana",)]  # fmt: skip
+    assert rows(
+        db_path, "SELECT id FROM athletes WHERE created_at >= ?", "2026-01-01T00:00:00.000000Z"
+    ) == [("ana",)]
 
 
 def test_new_writes_are_canonical(db_path: Path) -> None:
@@ -171,14 +182,21 @@ def test_indexes_serve_the_history_walk_and_the_unread_tag_index_is_gone(db_path
     file_at_0002(db_path)
 
     def indexes() -> set[str]:
-        return {r[0] for r in rows(db_path, "SELECT name FROM sqlite_master WHERE type = 'index' "
-                                            "AND name LIKE 'ix_%'")}  # fmt: skip
+        return {
+            r[0]
+            for r in rows(
+                db_path, "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%'"
+            )
+        }
 
     assert "ix_fact_tags_tag" in indexes()
     migrate(db_path, "head")
     assert "ix_archive_kind_original_id" in indexes() and "ix_fact_tags_tag" not in indexes()
-    plan = rows(db_path, "EXPLAIN QUERY PLAN SELECT * FROM archive "
-                "WHERE kind = 'fact' AND original_id = ?", 7)  # fmt: skip
+    plan = rows(
+        db_path,
+        "EXPLAIN QUERY PLAN SELECT * FROM archive WHERE kind = 'fact' AND original_id = ?",
+        7,
+    )
     assert "ix_archive_kind_original_id" in plan[0][-1]
     migrate(db_path, "0002", down=True)
     assert "ix_fact_tags_tag" in indexes() and "ix_archive_kind_original_id" not in indexes()

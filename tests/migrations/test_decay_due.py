@@ -21,18 +21,27 @@ def test_0004_fills_due_times_a_week_after_the_last_reinforcement_and_drops_them
     path = tmp_path / "vault.db"
     migrate(path, "0003")
     with closing(sqlite3.connect(path)) as raw, raw:
-        raw.execute("INSERT INTO athletes VALUES ('ana', :t, :t)", {"t": "2026-03-01T00:00:00.000000Z"})
-        for text, moment in (("a", "2026-03-02T07:30:00.123456Z"), ("b", "2025-12-31T23:59:59.999999Z")):
+        raw.execute(
+            "INSERT INTO athletes VALUES ('ana', :t, :t)", {"t": "2026-03-01T00:00:00.000000Z"}
+        )
+        for text, moment in (
+            ("a", "2026-03-02T07:30:00.123456Z"),
+            ("b", "2025-12-31T23:59:59.999999Z"),
+        ):
             raw.execute(FACT, {"text": text, "t": moment})
     migrate(path, "0004")
     assert rows(path, "SELECT text, decay_due_at FROM facts ORDER BY id") == [
         ("a", "2026-03-09T07:30:00.000000Z"),  # the fraction is dropped: never later than true
         ("b", "2026-01-07T23:59:59.000000Z"),
     ]
-    assert rows(path, "SELECT name FROM sqlite_master WHERE name LIKE 'ix_facts_%' ORDER BY name") == [
-    ]  # per-athlete reads use the unique keys; decay scans the table
+    assert (
+        rows(path, "SELECT name FROM sqlite_master WHERE name LIKE 'ix_facts_%' ORDER BY name")
+        == []
+    )  # per-athlete reads use the unique keys; decay scans the table
     migrate(path, "0003", down=True)
     columns = [c[1] for c in rows(path, "PRAGMA table_info(facts)")]
     assert "decay_due_at" not in columns and len(rows(path, "SELECT * FROM facts")) == 2
     names = rows(path, "SELECT name FROM sqlite_master")
-    assert ("ix_facts_last_reinforced_at",) in names and ("ix_facts_athlete_id_confidence",) in names
+    assert ("ix_facts_last_reinforced_at",) in names and (
+        "ix_facts_athlete_id_confidence",
+    ) in names

@@ -23,13 +23,17 @@ def _revision() -> object:
 
 def test_the_revision_ships_the_view_sql_the_code_names() -> None:
     revision = _revision()
-    assert revision.EPISODE_LIST_SQLITE == EPISODE_LIST_V1["sqlite"].create_sql()  # type: ignore[attr-defined]
-    assert revision.EPISODE_LIST_POSTGRESQL == EPISODE_LIST_V1["postgresql"].create_sql()  # type: ignore[attr-defined]
+    assert EPISODE_LIST_V1["sqlite"].create_sql() == revision.EPISODE_LIST_SQLITE  # type: ignore[attr-defined]
+    assert EPISODE_LIST_V1["postgresql"].create_sql() == revision.EPISODE_LIST_POSTGRESQL  # type: ignore[attr-defined]
 
 
 def _names(path: Path) -> set[tuple[str, str]]:
     with closing(sqlite3.connect(path)) as raw:
-        return set(raw.execute("SELECT type, name FROM sqlite_master WHERE name LIKE '%episode%' OR name LIKE 'knowledge%'"))
+        return set(
+            raw.execute(
+                "SELECT type, name FROM sqlite_master WHERE name LIKE '%episode%' OR name LIKE 'knowledge%'"
+            )
+        )
 
 
 def test_upgrade_builds_fts_and_triggers_and_downgrade_removes_them(db_path: Path) -> None:
@@ -37,14 +41,23 @@ def test_upgrade_builds_fts_and_triggers_and_downgrade_removes_them(db_path: Pat
     try:
         upgrade(engine, "0005")
         names = _names(db_path)
-        assert {("table", "episodes_fts"), ("view", "episode_list"), ("table", "knowledge_names"),
-                ("trigger", "episodes_fts_insert"), ("trigger", "episodes_fts_delete"),
-                ("trigger", "episodes_fts_update")} <= names  # fmt: skip
+        assert {
+            ("table", "episodes_fts"),
+            ("view", "episode_list"),
+            ("table", "knowledge_names"),
+            ("trigger", "episodes_fts_insert"),
+            ("trigger", "episodes_fts_delete"),
+            ("trigger", "episodes_fts_update"),
+        } <= names
         with closing(sqlite3.connect(db_path)) as raw:
             raw.execute("INSERT INTO athletes VALUES ('ana', 't', 't')")
-            raw.execute("INSERT INTO episodes (owner_id, owner_key, type, text, occurred_at, metadata, created_at) "
-                        "VALUES ('ana', 'kx', 'note', 'jogging by the river', 't', '{}', 't')")  # fmt: skip
-            assert raw.execute("SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH 'jog'").fetchall() == [(1,)]
+            raw.execute(
+                "INSERT INTO episodes (owner_id, owner_key, type, text, occurred_at, metadata, created_at) "
+                "VALUES ('ana', 'kx', 'note', 'jogging by the river', 't', '{}', 't')"
+            )
+            assert raw.execute(
+                "SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH 'jog'"
+            ).fetchall() == [(1,)]
             raw.commit()
         downgrade(engine, "0004")
         assert _names(db_path) == set()

@@ -38,32 +38,54 @@ def _key(owner: str) -> str:
 def _file_at_0006(path: Path) -> None:
     migrate(path, "0006")
     with closing(sqlite3.connect(path)) as raw, raw:
-        for athlete, text in ((NFD_JOSE, "likes hills"), (NFD_ZOE, "likes track"), (ZOE, "likes trails")):
+        for athlete, text in (
+            (NFD_JOSE, "likes hills"),
+            (NFD_ZOE, "likes track"),
+            (ZOE, "likes trails"),
+        ):
             raw.execute("INSERT INTO athletes VALUES (:a, :t, :t)", {"a": athlete, "t": T})
             raw.execute(FACT, {"a": athlete, "text": text, "t": T})
-            raw.execute(EPISODE, {"a": athlete, "key": _key(athlete), "text": f"{text} episode", "t": T})
-        raw.execute("INSERT INTO notes (athlete_id, text, normalized_text, source, confidence, "
-                    "occurrences, learned_at, last_reinforced_at, updated_at) VALUES "
-                    "(:a, 'knee fine', 'knee fine', 'manual', 0.7, 1, :t, :t, :t)",
-                    {"a": NFD_JOSE, "t": T})  # fmt: skip
+            raw.execute(
+                EPISODE, {"a": athlete, "key": _key(athlete), "text": f"{text} episode", "t": T}
+            )
+        raw.execute(
+            "INSERT INTO notes (athlete_id, text, normalized_text, source, confidence, "
+            "occurrences, learned_at, last_reinforced_at, updated_at) VALUES "
+            "(:a, 'knee fine', 'knee fine', 'manual', 0.7, 1, :t, :t, :t)",
+            {"a": NFD_JOSE, "t": T},
+        )
 
 
 def test_0008_renames_ids_to_nfc_and_every_row_follows(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     _file_at_0006(path)
-    before = rows(path, "SELECT COUNT(*) FROM facts")[0][0], rows(path, "SELECT COUNT(*) FROM episodes")[0][0]
+    before = (
+        rows(path, "SELECT COUNT(*) FROM facts")[0][0],
+        rows(path, "SELECT COUNT(*) FROM episodes")[0][0],
+    )
     migrate(path, "head")
-    after = rows(path, "SELECT COUNT(*) FROM facts")[0][0], rows(path, "SELECT COUNT(*) FROM episodes")[0][0]
+    after = (
+        rows(path, "SELECT COUNT(*) FROM facts")[0][0],
+        rows(path, "SELECT COUNT(*) FROM episodes")[0][0],
+    )
     assert before == after == (3, 3)  # nothing lost
-    assert sorted(r[0] for r in rows(path, "SELECT id FROM athletes")) == sorted([JOSE, NFD_ZOE, ZOE])
-    assert rows(path, "SELECT athlete_id, text FROM facts WHERE text = 'likes hills'") == [(JOSE, "likes hills")]
-    assert rows(path, "SELECT athlete_id FROM notes") == [(JOSE,)]
-    assert rows(path, "SELECT owner_id, owner_key FROM episodes WHERE text = 'likes hills episode'") == [
-        (JOSE, _key(JOSE))
+    assert sorted(r[0] for r in rows(path, "SELECT id FROM athletes")) == sorted(
+        [JOSE, NFD_ZOE, ZOE]
+    )
+    assert rows(path, "SELECT athlete_id, text FROM facts WHERE text = 'likes hills'") == [
+        (JOSE, "likes hills")
     ]
+    assert rows(path, "SELECT athlete_id FROM notes") == [(JOSE,)]
+    assert rows(
+        path, "SELECT owner_id, owner_key FROM episodes WHERE text = 'likes hills episode'"
+    ) == [(JOSE, _key(JOSE))]
     with open_vault(path) as vault:
-        assert [f.text for f in vault.facts(NFD_JOSE, now=NOW)] == ["likes hills"]  # typed either way
-        assert [e.text for e in vault.episodes.recall(JOSE, "hills", now=NOW)] == ["likes hills episode"]
+        assert [f.text for f in vault.facts(NFD_JOSE, now=NOW)] == [
+            "likes hills"
+        ]  # typed either way
+        assert [e.text for e in vault.episodes.recall(JOSE, "hills", now=NOW)] == [
+            "likes hills episode"
+        ]
 
 
 def test_0008_keeps_and_reports_ids_that_collide_and_delete_erases_both(tmp_path: Path) -> None:
@@ -112,20 +134,30 @@ def test_0008_on_postgresql_renames_and_reports_like_on_sqlite(pg_admin_url: str
     try:
         upgrade(engine, "0006")
         with engine.begin() as connection:
-            for athlete, fact_text in ((NFD_JOSE, "likes hills"), (NFD_ZOE, "likes track"), (ZOE, "likes trails")):
-                connection.execute(text("INSERT INTO athletes VALUES (:a, :t, :t)"), {"a": athlete, "t": NOW})
+            for athlete, fact_text in (
+                (NFD_JOSE, "likes hills"),
+                (NFD_ZOE, "likes track"),
+                (ZOE, "likes trails"),
+            ):
+                connection.execute(
+                    text("INSERT INTO athletes VALUES (:a, :t, :t)"), {"a": athlete, "t": NOW}
+                )
                 connection.execute(text(FACT), {"a": athlete, "text": fact_text, "t": NOW})
-                connection.execute(text(EPISODE), {"a": athlete, "key": _key(athlete),
-                                                   "text": f"{fact_text} episode", "t": NOW})  # fmt: skip
+                connection.execute(
+                    text(EPISODE),
+                    {"a": athlete, "key": _key(athlete), "text": f"{fact_text} episode", "t": NOW},
+                )
         upgrade(engine)
         with engine.connect() as connection:
-            assert sorted(r[0] for r in connection.execute(text("SELECT id FROM athletes"))) == sorted(
-                [JOSE, NFD_ZOE, ZOE]
-            )
+            assert sorted(
+                r[0] for r in connection.execute(text("SELECT id FROM athletes"))
+            ) == sorted([JOSE, NFD_ZOE, ZOE])
             assert connection.execute(text("SELECT COUNT(*) FROM facts")).scalar() == 3
         with open_vault(url) as vault:
             assert [f.text for f in vault.facts(NFD_JOSE, now=NOW)] == ["likes hills"]
-            assert [e.text for e in vault.episodes.recall(JOSE, "hills", now=NOW)] == ["likes hills episode"]
+            assert [e.text for e in vault.episodes.recall(JOSE, "hills", now=NOW)] == [
+                "likes hills episode"
+            ]
             assert [c.name for c in vault.admin.doctor().checks if not c.ok] == ["athlete ids"]
             assert vault.delete_athlete(ZOE)["athletes"] == 2
             assert vault.admin.doctor().healthy

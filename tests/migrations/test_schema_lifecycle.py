@@ -83,7 +83,8 @@ def test_alembic_command_line_upgrades_and_downgrades_the_file_in_VAULT_DB_URL(
     subprocess.run([*alembic, "downgrade", "base"], cwd=REPO, env=env, check=True)
     with sqlite3.connect(target) as raw:
         names = {
-            r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+            r[0]
+            for r in raw.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
         }
     assert names == {"alembic_version"}
 

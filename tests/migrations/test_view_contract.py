@@ -8,14 +8,36 @@ from pathlib import Path
 from vault import open_vault
 
 FACT_COLUMNS = [
-    "id", "athlete_id", "text", "category", "conflict_key", "source", "source_ref", "extractor",
-    "confidence", "level", "occurrences", "learned_at", "observed_at", "last_reinforced_at",
+    "id",
+    "athlete_id",
+    "text",
+    "category",
+    "conflict_key",
+    "source",
+    "source_ref",
+    "extractor",
+    "confidence",
+    "level",
+    "occurrences",
+    "learned_at",
+    "observed_at",
+    "last_reinforced_at",
     "updated_at",
-]  # fmt: skip
+]
 LIST_COLUMNS = [
-    "id", "athlete_id", "text", "source", "source_ref", "extractor", "confidence", "occurrences",
-    "learned_at", "last_reinforced_at", "updated_at", "rank",
-]  # fmt: skip
+    "id",
+    "athlete_id",
+    "text",
+    "source",
+    "source_ref",
+    "extractor",
+    "confidence",
+    "occurrences",
+    "learned_at",
+    "last_reinforced_at",
+    "updated_at",
+    "rank",
+]
 VIEW_COLUMNS = {
     "active_facts": FACT_COLUMNS,
     "prompt_facts": FACT_COLUMNS,
@@ -23,9 +45,15 @@ VIEW_COLUMNS = {
     "active_patterns": LIST_COLUMNS,
     "active_notes": LIST_COLUMNS,
     "athlete_summary": [
-        "athlete_id", "fact_count", "prompt_fact_count", "pattern_count", "note_count",
-        "archived_count", "created_at", "last_updated",
-    ],  # fmt: skip
+        "athlete_id",
+        "fact_count",
+        "prompt_fact_count",
+        "pattern_count",
+        "note_count",
+        "archived_count",
+        "created_at",
+        "last_updated",
+    ],
 }
 
 

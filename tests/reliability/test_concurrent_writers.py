@@ -105,17 +105,30 @@ def test_four_processes_merging_lose_nothing_and_never_show_half_a_merge(
 
     # no lost update: the shared counter was reinforced by every merge into that athlete
     shared_merges = WRITERS * ((MERGES + 1) // 2)
-    assert rows(vault_file, "SELECT occurrences FROM facts WHERE athlete_id = ? AND text = ?",
-                SHARED, "counter fact") == [(shared_merges,)]  # fmt: skip
+    assert rows(
+        vault_file,
+        "SELECT occurrences FROM facts WHERE athlete_id = ? AND text = ?",
+        SHARED,
+        "counter fact",
+    ) == [(shared_merges,)]
     for worker in range(WRITERS):
-        own = rows(vault_file, "SELECT occurrences FROM facts WHERE athlete_id = ? AND text = ?",
-                   f"own-{worker}", "counter fact")  # fmt: skip
+        own = rows(
+            vault_file,
+            "SELECT occurrences FROM facts WHERE athlete_id = ? AND text = ?",
+            f"own-{worker}",
+            "counter fact",
+        )
         assert own == [(MERGES // 2,)]
     # every applied merge is accounted for: its pair value is active or archived, exactly once
     for athlete in (SHARED, *(f"own-{w}" for w in range(WRITERS))):
-        stored = rows(vault_file, "SELECT text FROM facts WHERE athlete_id = ? AND conflict_key = "
-                      "'pair a' UNION ALL SELECT original_text FROM archive WHERE athlete_id = ? "
-                      "AND conflict_key = 'pair a'", athlete, athlete)  # fmt: skip
+        stored = rows(
+            vault_file,
+            "SELECT text FROM facts WHERE athlete_id = ? AND conflict_key = "
+            "'pair a' UNION ALL SELECT original_text FROM archive WHERE athlete_id = ? "
+            "AND conflict_key = 'pair a'",
+            athlete,
+            athlete,
+        )
         texts = [t for (t,) in stored]
         assert len(texts) == len(set(texts)) and set(texts) == applied[athlete]
     assert integrity(vault_file) == "ok"
@@ -145,9 +158,11 @@ def test_begin_is_retried_while_the_lock_is_busy_then_succeeds(
             holder.execute("COMMIT")
 
     with open_vault(vault_file) as vault:
-        uow = UnitOfWork(vault.engine.execution_options(vault_write=True),
-                         retry=RetryPolicy(attempts=5, base_delay=0.001, max_delay=0.002),
-                         sleep=sleep)  # fmt: skip
+        uow = UnitOfWork(
+            vault.engine.execution_options(vault_write=True),
+            retry=RetryPolicy(attempts=5, base_delay=0.001, max_delay=0.002),
+            sleep=sleep,
+        )
         with uow:
             uow.athletes.ensure("ana", T0)
             uow.commit()
@@ -163,8 +178,9 @@ def test_a_lock_held_past_every_retry_is_one_clear_error_and_nothing_is_written(
     monkeypatch.setattr(engine_module, "BUSY_TIMEOUT_MS", 1)
     holder = _hold_write_lock(vault_file)
     try:
-        with open_vault(vault_file, busy_retry=RetryPolicy(attempts=3, base_delay=0.0,
-                                                           max_delay=0.0)) as vault:  # fmt: skip
+        with open_vault(
+            vault_file, busy_retry=RetryPolicy(attempts=3, base_delay=0.0, max_delay=0.0)
+        ) as vault:
             with pytest.raises(BusyError, match="busy") as caught:
                 vault.merge("ana", [FactIn(text="goal: 10k")], now=T0)
             assert not isinstance(caught.value, exc.SQLAlchemyError)
@@ -173,10 +189,13 @@ def test_a_lock_held_past_every_retry_is_one_clear_error_and_nothing_is_written(
     assert rows(vault_file, "SELECT COUNT(*) FROM facts") == [(0,)]
 
 
-def test_a_failure_after_begin_is_never_retried(vault_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_after_begin_is_never_retried(
+    vault_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Only BEGIN is retried: an error inside the transaction reaches the caller once."""
     calls = []
     with open_vault(vault_file) as vault:
+
         def failing(*_: object, **__: object) -> None:
             calls.append(1)
             raise sqlite3.OperationalError("database is locked")

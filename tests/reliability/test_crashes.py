@@ -78,12 +78,17 @@ def _merging_child(path: Path, start: int, fd: int) -> None:
         step = start
         while True:
             step += 1
-            vault.merge("ana", [FactIn(text="counter fact", confidence=0.9),
-                                FactIn(text=f"pair a: {step}", confidence=0.95),
-                                FactIn(text=f"pair b: {step}", confidence=0.95),
-                                PatternIn(text=f"pattern {step % 9}"),
-                                NoteIn(text=f"note {step}")],
-                        now=T0 + timedelta(minutes=step))  # fmt: skip
+            vault.merge(
+                "ana",
+                [
+                    FactIn(text="counter fact", confidence=0.9),
+                    FactIn(text=f"pair a: {step}", confidence=0.95),
+                    FactIn(text=f"pair b: {step}", confidence=0.95),
+                    PatternIn(text=f"pattern {step % 9}"),
+                    NoteIn(text=f"note {step}"),
+                ],
+                now=T0 + timedelta(minutes=step),
+            )
             report(fd, str(step))
 
 
@@ -100,7 +105,9 @@ def test_merges_killed_at_random_points_keep_every_committed_merge_whole(tmp_pat
         _count("merge", killed)
         reported = [int(line) for line in read_all(fd) if line.isdigit()]
         assert integrity(path) == "ok"
-        facts = dict(rows(path, "SELECT conflict_key, text FROM facts WHERE conflict_key LIKE 'pair %'"))
+        facts = dict(
+            rows(path, "SELECT conflict_key, text FROM facts WHERE conflict_key LIKE 'pair %'")
+        )
         counter = rows(path, "SELECT occurrences FROM facts WHERE text = 'counter fact'")
         occurrences = counter[0][0] if counter else 0
         # the pair is whole: both halves from the same merge, never one old and one new
@@ -126,9 +133,16 @@ def _documents(tmp_path: Path, count: int) -> list[dict[str, Any]]:
     with open_vault(source) as vault:
         for n in range(count):
             athlete = f"athlete-{n:03d}"
-            vault.merge(athlete, [FactIn(text=f"goal: race {n}"), FactIn(text="primary sport: running"),
-                                  FactIn(text=f"likes route {n}", confidence=0.6),
-                                  NoteIn(text=f"note for {n}")], now=T0)  # fmt: skip
+            vault.merge(
+                athlete,
+                [
+                    FactIn(text=f"goal: race {n}"),
+                    FactIn(text="primary sport: running"),
+                    FactIn(text=f"likes route {n}", confidence=0.6),
+                    NoteIn(text=f"note for {n}"),
+                ],
+                now=T0,
+            )
             vault.merge(athlete, [FactIn(text=f"goal: race {n + 1}")], now=T0 + timedelta(days=1))
             docs.append(vault.transfer.export(athlete))
     return docs
@@ -143,10 +157,14 @@ def _importing_child(path: Path, docs: list[dict[str, Any]], fd: int) -> None:
 
 def _without_ids(doc: dict[str, Any]) -> Any:
     """A document's content, ids left out (they are renumbered on import)."""
+
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items()
-                    if k not in ("id", "original_id", "superseded_by", "fact_id")}  # fmt: skip
+            return {
+                k: strip(v)
+                for k, v in value.items()
+                if k not in ("id", "original_id", "superseded_by", "fact_id")
+            }
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value
@@ -154,7 +172,9 @@ def _without_ids(doc: dict[str, Any]) -> Any:
     return strip(doc)
 
 
-def test_an_import_of_many_athletes_killed_leaves_each_athlete_whole_or_absent(tmp_path: Path) -> None:
+def test_an_import_of_many_athletes_killed_leaves_each_athlete_whole_or_absent(
+    tmp_path: Path,
+) -> None:
     docs = _documents(tmp_path, 30)
     expected = {doc["athlete"]["id"]: _without_ids(doc) for doc in docs}
     rng = random.Random(SEED + 1)
@@ -179,7 +199,9 @@ def test_an_import_of_many_athletes_killed_leaves_each_athlete_whole_or_absent(t
         with open_vault(path, read_only=True) as vault:
             for athlete in present:
                 assert _without_ids(vault.transfer.export(athlete)) == expected[athlete]
-        orphans = rows(path, "SELECT COUNT(*) FROM facts WHERE athlete_id NOT IN (SELECT id FROM athletes)")
+        orphans = rows(
+            path, "SELECT COUNT(*) FROM facts WHERE athlete_id NOT IN (SELECT id FROM athletes)"
+        )
         assert orphans == [(0,)]
 
 
@@ -190,8 +212,11 @@ def test_whole_vault_decay_killed_is_all_or_nothing(tmp_path: Path) -> None:
     base = fresh_vault(tmp_path / "base.db")
     with open_vault(base) as vault:
         for n in range(30):
-            vault.merge(f"a{n}", [FactIn(text=f"fact {n} {k}", confidence=0.5 + k / 40)
-                                  for k in range(12)], now=T0)  # fmt: skip
+            vault.merge(
+                f"a{n}",
+                [FactIn(text=f"fact {n} {k}", confidence=0.5 + k / 40) for k in range(12)],
+                now=T0,
+            )
     before = content(base)
     path = tmp_path / "vault.db"
     shutil.copy(base, path)
@@ -230,8 +255,12 @@ def test_whole_vault_decay_killed_is_all_or_nothing(tmp_path: Path) -> None:
 
 
 def fact(text: str, confidence: float) -> dict[str, Any]:
-    return {"fact": text, "source": "conversation", "confidence": confidence,
-            "learned_at": "2026-02-16T08:00:00Z"}  # fmt: skip
+    return {
+        "fact": text,
+        "source": "conversation",
+        "confidence": confidence,
+        "learned_at": "2026-02-16T08:00:00Z",
+    }
 
 
 def memory_json(facts: list[dict[str, Any]], **rest: Any) -> str:
@@ -243,9 +272,12 @@ def memory_rows(path: Path) -> tuple[list[tuple[Any, ...]], ...]:
     return (
         rows(path, "SELECT athlete_id, text, confidence, occurrences FROM facts ORDER BY 1, 2"),
         rows(path, "SELECT COUNT(*) FROM athlete_memory"),
-        rows(path, "SELECT athlete_id, text FROM patterns UNION ALL SELECT athlete_id, text "
-                   "FROM notes ORDER BY 1, 2"),
-    )  # fmt: skip
+        rows(
+            path,
+            "SELECT athlete_id, text FROM patterns UNION ALL SELECT athlete_id, text "
+            "FROM notes ORDER BY 1, 2",
+        ),
+    )
 
 
 def legacy_file(path: Path, legacy_rows: list[tuple[str, str, str]]) -> Path:
@@ -261,13 +293,21 @@ def test_an_upgrade_adopting_a_large_legacy_table_killed_leaves_old_or_new_compl
     tmp_path: Path,
 ) -> None:
     legacy_rows = [
-        (f"legacy-{n:04d}",
-         memory_json([fact(f"goal: race {n}", 0.8), fact("primary sport: running", 0.9),
-                      fact(f"has kids {n}", 0.6)], patterns=[f"skips day {n % 7}"],
-                     coaching_notes=[f"note {n}"]),
-         "2026-02-16 08:00:00")
+        (
+            f"legacy-{n:04d}",
+            memory_json(
+                [
+                    fact(f"goal: race {n}", 0.8),
+                    fact("primary sport: running", 0.9),
+                    fact(f"has kids {n}", 0.6),
+                ],
+                patterns=[f"skips day {n % 7}"],
+                coaching_notes=[f"note {n}"],
+            ),
+            "2026-02-16 08:00:00",
+        )
         for n in range(150)
-    ]  # fmt: skip
+    ]
     base = legacy_file(tmp_path / "legacy.db", legacy_rows)
     old = content(base)
     path = tmp_path / "vault.db"

@@ -24,12 +24,24 @@ SECRET = b"zebra"
 
 def _store_secret(path: Path) -> None:
     with open_vault(path) as vault:
-        vault.merge("ana", [FactIn(text="has secret zebra issue", category="injury"),
-                            PatternIn(text="zebra pattern"), NoteIn(text="zebra note"),
-                            FactIn(text="goal: 10k")], now=T0)  # fmt: skip
-        vault.merge("ana", [FactIn(text="knee zebra pain", category="injury", tags={"body:knee"}),
-                            FactIn(text="goal: half marathon")],
-                    now=T0 + timedelta(days=1))  # fmt: skip
+        vault.merge(
+            "ana",
+            [
+                FactIn(text="has secret zebra issue", category="injury"),
+                PatternIn(text="zebra pattern"),
+                NoteIn(text="zebra note"),
+                FactIn(text="goal: 10k"),
+            ],
+            now=T0,
+        )
+        vault.merge(
+            "ana",
+            [
+                FactIn(text="knee zebra pain", category="injury", tags={"body:knee"}),
+                FactIn(text="goal: half marathon"),
+            ],
+            now=T0 + timedelta(days=1),
+        )
         vault.merge("bob", [FactIn(text="likes zebra stripes")], now=T0)
 
 
@@ -110,8 +122,10 @@ def test_the_checkpoint_retries_while_a_reader_holds_a_snapshot_and_counts_attem
                 reader.execute("COMMIT")
 
         ticks = iter(range(1000))
-        assert health.truncate_wal(vault.engine, 100.0, sleep=sleep,
-                                   clock=lambda: float(next(ticks))) is True  # fmt: skip
+        assert (
+            health.truncate_wal(vault.engine, 100.0, sleep=sleep, clock=lambda: float(next(ticks)))
+            is True
+        )
     reader.close()
     assert len(sleeps) == 3
     wal = Path(f"{vault_file}-wal")
@@ -123,8 +137,9 @@ def test_an_erasure_that_crashed_before_its_checkpoint_is_visible_to_doctor(
 ) -> None:
     _store_secret(vault_file)
     with open_vault(vault_file) as vault:
-        monkeypatch.setattr(Store, "checkpoint", lambda self, wait=None: (_ for _ in ()).throw(
-            KeyboardInterrupt()))  # fmt: skip
+        monkeypatch.setattr(
+            Store, "checkpoint", lambda self, wait=None: (_ for _ in ()).throw(KeyboardInterrupt())
+        )
         with pytest.raises(KeyboardInterrupt):
             vault.forget("ana", "zebra")
     monkeypatch.undo()
@@ -169,25 +184,41 @@ def test_doctor_on_a_healthy_vault_exits_0(vault_file: Path) -> None:
     code, report = _doctor(vault_file)
     assert code == 0 and report["healthy"] is True
     names = {c["name"] for c in report["checks"]}  # type: ignore[attr-defined,index]
-    assert {"integrity", "foreign keys", "revision", "views", "caps", "one active fact per text",
-            "one active fact per conflict key", "confidences in 0..1",
-            "history points at real facts", "erasure"} <= names  # fmt: skip
+    assert {
+        "integrity",
+        "foreign keys",
+        "revision",
+        "views",
+        "caps",
+        "one active fact per text",
+        "one active fact per conflict key",
+        "confidences in 0..1",
+        "history points at real facts",
+        "erasure",
+    } <= names
 
 
 @pytest.mark.parametrize(
     ("damage", "failing"),
     [
-        ("UPDATE archive SET superseded_by = 424242 WHERE superseded_by IS NOT NULL",
-         "history points at real facts"),
-        ("PRAGMA foreign_keys=OFF; INSERT INTO notes (athlete_id, text, normalized_text, source,"
-         " confidence, occurrences, learned_at, last_reinforced_at, updated_at) VALUES ('ghost',"
-         " 'x', 'x', 'manual', 0.5, 1, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z',"
-         " '2026-01-01T00:00:00.000000Z')", "foreign keys"),
+        (
+            "UPDATE archive SET superseded_by = 424242 WHERE superseded_by IS NOT NULL",
+            "history points at real facts",
+        ),
+        (
+            "PRAGMA foreign_keys=OFF; INSERT INTO notes (athlete_id, text, normalized_text, source,"
+            " confidence, occurrences, learned_at, last_reinforced_at, updated_at) VALUES ('ghost',"
+            " 'x', 'x', 'manual', 0.5, 1, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z',"
+            " '2026-01-01T00:00:00.000000Z')",
+            "foreign keys",
+        ),
         ("UPDATE alembic_version SET version_num = '0003'", "revision"),
         ("DROP VIEW top_facts; CREATE VIEW top_facts AS SELECT nope FROM facts", "views"),
     ],
-)  # fmt: skip
-def test_doctor_names_what_is_broken_and_exits_1(vault_file: Path, damage: str, failing: str) -> None:
+)
+def test_doctor_names_what_is_broken_and_exits_1(
+    vault_file: Path, damage: str, failing: str
+) -> None:
     _store_secret(vault_file)
     with closing(sqlite3.connect(vault_file, isolation_level=None)) as raw:
         raw.executescript(damage)
@@ -199,17 +230,24 @@ def test_doctor_names_what_is_broken_and_exits_1(vault_file: Path, damage: str, 
 def test_doctor_counts_caps_and_duplicates_without_the_unique_rules(vault_file: Path) -> None:
     _store_secret(vault_file)
     with closing(sqlite3.connect(vault_file, isolation_level=None)) as raw:
-        columns = "athlete_id, text, normalized_text, source, confidence, occurrences, learned_at, " \
-                  "last_reinforced_at, updated_at"  # fmt: skip
+        columns = (
+            "athlete_id, text, normalized_text, source, confidence, occurrences, learned_at, "
+            "last_reinforced_at, updated_at"
+        )
         for n in range(6):
-            raw.execute(f"INSERT INTO patterns ({columns}) VALUES ('ana', ?, ?, 'behavior', 0.7, 1, "
-                        "'2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z', "
-                        "'2026-01-01T00:00:00.000000Z')", (f"p{n}", f"p{n}"))  # fmt: skip
+            raw.execute(
+                f"INSERT INTO patterns ({columns}) VALUES ('ana', ?, ?, 'behavior', 0.7, 1, "
+                "'2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z', "
+                "'2026-01-01T00:00:00.000000Z')",
+                (f"p{n}", f"p{n}"),
+            )
     code, report = _doctor(vault_file)
     assert code == 1 and _failing(report) == ["caps"]
 
 
-def test_doctor_on_something_that_is_not_a_vault_is_one_report_not_a_traceback(tmp_path: Path) -> None:
+def test_doctor_on_something_that_is_not_a_vault_is_one_report_not_a_traceback(
+    tmp_path: Path,
+) -> None:
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not a database at all" * 200)
     result = CliRunner().invoke(main, ["--db", str(junk), "doctor"])

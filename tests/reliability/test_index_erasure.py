@@ -27,9 +27,15 @@ def _store(path: Path, owners: tuple[str, ...] = ("ana", "bob")) -> None:
         for owner in owners:
             vault.merge(owner, [FactIn(text=f"goal: 10k {owner}")], now=T0)
             for i in range(30):  # enough rows for several FTS5 segments
-                vault.episodes.add_one(owner, f"session {i} felt {'heavy' if i % 2 else 'easy'}", now=T0)
-            vault.episodes.add(owner, [{"text": f"knee {MARKER}{owner} pain after the long run"}],
-                               now=T0, embed=lambda _text, o=owner: _vector_of(o))  # fmt: skip
+                vault.episodes.add_one(
+                    owner, f"session {i} felt {'heavy' if i % 2 else 'easy'}", now=T0
+                )
+            vault.episodes.add(
+                owner,
+                [{"text": f"knee {MARKER}{owner} pain after the long run"}],
+                now=T0,
+                embed=lambda _text, o=owner: _vector_of(o),
+            )
     assert MARKER.encode() in on_disk(path)
     assert _vector_bytes("ana") in on_disk(path)
 
@@ -105,6 +111,8 @@ def test_expired_then_cleaned_episodes_leave_no_word_in_the_index(vault_file: Pa
     later = T0 + timedelta(days=400)
     with open_vault(vault_file) as vault:
         assert vault.episodes.expire(30, now=later) == 31  # moved to the archive
-        assert vault.episodes.cleanup_archive(now=later + timedelta(days=400), retention_days=1) == 31
+        assert (
+            vault.episodes.cleanup_archive(now=later + timedelta(days=400), retention_days=1) == 31
+        )
         vault.admin.erase(wait=1)
     _assert_gone(vault_file, "ana", vectors=False)

@@ -17,11 +17,15 @@ from vault import FactIn, InvalidInput, Retraction, open_vault
 
 def test_a_retraction_matches_tags_whatever_their_case(vault_file: Path) -> None:
     with open_vault(vault_file) as vault:
-        vault.merge("ana", [FactIn(text="sore knee after runs", category="injury",
-                                   tags={"Body:Knee"})], now=T0)  # fmt: skip
+        vault.merge(
+            "ana",
+            [FactIn(text="sore knee after runs", category="injury", tags={"Body:Knee"})],
+            now=T0,
+        )
         assert [f.tags for f in vault.facts("ana", now=T0)] == [("body:knee",)]
-        result = vault.merge("ana", [Retraction(category="injury", tags={"Body:Knee"})],
-                             now=T0 + timedelta(days=1))  # fmt: skip
+        result = vault.merge(
+            "ana", [Retraction(category="injury", tags={"Body:Knee"})], now=T0 + timedelta(days=1)
+        )
         assert [a.original_text for a in result.archived] == ["sore knee after runs"]
         assert vault.facts("ana") == []
         vault.merge("ana", [FactIn(text="primary sport: running")], now=T0 + timedelta(days=2))
@@ -31,10 +35,14 @@ def test_a_retraction_matches_tags_whatever_their_case(vault_file: Path) -> None
 
 @pytest.mark.parametrize(
     "moment",
-    [datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1))),  # 0001-01-01T00:00:00+01:00
-     datetime(9999, 12, 31, 23, 30, tzinfo=timezone(timedelta(hours=-1)))],  # fmt: skip
+    [
+        datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1))),  # 0001-01-01T00:00:00+01:00
+        datetime(9999, 12, 31, 23, 30, tzinfo=timezone(timedelta(hours=-1))),
+    ],
 )
-def test_times_out_of_range_are_invalid_input_not_overflow(vault_file: Path, moment: datetime) -> None:
+def test_times_out_of_range_are_invalid_input_not_overflow(
+    vault_file: Path, moment: datetime
+) -> None:
     with open_vault(vault_file) as vault:
         with pytest.raises(InvalidInput, match="out of range"):
             vault.merge("ana", [FactIn(text="goal: 5k", observed_at=moment)])

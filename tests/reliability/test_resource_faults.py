@@ -27,6 +27,7 @@ NOBODY = 65534
 
 def _as_nobody(work: object) -> list[str]:
     """Run `work(fd)` in a forked child that dropped root (file modes then really apply)."""
+
     def child(fd: int) -> None:
         os.setgid(NOBODY)
         os.setuid(NOBODY)
@@ -110,8 +111,9 @@ def _mount_tiny_tmpfs(where: Path, size: int) -> bool:
     if os.geteuid() != 0 or shutil.which("mount") is None:
         return False
     where.mkdir(exist_ok=True)
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                          capture_output=True)  # fmt: skip
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
+    )
     return done.returncode == 0
 
 
@@ -237,7 +239,9 @@ def test_a_file_from_a_newer_revision_is_refused_unchanged(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("read_only", [False, True])
-def test_opening_another_applications_sqlite_file_changes_nothing(tmp_path: Path, read_only: bool) -> None:
+def test_opening_another_applications_sqlite_file_changes_nothing(
+    tmp_path: Path, read_only: bool
+) -> None:
     other = tmp_path / "other-app.db"
     with closing(sqlite3.connect(other)) as raw:
         raw.execute("CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT)")
@@ -268,7 +272,9 @@ def test_opening_a_missing_file_without_upgrade_leaves_nothing_behind(tmp_path: 
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_create_that_fails_removes_its_empty_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_create_that_fails_removes_its_empty_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from vault.storage import migrations
 
     def broken(*_: object, **__: object) -> None:

@@ -30,10 +30,15 @@ def _plain(text: str) -> float:
 def _store(path: Path) -> None:
     with open_vault(path) as vault:
         for owner in ("ana", "bob"):
-            vault.episodes.add(owner, [
-                {"text": f"{owner} saw a zebra at the zoo", "at": NOW},
-                {"text": f"{owner} ran easy by the river", "at": NOW},
-            ], now=NOW, embedder=SecretMarking())  # fmt: skip
+            vault.episodes.add(
+                owner,
+                [
+                    {"text": f"{owner} saw a zebra at the zoo", "at": NOW},
+                    {"text": f"{owner} ran easy by the river", "at": NOW},
+                ],
+                now=NOW,
+                embedder=SecretMarking(),
+            )
     assert on_disk(path).count(MARK_BYTES) == 2  # the check can fail: the bytes are there
 
 

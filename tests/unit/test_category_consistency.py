@@ -20,22 +20,31 @@ NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
 
 def _texts(node: Any) -> list[str]:
     if isinstance(node, dict):
-        return [t for key, value in node.items()
-                for t in ([value] if key in ("text", "turn", "message") and isinstance(value, str)
-                          else _texts(value))]
+        return [
+            t
+            for key, value in node.items()
+            for t in (
+                [value]
+                if key in ("text", "turn", "message") and isinstance(value, str)
+                else _texts(value)
+            )
+        ]
     if isinstance(node, list):
         return [t for item in node for t in _texts(item)]
     return []
 
 
 def _extracted() -> dict[str, Category]:
-    texts = [e["text"] for e in yaml.safe_load((DATA / "extraction_corpus.yaml").read_text())["entries"]]
+    texts = [
+        e["text"] for e in yaml.safe_load((DATA / "extraction_corpus.yaml").read_text())["entries"]
+    ]
     for name in ("persona_corpus.yaml", "activity_logs.yaml"):
         texts += _texts(yaml.safe_load((DATA / name).read_text()))
     found: dict[str, Category] = {}
     for text in texts:
-        for candidate in RuleExtractor().extract(text, source=Source.USER_MESSAGE,
-                                                 source_ref=None, observed_at=NOW):
+        for candidate in RuleExtractor().extract(
+            text, source=Source.USER_MESSAGE, source_ref=None, observed_at=NOW
+        ):
             if isinstance(candidate, FactIn):
                 found[candidate.text] = candidate.category
     return found

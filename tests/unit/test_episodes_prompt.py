@@ -11,19 +11,35 @@ from vault.domain.episodes import Episode, Knowledge
 from vault.prompt import count_tokens, render_episode_sections
 
 T = datetime(2026, 3, 10, 18, 0, tzinfo=timezone.utc)
-SHANE = Knowledge(id=1, kind="npc", name="Shane",
-                  attributes={"loves": ["Beer", "Pizza"], "hates": ["Pickles"], "birthday": "Spring 20"})  # fmt: skip
+SHANE = Knowledge(
+    id=1,
+    kind="npc",
+    name="Shane",
+    attributes={"loves": ["Beer", "Pizza"], "hates": ["Pickles"], "birthday": "Spring 20"},
+)
 
 
 def _episode(i: int, text: str, outcome: str | None = None) -> Episode:
-    return Episode(id=i, owner_id="rusty", ref=None, type="npc_interaction", outcome=outcome,
-                   text=text, occurred_at=T, meta={})  # fmt: skip
+    return Episode(
+        id=i,
+        owner_id="rusty",
+        ref=None,
+        type="npc_interaction",
+        outcome=outcome,
+        text=text,
+        occurred_at=T,
+        meta={},
+    )
 
 
 def test_sections_have_seed_003s_shape() -> None:
     sections = render_episode_sections(
-        [SHANE], [_episode(1, "Gave Shane a flower, he was grumpy", "negative"),
-                  _episode(2, "Found him at the Saloon in the evening")])  # fmt: skip
+        [SHANE],
+        [
+            _episode(1, "Gave Shane a flower, he was grumpy", "negative"),
+            _episode(2, "Found him at the Saloon in the evening"),
+        ],
+    )
     assert sections.text == (
         "KNOWLEDGE:\n"
         "- Shane (npc): birthday: Spring 20; hates: Pickles; loves: Beer, Pizza\n"

@@ -15,8 +15,14 @@ NOW = datetime(2026, 5, 20, 15, 0, tzinfo=timezone.utc)  # a Wednesday
 
 
 def test_inflections_share_a_stem() -> None:
-    for group in (["run", "running", "ran", "runs"], ["knee", "knees"], ["ache", "aching", "aches"],
-                  ["jog", "jogged", "jogging"], ["race", "races", "racing"], ["buy", "bought"]):  # fmt: skip
+    for group in (
+        ["run", "running", "ran", "runs"],
+        ["knee", "knees"],
+        ["ache", "aching", "aches"],
+        ["jog", "jogged", "jogging"],
+        ["race", "races", "racing"],
+        ["buy", "bought"],
+    ):
         assert len({stem(w) for w in group}) == 1, group
 
 
@@ -34,7 +40,9 @@ def test_time_expressions_resolve_against_now() -> None:
     assert analyze("what did I do yesterday", NOW).window.start == today - day  # type: ignore[union-attr]
     last_week = analyze("how was last week", NOW).window
     assert last_week is not None and (last_week.start, last_week.end) == (
-        datetime(2026, 5, 11, tzinfo=timezone.utc), datetime(2026, 5, 18, tzinfo=timezone.utc))
+        datetime(2026, 5, 11, tzinfo=timezone.utc),
+        datetime(2026, 5, 18, tzinfo=timezone.utc),
+    )
     may = analyze("the run in May", NOW).window
     assert may is not None and may.start == datetime(2026, 5, 1, tzinfo=timezone.utc)
     december = analyze("runs in December", NOW).window
@@ -75,8 +83,10 @@ def test_equal_scores_break_ties_by_time_then_id() -> None:
     pool = [Candidate(c.id, "tempo run", "note", moment, {}) for c in pool]
     # identical texts collapse to one; distinct texts with equal scores keep a stable order
     assert [r.candidate.id for r in rank(analyze("tempo", NOW), pool, NOW, k=3)] == [9]
-    pool = [Candidate(i, f"tempo run {'x' * 0} {name}", "note", moment, {})
-            for i, name in ((5, "alpha"), (9, "bravo"), (7, "delta"))]  # fmt: skip
+    pool = [
+        Candidate(i, f"tempo run {'x' * 0} {name}", "note", moment, {})
+        for i, name in ((5, "alpha"), (9, "bravo"), (7, "delta"))
+    ]
     assert [r.candidate.id for r in rank(analyze("tempo", NOW), pool, NOW, k=3)] == [9, 7, 5]
 
 
@@ -85,8 +95,10 @@ def test_duplicates_beyond_the_partial_selection_still_give_k_distinct_texts() -
     # so ranking falls back to the full order and still finds k different texts
     moment = NOW - timedelta(days=1)
     copies = [Candidate(i, "tempo run tempo", "note", moment, {}) for i in range(100, 130)]
-    others = [Candidate(i, f"tempo {name}", "note", moment - timedelta(days=i), {})
-              for i, name in ((1, "alpha"), (2, "bravo"), (3, "delta"))]  # fmt: skip
+    others = [
+        Candidate(i, f"tempo {name}", "note", moment - timedelta(days=i), {})
+        for i, name in ((1, "alpha"), (2, "bravo"), (3, "delta"))
+    ]
     found = rank(analyze("tempo run", NOW), copies + others, NOW, k=3)
     assert [r.candidate.id for r in found] == [129, 1, 2]
 
@@ -118,9 +130,19 @@ def test_store_policy_follows_seed_003_triggers() -> None:
     policy = StorePolicy()
     assert policy.decide(EpisodeIn(text="Died in the mines", type="death")) == "always"
     assert policy.decide(EpisodeIn(text="walked around", type="task_result")) is None
-    assert policy.decide(EpisodeIn(text="Remember this: the bridge is out", type="task_result")) == "notable"
-    assert policy.decide(EpisodeIn(text="tried the door", type="task_result", outcome="failed")) == "failed"
-    assert policy.decide(EpisodeIn(text="explored", type="task_result", meta={"minutes": 90})) == "long_stay"
-    strict = StorePolicy(always=frozenset({"death"}), notable_words=(), store_failures=False,
-                         long_stay_minutes=None)  # fmt: skip
+    assert (
+        policy.decide(EpisodeIn(text="Remember this: the bridge is out", type="task_result"))
+        == "notable"
+    )
+    assert (
+        policy.decide(EpisodeIn(text="tried the door", type="task_result", outcome="failed"))
+        == "failed"
+    )
+    assert (
+        policy.decide(EpisodeIn(text="explored", type="task_result", meta={"minutes": 90}))
+        == "long_stay"
+    )
+    strict = StorePolicy(
+        always=frozenset({"death"}), notable_words=(), store_failures=False, long_stay_minutes=None
+    )
     assert strict.decide(EpisodeIn(text="Remember this", type="note")) is None

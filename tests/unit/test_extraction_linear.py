@@ -157,9 +157,10 @@ REPEATED = [
 
 @pytest.mark.parametrize("unit", REPEATED)
 @pytest.mark.parametrize(
-    "run", [_rules, find_pii, redact, scrub_text, _llm_prompt, _llm_reply],
+    "run",
+    [_rules, find_pii, redact, scrub_text, _llm_prompt, _llm_reply],
     ids=["rules", "find_pii", "redact", "scrub_text", "llm_prompt", "llm_reply"],
-)  # fmt: skip
+)
 def test_work_grows_linearly_with_the_input(
     monkeypatch: pytest.MonkeyPatch, unit: str, run: Callable[[str], object]
 ) -> None:
@@ -183,4 +184,3 @@ def test_the_counter_sees_a_quadratic_path(monkeypatch: pytest.MonkeyPatch) -> N
         return counter.chars
 
     assert run("my knee " * 400) > 12 * run("my knee " * 100)
-

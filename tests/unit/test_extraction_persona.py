@@ -33,12 +33,42 @@ AT = datetime(2026, 3, 2, 7, 30, tzinfo=timezone.utc)
 TARGETS = {"precision": 0.90, "recall": 0.60, "sport/exercise": 0.60}
 
 EXERCISE = {
-    "running", "cycling", "swimming", "rowing", "triathlon", "hiking", "walking", "dance",
-    "yoga", "pilates", "strength training", "working out", "cardio", "tennis", "table tennis",
-    "basketball", "football", "softball", "baseball", "volleyball", "golf", "hockey", "skiing",
-    "snowboarding", "surfing", "skateboarding", "martial arts", "boxing", "climbing",
-    "horse riding", "kayaking", "gymnastics", "team sports", "crossfit", "wrestling",
-}  # fmt: skip
+    "running",
+    "cycling",
+    "swimming",
+    "rowing",
+    "triathlon",
+    "hiking",
+    "walking",
+    "dance",
+    "yoga",
+    "pilates",
+    "strength training",
+    "working out",
+    "cardio",
+    "tennis",
+    "table tennis",
+    "basketball",
+    "football",
+    "softball",
+    "baseball",
+    "volleyball",
+    "golf",
+    "hockey",
+    "skiing",
+    "snowboarding",
+    "surfing",
+    "skateboarding",
+    "martial arts",
+    "boxing",
+    "climbing",
+    "horse riding",
+    "kayaking",
+    "gymnastics",
+    "team sports",
+    "crossfit",
+    "wrestling",
+}
 
 
 def category(text: str) -> str:
@@ -52,7 +82,9 @@ def category(text: str) -> str:
         return "job"
     if text == "has kids":
         return "family"
-    if re.match(r"is (?:vegan|vegetarian|pregnant)|eats |had |has (?:sleep debt|a disability)", text):
+    if re.match(
+        r"is (?:vegan|vegetarian|pregnant)|eats |had |has (?:sleep debt|a disability)", text
+    ):
         return "health/diet"
     if text.startswith(("goal:", "level:")):
         return text.split(":")[0]
@@ -138,7 +170,9 @@ def score_logs() -> Score:
     for log in logs():
         for number, note in enumerate(log["notes"]):
             found = note_candidates(log["id"], number, note["text"])
-            result.add(note["text"], note["facts"], [c.text for c in found if isinstance(c, FactIn)])
+            result.add(
+                note["text"], note["facts"], [c.text for c in found if isinstance(c, FactIn)]
+            )
     return result
 
 
@@ -163,7 +197,9 @@ def test_persona_set_is_labelled_and_split() -> None:
             assert FactIn(text=fact).text == fact
 
 
-def test_persona_dev_split_meets_the_targets(dev: Score, capsys: pytest.CaptureFixture[str]) -> None:
+def test_persona_dev_split_meets_the_targets(
+    dev: Score, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = dev.table("persona dev (tuned on)")
     with capsys.disabled():
         print("\n" + report)

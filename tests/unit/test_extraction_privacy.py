@@ -211,7 +211,9 @@ def test_ordinary_facts_pass_the_storage_check(text: str) -> None:
 
 
 def test_check_candidate_passes_retractions_and_names_cut_after_a_relation_word() -> None:
-    assert check_candidate(Retraction(category=Category.INJURY, tags=frozenset({"body:knee"}))) is None
+    assert (
+        check_candidate(Retraction(category=Category.INJURY, tags=frozenset({"body:knee"}))) is None
+    )
     assert check_candidate(FactIn(text="my wife Sarah runs too")) is None
     assert check_candidate(FactIn(text="runs with John on Sundays")) == "names another person"
     assert check_candidate(FactIn(text="email is jo@x.com")) == "holds personal data (email)"

@@ -28,7 +28,8 @@ CANONICAL = re.compile(
     r"|run-commutes to work|has a long commute"
     r"|works (?:in|at|on) [\w ]+|is (?:vegan|vegetarian|pescatarian|pregnant)|eats [\w -]+"
     r"|had (?:cancer|surgery)|has (?:a disability|sleep debt|"
-    + "|".join(re.escape(c) for c in HEALTH_CONDITIONS) + ")"
+    + "|".join(re.escape(c) for c in HEALTH_CONDITIONS)
+    + ")"
 )
 WORDS = st.sampled_from(
     """

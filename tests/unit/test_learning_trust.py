@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from vault.domain.models import FactIn
 from vault.domain.vocabulary import Source
 from vault.extraction import RuleExtractor, extract_from_activity
 from vault.extraction.activity import ActivityIn
-from vault.domain.models import FactIn
 
 PROMPT = 0.5
 

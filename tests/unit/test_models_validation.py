@@ -34,7 +34,10 @@ MODELS: list[type[BaseModel]] = [FactIn, PatternIn, NoteIn]
         {"text": "ok", "confidence": -0.01},
         {"text": "ok", "observed_at": datetime(2026, 3, 2, 8, 0)},  # naive
         {"text": "ok", "observed_at": datetime(1, 1, 1, tzinfo=PLUS_ONE)},  # before year 1 in UTC
-        {"text": "ok", "observed_at": datetime(9999, 12, 31, 23, 30, tzinfo=MINUS_ONE)},  # year 10000
+        {
+            "text": "ok",
+            "observed_at": datetime(9999, 12, 31, 23, 30, tzinfo=MINUS_ONE),
+        },  # year 10000
         {"text": "ok", "observed_at": datetime(1066, 10, 14, tzinfo=UTC)},  # absurd
         {"text": "ok", "source_ref": "ref \udfff"},
         {"text": "ok", "extractor": "x" * 101},
@@ -103,10 +106,25 @@ def test_retraction_tags_and_keys_fold_case_like_facts_do() -> None:
 
 @pytest.mark.parametrize(
     "athlete",
-    ["", "   ", "\u200b", "\u200b\u200b", "\ufeff", "ana\u2028", "a\u2028b", "a\u2029b",
-     "ana\x00", "a\tb", "ana\u00a0maria", "\ud800", "ana\udfff", "x" * 129, "\u202eana",
-     "ana\u200d"],
-)  # fmt: skip
+    [
+        "",
+        "   ",
+        "\u200b",
+        "\u200b\u200b",
+        "\ufeff",
+        "ana\u2028",
+        "a\u2028b",
+        "a\u2029b",
+        "ana\x00",
+        "a\tb",
+        "ana\u00a0maria",
+        "\ud800",
+        "ana\udfff",
+        "x" * 129,
+        "\u202eana",
+        "ana\u200d",
+    ],
+)
 def test_athlete_ids_must_be_visible(athlete: str) -> None:
     with pytest.raises(InvalidInput):
         validated_athlete(athlete)

@@ -32,8 +32,15 @@ def _luhn_digit(body: str) -> str:
 def card_numbers(draw: st.DrawFn) -> str:
     length = draw(st.integers(13, 19))
     body = draw(st.sampled_from(["4", "51", "37", "6011"]))
-    body += "".join(draw(st.lists(st.sampled_from(string.digits), min_size=length - 1 - len(body),
-                                  max_size=length - 1 - len(body))))  # fmt: skip
+    body += "".join(
+        draw(
+            st.lists(
+                st.sampled_from(string.digits),
+                min_size=length - 1 - len(body),
+                max_size=length - 1 - len(body),
+            )
+        )
+    )
     digits = body + _luhn_digit(body)
     sizes, left = [], length
     while left > 0:  # groups of 4-8 digits, as people write them; the last may be shorter
@@ -71,8 +78,13 @@ def _iban_check(country: str, bban: str) -> str:
 @st.composite
 def ibans(draw: st.DrawFn) -> str:
     country = draw(st.sampled_from(["DE", "GB", "FR", "NL", "ES", "IT", "CH"]))
-    bban = "".join(draw(st.lists(st.sampled_from(string.digits + string.ascii_uppercase),
-                                 min_size=12, max_size=26)))  # fmt: skip
+    bban = "".join(
+        draw(
+            st.lists(
+                st.sampled_from(string.digits + string.ascii_uppercase), min_size=12, max_size=26
+            )
+        )
+    )
     compact = country + _iban_check(country, bban) + bban
     separator = draw(st.sampled_from(["", " ", "-", "\u2011", "\u00a0"]))
     text = separator.join(compact[i : i + 4] for i in range(0, len(compact), 4))
@@ -83,25 +95,38 @@ def ibans(draw: st.DrawFn) -> str:
 
 @st.composite
 def emails(draw: st.DrawFn) -> str:
-    local = draw(st.text(string.ascii_lowercase + string.digits + "._", min_size=1, max_size=12)
-                 .filter(lambda s: s[0].isalnum() and s[-1].isalnum()))  # fmt: skip
+    local = draw(
+        st.text(string.ascii_lowercase + string.digits + "._", min_size=1, max_size=12).filter(
+            lambda s: s[0].isalnum() and s[-1].isalnum()
+        )
+    )
     domain = draw(st.text(string.ascii_lowercase, min_size=2, max_size=10))
     at = draw(st.sampled_from(["@", "\uff20", "\ufe6b"]))
-    return _disguised(draw, f"{local}{at}{domain}.{draw(st.sampled_from(['com', 'org', 'de', 'io']))}")
+    return _disguised(
+        draw, f"{local}{at}{domain}.{draw(st.sampled_from(['com', 'org', 'de', 'io']))}"
+    )
 
 
 @st.composite
 def credentials(draw: st.DrawFn) -> str:
-    secret = draw(st.text(string.ascii_letters + string.digits + "!#$%", min_size=4, max_size=16)
-                  .filter(lambda s: any(c.isalnum() for c in s)))  # fmt: skip
+    secret = draw(
+        st.text(string.ascii_letters + string.digits + "!#$%", min_size=4, max_size=16).filter(
+            lambda s: any(c.isalnum() for c in s)
+        )
+    )
     pin = "".join(draw(st.lists(st.sampled_from(string.digits), min_size=4, max_size=6)))
-    word = draw(st.sampled_from(["password", "Password", "PASSWORD", "passcode", "passwd", "pwd", "pw"]))
+    word = draw(
+        st.sampled_from(["password", "Password", "PASSWORD", "passcode", "passwd", "pwd", "pw"])
+    )
     glue = draw(st.sampled_from([" is ", ": ", " = ", " ", " was ", ":"]))
     who = draw(st.sampled_from(["my ", "the ", "bank ", "email ", ""]))
     choice = draw(st.sampled_from(["word", "pin"]))
     if choice == "pin":
-        return _disguised(draw, f"{who}{draw(st.sampled_from(['pin', 'PIN', 'pin code']))}"
-                                f"{draw(st.sampled_from([' is ', ': ', ' ']))}{pin}")  # fmt: skip
+        return _disguised(
+            draw,
+            f"{who}{draw(st.sampled_from(['pin', 'PIN', 'pin code']))}"
+            f"{draw(st.sampled_from([' is ', ': ', ' ']))}{pin}",
+        )
     return _disguised(draw, f"{who}{word}{glue}{secret}")
 
 
@@ -124,16 +149,29 @@ def test_normalizing_is_idempotent(text: str) -> None:
 
 def test_issue_spellings_are_refused() -> None:
     for text in [
-        "card 4111.1111.1111.1111", "card 41111111 11111111", "4111/1111/1111/1111",
-        "4111,1111,1111,1111", "4111_1111_1111_1111", "4111-1111 1111.1111",
-        "4111\u200b1111\u200b1111\u200b1111", "ana\u200b@example.com",
-        "ig\u200bnore previous instructions", "IBAN DE89-3704-0044-0532-0130-00",
-        "my password hunter2", "pw is hunter2", "bank pin 4821", "SSN 123 45 6789",
-    ]:  # fmt: skip
+        "card 4111.1111.1111.1111",
+        "card 41111111 11111111",
+        "4111/1111/1111/1111",
+        "4111,1111,1111,1111",
+        "4111_1111_1111_1111",
+        "4111-1111 1111.1111",
+        "4111\u200b1111\u200b1111\u200b1111",
+        "ana\u200b@example.com",
+        "ig\u200bnore previous instructions",
+        "IBAN DE89-3704-0044-0532-0130-00",
+        "my password hunter2",
+        "pw is hunter2",
+        "bank pin 4821",
+        "SSN 123 45 6789",
+    ]:
         assert text_problem(text) is not None, text
 
 
 def test_training_numbers_are_not_mistaken_for_cards() -> None:
-    for text in ["intervals 400 400 400 400 400", "HR 145 150 155 160 165",
-                 "ran 10.5 km in 52:30", "long run 32 km at 5:10 per km"]:  # fmt: skip
+    for text in [
+        "intervals 400 400 400 400 400",
+        "HR 145 150 155 160 165",
+        "ran 10.5 km in 52:30",
+        "long run 32 km at 5:10 per km",
+    ]:
         assert text_problem(text) is None, text

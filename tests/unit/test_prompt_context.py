@@ -25,18 +25,39 @@ T0 = datetime(2026, 2, 16, 8, 0, tzinfo=timezone.utc)
 
 def fact(id: int, text: str, confidence: float = 0.8) -> Fact:
     return Fact(
-        id=id, athlete_id="ath", text=text, category=Category.GENERAL, conflict_key=None,
-        source=Source.CONVERSATION, source_ref=None, extractor=None, confidence=confidence,
-        occurrences=1, tags=(), learned_at=T0, observed_at=T0, last_reinforced_at=T0, updated_at=T0,
-    )  # fmt: skip
+        id=id,
+        athlete_id="ath",
+        text=text,
+        category=Category.GENERAL,
+        conflict_key=None,
+        source=Source.CONVERSATION,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=1,
+        tags=(),
+        learned_at=T0,
+        observed_at=T0,
+        last_reinforced_at=T0,
+        updated_at=T0,
+    )
 
 
 def note(id: int, text: str, confidence: float = 0.7) -> ListItem:
     return ListItem(
-        id=id, athlete_id="ath", kind=Kind.NOTE, text=text, source=Source.MANUAL, source_ref=None,
-        extractor=None, confidence=confidence, occurrences=1, learned_at=T0,
-        last_reinforced_at=T0 - timedelta(days=id), updated_at=T0,
-    )  # fmt: skip
+        id=id,
+        athlete_id="ath",
+        kind=Kind.NOTE,
+        text=text,
+        source=Source.MANUAL,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=1,
+        learned_at=T0,
+        last_reinforced_at=T0 - timedelta(days=id),
+        updated_at=T0,
+    )
 
 
 def big_memory() -> AthleteMemory:
@@ -48,7 +69,9 @@ def big_memory() -> AthleteMemory:
         note(i, f"coaching note {i}: keep the tone calm and specific after hard days")
         for i in range(1, 6)
     ]
-    return AthleteMemory(athlete_id="ath", facts=tuple(facts), patterns=(), notes=tuple(notes), updated_at=T0)  # fmt: skip
+    return AthleteMemory(
+        athlete_id="ath", facts=tuple(facts), patterns=(), notes=tuple(notes), updated_at=T0
+    )
 
 
 def text_of_tokens(n: int, word: str = " run") -> str:

@@ -38,7 +38,10 @@ SEED_SCHEMA = {
                 "type": "object",
                 "properties": {
                     "fact": {"type": "string"},
-                    "source": {"type": "string", "enum": ["conversation", "behavior", "profile_change"]},
+                    "source": {
+                        "type": "string",
+                        "enum": ["conversation", "behavior", "profile_change"],
+                    },
                     "confidence": {"type": "number", "minimum": 0.0, "maximum": 1.0},
                 },
                 "required": ["fact", "source", "confidence"],
@@ -47,7 +50,7 @@ SEED_SCHEMA = {
         "patterns": {"type": "array", "maxItems": 5, "items": {"type": "string"}},
         "coaching_notes": {"type": "array", "maxItems": 5, "items": {"type": "string"}},
     },
-}  # fmt: skip
+}
 
 
 def fact(
@@ -55,27 +58,50 @@ def fact(
 ) -> Fact:
     when = T0 - timedelta(days=days_ago)
     return Fact(
-        id=id, athlete_id="ath", text=text, category=Category.GENERAL, conflict_key=None,
-        source=source, source_ref=None, extractor=None, confidence=confidence, occurrences=1,
-        tags=(), learned_at=learned or when, observed_at=when, last_reinforced_at=when,
+        id=id,
+        athlete_id="ath",
+        text=text,
+        category=Category.GENERAL,
+        conflict_key=None,
+        source=source,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=1,
+        tags=(),
+        learned_at=learned or when,
+        observed_at=when,
+        last_reinforced_at=when,
         updated_at=when,
-    )  # fmt: skip
+    )
 
 
 def item(kind, id, text, confidence=0.7, *, days_ago=0.0) -> ListItem:
     when = T0 - timedelta(days=days_ago)
     return ListItem(
-        id=id, athlete_id="ath", kind=kind, text=text, source=Source.BEHAVIOR, source_ref=None,
-        extractor=None, confidence=confidence, occurrences=1, learned_at=when,
-        last_reinforced_at=when, updated_at=when,
-    )  # fmt: skip
+        id=id,
+        athlete_id="ath",
+        kind=kind,
+        text=text,
+        source=Source.BEHAVIOR,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=1,
+        learned_at=when,
+        last_reinforced_at=when,
+        updated_at=when,
+    )
 
 
 def memory(facts=(), patterns=(), notes=(), updated_at=T0) -> AthleteMemory:
     return AthleteMemory(
-        athlete_id="ath", facts=tuple(facts), patterns=tuple(patterns), notes=tuple(notes),
+        athlete_id="ath",
+        facts=tuple(facts),
+        patterns=tuple(patterns),
+        notes=tuple(notes),
         updated_at=updated_at,
-    )  # fmt: skip
+    )
 
 
 EMPTY = memory(updated_at=None)
@@ -169,8 +195,11 @@ def test_sections_show_knowledge_then_relevant_past_experience():
     # The pool leaves out what KNOWLEDGE shows and anything under 0.3, in priority order
     # (fact 3 and note 1 tie on confidence and time; the lower id goes first).
     assert [(i.kind, i.id) for i in pool] == [
-        (Kind.PATTERN, 1), (Kind.NOTE, 1), (Kind.FACT, 3), (Kind.FACT, 4),
-    ]  # fmt: skip
+        (Kind.PATTERN, 1),
+        (Kind.NOTE, 1),
+        (Kind.FACT, 3),
+        (Kind.FACT, 4),
+    ]
 
 
 def test_a_blank_context_asks_for_no_past_experience():
@@ -232,32 +261,53 @@ def test_contract_export_shape_and_times():
     mem = memory(
         facts=[
             fact(1, "primary sport: running", 0.9, learned=datetime(2026, 1, 5, 9, 30, tzinfo=cet)),
-            fact(2, "knee | hip issues", 0.35, learned=datetime(2026, 1, 6, 7, 0, 0, 250, tzinfo=timezone.utc)),
+            fact(
+                2,
+                "knee | hip issues",
+                0.35,
+                learned=datetime(2026, 1, 6, 7, 0, 0, 250, tzinfo=timezone.utc),
+            ),
         ],
         patterns=[item(Kind.PATTERN, 1, "skips mondays")],
         notes=[item(Kind.NOTE, 1, "likes data")],
-    )  # fmt: skip
+    )
     assert to_contract(mem) == {
         "key_facts": [
-            {"fact": "primary sport: running", "source": "conversation", "confidence": 0.9,
-             "learned_at": "2026-01-05T08:30:00Z"},
-            {"fact": "knee | hip issues", "source": "conversation", "confidence": 0.35,
-             "learned_at": "2026-01-06T07:00:00.000250Z"},
+            {
+                "fact": "primary sport: running",
+                "source": "conversation",
+                "confidence": 0.9,
+                "learned_at": "2026-01-05T08:30:00Z",
+            },
+            {
+                "fact": "knee | hip issues",
+                "source": "conversation",
+                "confidence": 0.35,
+                "learned_at": "2026-01-06T07:00:00.000250Z",
+            },
         ],
         "patterns": ["skips mondays"],
         "coaching_notes": ["likes data"],
-    }  # fmt: skip
+    }
     assert to_contract(mem, with_times=True) == {
         "key_facts": [
-            {"fact": "primary sport: running", "source": "conversation", "confidence": 0.9,
-             "learned_at": "2026-01-05T08:30:00Z"},
-            {"fact": "knee | hip issues", "source": "conversation", "confidence": 0.35,
-             "learned_at": "2026-01-06T07:00:00.000250Z"},
+            {
+                "fact": "primary sport: running",
+                "source": "conversation",
+                "confidence": 0.9,
+                "learned_at": "2026-01-05T08:30:00Z",
+            },
+            {
+                "fact": "knee | hip issues",
+                "source": "conversation",
+                "confidence": 0.35,
+                "learned_at": "2026-01-06T07:00:00.000250Z",
+            },
         ],
         "patterns": ["skips mondays"],
         "coaching_notes": ["likes data"],
         "updated_at": "2026-02-16T08:00:00Z",
-    }  # fmt: skip
+    }
     validate_contract(to_contract(mem))
     validate_contract(to_contract(mem, with_times=True), with_times=True)
 
@@ -304,7 +354,10 @@ def test_load_schema_returns_a_fresh_copy():
 @pytest.mark.parametrize(
     ("document", "complaint"),
     [
-        ({"key_facts": [{"fact": "x", "source": "conversation", "confidence": 0.5}] * 16}, "too long"),
+        (
+            {"key_facts": [{"fact": "x", "source": "conversation", "confidence": 0.5}] * 16},
+            "too long",
+        ),
         ({"key_facts": [{"fact": "x", "source": "manual", "confidence": 0.5}]}, "is not one of"),
         ({"key_facts": [{"fact": "x", "source": "behavior", "confidence": 1.2}]}, "maximum"),
         ({"key_facts": [{"fact": "x", "source": "behavior"}]}, "required"),
@@ -313,7 +366,7 @@ def test_load_schema_returns_a_fresh_copy():
         ({"memory": []}, "Additional properties"),
         ({"updated_at": "2026-02-16T08:00:00Z"}, "Additional properties"),  # the seed has none
     ],
-)  # fmt: skip
+)
 def test_validate_contract_rejects_what_the_schema_forbids(document, complaint):
     with pytest.raises(InvalidInput, match=complaint):
         validate_contract(document)
@@ -324,9 +377,13 @@ def test_validate_contract_rejects_what_the_schema_forbids(document, complaint):
     [
         {"updated_at": "2026-02-16 08:00"},
         {"updated_at": "2026-02-30T08:00:00Z"},
-        {"key_facts": [{"fact": "x", "source": "behavior", "confidence": 0.5, "learned_at": "yesterday"}]},
+        {
+            "key_facts": [
+                {"fact": "x", "source": "behavior", "confidence": 0.5, "learned_at": "yesterday"}
+            ]
+        },
     ],
-)  # fmt: skip
+)
 def test_validate_contract_with_times_checks_the_times(document):
     with pytest.raises(InvalidInput, match="RFC 3339"):
         validate_contract(document, with_times=True)
@@ -342,9 +399,15 @@ def test_contract_document_is_plain_json():
 
 def test_profile_becomes_canonical_profile_change_facts():
     facts = facts_from_profile(
-        Profile(sport="Run", level="Intermediate", goal="Half  Marathon", weekly_hours=6, preferred_time="Mornings"),
+        Profile(
+            sport="Run",
+            level="Intermediate",
+            goal="Half  Marathon",
+            weekly_hours=6,
+            preferred_time="Mornings",
+        ),
         T0,
-    )  # fmt: skip
+    )
     assert [f.text for f in facts] == [
         "primary sport: running",
         "level: intermediate",
@@ -356,24 +419,42 @@ def test_profile_becomes_canonical_profile_change_facts():
     assert {f.confidence for f in facts} == {0.9}
     assert {f.observed_at for f in facts} == {T0}
     assert [f.conflict_key for f in facts] == [
-        "primary sport", "level", "goal", "weekly hours", "time preference",
-    ]  # fmt: skip
+        "primary sport",
+        "level",
+        "goal",
+        "weekly hours",
+        "time preference",
+    ]
     assert [f.category for f in facts] == [
-        Category.SPORT, Category.LEVEL, Category.GOAL, Category.CONTEXT, Category.TIME_PREFERENCE,
-    ]  # fmt: skip
+        Category.SPORT,
+        Category.LEVEL,
+        Category.GOAL,
+        Category.CONTEXT,
+        Category.TIME_PREFERENCE,
+    ]
 
 
 @pytest.mark.parametrize(
     ("word", "sport"),
     [
-        ("run", "running"), ("Running", "running"), ("RUNNER", "running"), ("jogging", "running"),
-        ("bike", "cycling"), ("Cycle", "cycling"), ("cycling", "cycling"), ("riding", "cycling"),
-        ("swim", "swimming"), ("Swimming", "swimming"),
-        ("tri", "triathlon"), ("Triathlete", "triathlon"),
-        ("Rowing", "rowing"), ("trail  running", "running"), ("Mountain Biking", "cycling"),
+        ("run", "running"),
+        ("Running", "running"),
+        ("RUNNER", "running"),
+        ("jogging", "running"),
+        ("bike", "cycling"),
+        ("Cycle", "cycling"),
+        ("cycling", "cycling"),
+        ("riding", "cycling"),
+        ("swim", "swimming"),
+        ("Swimming", "swimming"),
+        ("tri", "triathlon"),
+        ("Triathlete", "triathlon"),
+        ("Rowing", "rowing"),
+        ("trail  running", "running"),
+        ("Mountain Biking", "cycling"),
         ("Climbing", "climbing"),
     ],
-)  # fmt: skip
+)
 def test_sport_words_are_normalised(word, sport):
     (only,) = facts_from_profile({"sport": word}, T0)
     assert only.text == f"primary sport: {sport}"
@@ -418,10 +499,14 @@ def test_empty_profile_gives_no_facts_and_naive_now_is_refused():
 
 def test_bootstrapped_memory_reaches_the_block_and_the_contract():
     stored = [
-        _stored(i, fact_in) for i, fact_in in enumerate(
-            facts_from_profile({"sport": "bike", "level": "beginner", "goal": "first century ride"}, T0), 1
+        _stored(i, fact_in)
+        for i, fact_in in enumerate(
+            facts_from_profile(
+                {"sport": "bike", "level": "beginner", "goal": "first century ride"}, T0
+            ),
+            1,
         )
-    ]  # fmt: skip
+    ]
     mem = memory(facts=stored)
     assert render_memory_block(mem).text == (
         "MEMORY:\n- Facts: primary sport: cycling | level: beginner | goal: first century ride\n"
@@ -432,9 +517,19 @@ def test_bootstrapped_memory_reaches_the_block_and_the_contract():
 def _stored(id: int, fact_in: FactIn) -> Fact:
     """What the repository would hand back for a merged FactIn."""
     return Fact(
-        id=id, athlete_id="ath", text=fact_in.text, category=fact_in.category,
-        conflict_key=fact_in.conflict_key, source=fact_in.source, source_ref=None,
-        extractor=fact_in.extractor, confidence=fact_in.confidence, occurrences=1,
-        tags=tuple(sorted(fact_in.tags or ())), learned_at=T0, observed_at=T0,
-        last_reinforced_at=T0, updated_at=T0,
-    )  # fmt: skip
+        id=id,
+        athlete_id="ath",
+        text=fact_in.text,
+        category=fact_in.category,
+        conflict_key=fact_in.conflict_key,
+        source=fact_in.source,
+        source_ref=None,
+        extractor=fact_in.extractor,
+        confidence=fact_in.confidence,
+        occurrences=1,
+        tags=tuple(sorted(fact_in.tags or ())),
+        learned_at=T0,
+        observed_at=T0,
+        last_reinforced_at=T0,
+        updated_at=T0,
+    )

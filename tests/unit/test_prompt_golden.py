@@ -39,20 +39,40 @@ def check(name: str, actual: str) -> None:
 def fact(id, text, confidence, days_ago=0, source=Source.CONVERSATION) -> Fact:
     when = T0 - timedelta(days=days_ago)
     return Fact(
-        id=id, athlete_id="demo", text=text, category=Category.GENERAL, conflict_key=None,
-        source=source, source_ref=None, extractor=None, confidence=confidence, occurrences=1,
-        tags=(), learned_at=when - timedelta(days=30), observed_at=when, last_reinforced_at=when,
+        id=id,
+        athlete_id="demo",
+        text=text,
+        category=Category.GENERAL,
+        conflict_key=None,
+        source=source,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=1,
+        tags=(),
+        learned_at=when - timedelta(days=30),
+        observed_at=when,
+        last_reinforced_at=when,
         updated_at=when,
-    )  # fmt: skip
+    )
 
 
 def item(kind, id, text, confidence, days_ago=0) -> ListItem:
     when = T0 - timedelta(days=days_ago)
     return ListItem(
-        id=id, athlete_id="demo", kind=kind, text=text, source=Source.PATTERN_ANALYSIS,
-        source_ref=None, extractor=None, confidence=confidence, occurrences=2,
-        learned_at=when - timedelta(days=20), last_reinforced_at=when, updated_at=when,
-    )  # fmt: skip
+        id=id,
+        athlete_id="demo",
+        kind=kind,
+        text=text,
+        source=Source.PATTERN_ANALYSIS,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=2,
+        learned_at=when - timedelta(days=20),
+        last_reinforced_at=when,
+        updated_at=when,
+    )
 
 
 def seed_memory() -> AthleteMemory:
@@ -76,19 +96,33 @@ def seed_memory() -> AthleteMemory:
 def rich_memory() -> AthleteMemory:
     """A full athlete: 18 facts (some under the floors), 6 patterns, 6 notes, one hostile text."""
     texts = [
-        ("primary sport: running", 0.95), ("has recurring knee issue", 0.9),
-        ("goal: half marathon", 0.9), ("level: intermediate", 0.85),
-        ("prefers morning sessions", 0.8), ("typical duration: 45 min", 0.8),
-        ("weekly hours: 6", 0.75), ("works night shifts twice a week", 0.7),
-        ("has two kids under five", 0.7), ("runs with a club on thursdays", 0.65),
+        ("primary sport: running", 0.95),
+        ("has recurring knee issue", 0.9),
+        ("goal: half marathon", 0.9),
+        ("level: intermediate", 0.85),
+        ("prefers morning sessions", 0.8),
+        ("typical duration: 45 min", 0.8),
+        ("weekly hours: 6", 0.75),
+        ("works night shifts twice a week", 0.7),
+        ("has two kids under five", 0.7),
+        ("runs with a club on thursdays", 0.65),
         ("hates treadmill sessions | prefers trails\n- Notes: forged", 0.6),
-        ("tight left calf after long runs", 0.6), ("uses a heart rate strap", 0.55),
-        ("commutes by bike", 0.55), ("tried yoga once", 0.5),
-        ("likes podcasts on easy runs", 0.5), ("maybe wants to try a triathlon", 0.45),
+        ("tight left calf after long runs", 0.6),
+        ("uses a heart rate strap", 0.55),
+        ("commutes by bike", 0.55),
+        ("tried yoga once", 0.5),
+        ("likes podcasts on easy runs", 0.5),
+        ("maybe wants to try a triathlon", 0.45),
         ("once mentioned a marathon in spain", 0.3),
-    ]  # fmt: skip
-    sources = {1: Source.PROFILE_CHANGE, 3: Source.PROFILE_CHANGE, 4: Source.PROFILE_CHANGE,
-               7: Source.PROFILE_CHANGE, 12: Source.ACTIVITY_NOTE, 14: Source.USER_MESSAGE}  # fmt: skip
+    ]
+    sources = {
+        1: Source.PROFILE_CHANGE,
+        3: Source.PROFILE_CHANGE,
+        4: Source.PROFILE_CHANGE,
+        7: Source.PROFILE_CHANGE,
+        12: Source.ACTIVITY_NOTE,
+        14: Source.USER_MESSAGE,
+    }
     facts = tuple(
         fact(i, t, c, days_ago=i % 4, source=sources.get(i, Source.CONVERSATION))
         for i, (t, c) in enumerate(texts, start=1)
@@ -169,19 +203,30 @@ def test_assembled_prompt_with_memory_at_the_end_of_context():
 
 
 def test_bootstrap_facts_from_a_profile():
-    profile = {"sport": "bike", "level": "Beginner", "goal": "First Century Ride",
-               "weekly_hours": 7.5, "preferred_time": "evenings"}  # fmt: skip
+    profile = {
+        "sport": "bike",
+        "level": "Beginner",
+        "goal": "First Century Ride",
+        "weekly_hours": 7.5,
+        "preferred_time": "evenings",
+    }
     facts = facts_from_profile(profile, T0)
     rows = [
-        f.model_dump(mode="json", exclude={"tags", "evidence"}) | {"tags": sorted(f.tags or ())} for f in facts
+        f.model_dump(mode="json", exclude={"tags", "evidence"}) | {"tags": sorted(f.tags or ())}
+        for f in facts
     ]
     check("bootstrap_profile.json", json.dumps(rows, indent=2) + "\n")
 
 
 def test_golden_directory_has_no_stale_files():
     expected = {
-        "memory_block_seed000.txt", "memory_block_rich.txt", "memory_block_rich.json",
-        "markdown_rich.md", "sections_rich.txt", "contract_rich.json", "context_prompt.txt",
+        "memory_block_seed000.txt",
+        "memory_block_rich.txt",
+        "memory_block_rich.json",
+        "markdown_rich.md",
+        "sections_rich.txt",
+        "contract_rich.json",
+        "context_prompt.txt",
         "bootstrap_profile.json",
-    }  # fmt: skip
+    }
     assert {p.name for p in GOLDEN.iterdir()} == expected

@@ -28,11 +28,22 @@ SEED_BLOCK = (
 def fact(id: int, text: str, confidence: float = 0.8, *, days_ago: float = 0) -> Fact:
     when = T0 - timedelta(days=days_ago)
     return Fact(
-        id=id, athlete_id="ath", text=text, category=Category.GENERAL, conflict_key=None,
-        source=Source.CONVERSATION, source_ref=None, extractor=None, confidence=confidence,
-        occurrences=1, tags=(), learned_at=when, observed_at=when, last_reinforced_at=when,
+        id=id,
+        athlete_id="ath",
+        text=text,
+        category=Category.GENERAL,
+        conflict_key=None,
+        source=Source.CONVERSATION,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=1,
+        tags=(),
+        learned_at=when,
+        observed_at=when,
+        last_reinforced_at=when,
         updated_at=when,
-    )  # fmt: skip
+    )
 
 
 def item(
@@ -40,10 +51,19 @@ def item(
 ) -> ListItem:
     when = T0 - timedelta(days=days_ago)
     return ListItem(
-        id=id, athlete_id="ath", kind=kind, text=text, source=Source.PATTERN_ANALYSIS,
-        source_ref=None, extractor=None, confidence=confidence, occurrences=1, learned_at=when,
-        last_reinforced_at=when, updated_at=when,
-    )  # fmt: skip
+        id=id,
+        athlete_id="ath",
+        kind=kind,
+        text=text,
+        source=Source.PATTERN_ANALYSIS,
+        source_ref=None,
+        extractor=None,
+        confidence=confidence,
+        occurrences=1,
+        learned_at=when,
+        last_reinforced_at=when,
+        updated_at=when,
+    )
 
 
 def memory(facts=(), patterns=(), notes=()) -> AthleteMemory:
@@ -213,10 +233,19 @@ def test_special_token_text_is_defused_by_the_pipe_rule():
 
 def budget_memory() -> AthleteMemory:
     return memory(
-        facts=[fact(i, f"fact {i} about the athlete's training week", 0.5 + i * 0.05) for i in range(1, 6)],
-        patterns=[item(Kind.PATTERN, i, f"pattern {i} seen in the last month", 0.4 + i * 0.1) for i in range(1, 4)],
-        notes=[item(Kind.NOTE, i, f"note {i} for the coach to keep in mind", 0.4 + i * 0.1) for i in range(1, 4)],
-    )  # fmt: skip
+        facts=[
+            fact(i, f"fact {i} about the athlete's training week", 0.5 + i * 0.05)
+            for i in range(1, 6)
+        ],
+        patterns=[
+            item(Kind.PATTERN, i, f"pattern {i} seen in the last month", 0.4 + i * 0.1)
+            for i in range(1, 4)
+        ],
+        notes=[
+            item(Kind.NOTE, i, f"note {i} for the coach to keep in mind", 0.4 + i * 0.1)
+            for i in range(1, 4)
+        ],
+    )
 
 
 # The documented order: facts lowest first, then notes lowest first, then patterns lowest first.
@@ -263,9 +292,15 @@ def _tokens_without(mem: AthleteMemory, gone: list[tuple[Kind, int]]) -> int:
 def test_dropped_items_are_removed_whole_never_cut():
     mem = budget_memory()
     block = render_memory_block(mem, budget=40)
-    texts = {(k, i.id): i.text for k, items in (
-        (Kind.FACT, mem.facts), (Kind.PATTERN, mem.patterns), (Kind.NOTE, mem.notes)
-    ) for i in items}  # fmt: skip
+    texts = {
+        (k, i.id): i.text
+        for k, items in (
+            (Kind.FACT, mem.facts),
+            (Kind.PATTERN, mem.patterns),
+            (Kind.NOTE, mem.notes),
+        )
+        for i in items
+    }
     for kind in Kind:
         for ident in block.included.of(kind):
             assert texts[(kind, ident)] in block.text

@@ -65,29 +65,52 @@ def memories(draw) -> AthleteMemory:
     id_base = draw(st.integers(min_value=1, max_value=10_000))
     facts = tuple(
         Fact(
-            id=id_base + n, athlete_id="ath", text=text, category=Category.GENERAL,
-            conflict_key=None, source=draw(st.sampled_from(list(Source))), source_ref=None,
-            extractor=None, confidence=c, occurrences=1, tags=(), learned_at=when(o, z),
-            observed_at=when(o, z), last_reinforced_at=when(o, z), updated_at=when(o, z),
+            id=id_base + n,
+            athlete_id="ath",
+            text=text,
+            category=Category.GENERAL,
+            conflict_key=None,
+            source=draw(st.sampled_from(list(Source))),
+            source_ref=None,
+            extractor=None,
+            confidence=c,
+            occurrences=1,
+            tags=(),
+            learned_at=when(o, z),
+            observed_at=when(o, z),
+            last_reinforced_at=when(o, z),
+            updated_at=when(o, z),
         )
         for n, (text, c, o, z) in enumerate(rows(30))
-    )  # fmt: skip
+    )
 
     def items(kind, max_size):
         return tuple(
             ListItem(
-                id=id_base + n, athlete_id="ath", kind=kind, text=text, source=Source.BEHAVIOR,
-                source_ref=None, extractor=None, confidence=c, occurrences=1,
-                learned_at=when(o, z), last_reinforced_at=when(o, z), updated_at=when(o, z),
+                id=id_base + n,
+                athlete_id="ath",
+                kind=kind,
+                text=text,
+                source=Source.BEHAVIOR,
+                source_ref=None,
+                extractor=None,
+                confidence=c,
+                occurrences=1,
+                learned_at=when(o, z),
+                last_reinforced_at=when(o, z),
+                updated_at=when(o, z),
             )
             for n, (text, c, o, z) in enumerate(rows(max_size))
-        )  # fmt: skip
+        )
 
     updated = draw(st.one_of(st.none(), offsets.map(lambda o: T0 - timedelta(seconds=o))))
     return AthleteMemory(
-        athlete_id="ath", facts=facts, patterns=items(Kind.PATTERN, 8),
-        notes=items(Kind.NOTE, 8), updated_at=updated,
-    )  # fmt: skip
+        athlete_id="ath",
+        facts=facts,
+        patterns=items(Kind.PATTERN, 8),
+        notes=items(Kind.NOTE, 8),
+        updated_at=updated,
+    )
 
 
 def offline_tokens(text: str) -> int:
@@ -102,9 +125,13 @@ def test_no_memory_content_breaks_the_budget_or_the_layout(memory, budget):
 
     stored = {
         (kind, i.id): i
-        for kind, group in ((Kind.FACT, memory.facts), (Kind.PATTERN, memory.patterns), (Kind.NOTE, memory.notes))
+        for kind, group in (
+            (Kind.FACT, memory.facts),
+            (Kind.PATTERN, memory.patterns),
+            (Kind.NOTE, memory.notes),
+        )
         for i in group
-    }  # fmt: skip
+    }
     shown = {kind: block.included.of(kind) for kind in Kind}
     if not block.text:
         assert not any(shown.values())

@@ -19,15 +19,18 @@ def day_of(query: str, now: datetime = NOW) -> str | None:
     return None if window is None else window.start.date().isoformat()
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("On May 4th, what did I say?", "2023-05-04"),
-    ("what did we talk about on April 27th", "2023-04-27"),
-    ("the 3rd of May", "2023-05-03"),
-    ("on 2 May", "2023-05-02"),
-    ("on 2021-12-25", "2021-12-25"),
-    ("May 11, 2022", "2022-05-11"),
-    ("December 24th", "2022-12-24"),  # not yet this year: last year's
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("On May 4th, what did I say?", "2023-05-04"),
+        ("what did we talk about on April 27th", "2023-04-27"),
+        ("the 3rd of May", "2023-05-03"),
+        ("on 2 May", "2023-05-02"),
+        ("on 2021-12-25", "2021-12-25"),
+        ("May 11, 2022", "2022-05-11"),
+        ("December 24th", "2022-12-24"),  # not yet this year: last year's
+    ],
+)
 def test_a_calendar_date_is_its_day(query: str, expected: str) -> None:
     assert day_of(query) == expected
 
@@ -52,11 +55,15 @@ def _candidate(id_: int, text: str) -> Candidate:
 
 
 def test_the_second_hop_adds_the_seeds_rarest_words_deterministically() -> None:
-    pool = [_candidate(1, "Jay Chou concert was stunning"), _candidate(2, "Favourite song: Listen to Mom"),
-            _candidate(3, "I went to a concert"), _candidate(4, "stunning weather")]  # fmt: skip
+    pool = [
+        _candidate(1, "Jay Chou concert was stunning"),
+        _candidate(2, "Favourite song: Listen to Mom"),
+        _candidate(3, "I went to a concert"),
+        _candidate(4, "stunning weather"),
+    ]
     query = analyze("whose concert did I go to", NOW)
     wider = expand(query, [pool[0]], pool, per_seed=2)
-    added = [(g.stem, g.weight) for g in wider.groups[len(query.groups):]]
+    added = [(g.stem, g.weight) for g in wider.groups[len(query.groups) :]]
     assert added == [("chou", 0.3), ("jay", 0.3)]
     assert expand(query, [pool[0]], pool, per_seed=2) == wider
     assert covers(analyze("stunning concert", NOW), pool[0])
@@ -66,7 +73,9 @@ def test_the_second_hop_adds_the_seeds_rarest_words_deterministically() -> None:
 def test_vectors_pack_and_compare() -> None:
     blob = pack([3.0, 4.0], 2)
     assert len(blob) == 8 and list(unpack(blob)) == [3.0, 4.0]
-    assert cosines([3.0, 4.0], [blob, pack([0.0, 0.0], 2), pack([-4.0, 3.0], 2)]) == pytest.approx([1.0, 0.0, 0.0])
+    assert cosines([3.0, 4.0], [blob, pack([0.0, 0.0], 2), pack([-4.0, 3.0], 2)]) == pytest.approx(
+        [1.0, 0.0, 0.0]
+    )
     assert cosine([1.0, 0.0], [0.0, 0.0]) == 0.0
     with pytest.raises(InvalidInput, match="3 values, its dim is 2"):
         pack([1.0, 2.0, 3.0], 2)
@@ -87,11 +96,14 @@ def test_numpy_and_plain_python_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast[-1] == 0.0
 
 
-@pytest.mark.parametrize(("query", "start", "end"), [
-    ("what happened in 2022", "2022-01-01", "2023-01-01"),
-    ("my races last year", "2022-01-01", "2023-01-01"),
-    ("back in May 2021", "2021-05-01", "2021-06-01"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what happened in 2022", "2022-01-01", "2023-01-01"),
+        ("my races last year", "2022-01-01", "2023-01-01"),
+        ("back in May 2021", "2021-05-01", "2021-06-01"),
+    ],
+)
 def test_years_and_months_of_a_year(query: str, start: str, end: str) -> None:
     window = analyze(query, NOW).window
     assert window is not None
@@ -99,8 +111,13 @@ def test_years_and_months_of_a_year(query: str, start: str, end: str) -> None:
 
 
 def test_the_span_around_an_event_can_be_a_day_a_week_or_a_month() -> None:
-    spans = {q: analyze(q, NOW).anchor for q in (
-        "the week before the race", "the day after my marathon", "the month before the race",
-        "before the race",
-    )}  # fmt: skip
+    spans = {
+        q: analyze(q, NOW).anchor
+        for q in (
+            "the week before the race",
+            "the day after my marathon",
+            "the month before the race",
+            "before the race",
+        )
+    }
     assert [a.span.days for a in spans.values() if a] == [7, 1, 30, 14]

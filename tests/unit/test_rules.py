@@ -17,8 +17,12 @@ from vault.domain.vocabulary import Kind, Level, level_of
 
 @pytest.mark.parametrize(
     ("elapsed", "expected"),
-    [(timedelta(days=6, hours=23), 0.8), (timedelta(days=7), 0.76),
-     (timedelta(days=20), 0.722), (timedelta(days=70), 0.8 * 0.95**10)],
+    [
+        (timedelta(days=6, hours=23), 0.8),
+        (timedelta(days=7), 0.76),
+        (timedelta(days=20), 0.722),
+        (timedelta(days=70), 0.8 * 0.95**10),
+    ],
 )
 def test_decay_counts_full_weeks_only(elapsed: timedelta, expected: float) -> None:
     assert decayed(0.8, T0, T0 + elapsed) == pytest.approx(expected)
@@ -30,37 +34,68 @@ def test_boost_is_capped_and_three_occurrences_are_high() -> None:
     assert boosted(0.4, 3) == 0.8
 
 
-@pytest.mark.parametrize(("confidence", "level"), [(0.8, Level.HIGH), (0.79, Level.MEDIUM),
-                                                   (0.5, Level.MEDIUM), (0.49, Level.LOW)])
+@pytest.mark.parametrize(
+    ("confidence", "level"),
+    [(0.8, Level.HIGH), (0.79, Level.MEDIUM), (0.5, Level.MEDIUM), (0.49, Level.LOW)],
+)
 def test_levels_derive_from_confidence(confidence: float, level: Level) -> None:
     assert level_of(confidence) is level
 
 
 @pytest.mark.parametrize(
     ("text", "key"),
-    [("primary sport: running", "primary sport"), ("Goal: half marathon", "goal"),
-     ("typical duration: 45 min", "typical duration"), ("prefers evening sessions", "time preference"),
-     ("level: advanced", "level"), ("weekly hours: 6", "weekly hours"),
-     ("has recurring knee issue", None), ("prefers long runs", None)],
+    [
+        ("primary sport: running", "primary sport"),
+        ("Goal: half marathon", "goal"),
+        ("typical duration: 45 min", "typical duration"),
+        ("prefers evening sessions", "time preference"),
+        ("level: advanced", "level"),
+        ("weekly hours: 6", "weekly hours"),
+        ("has recurring knee issue", None),
+        ("prefers long runs", None),
+    ],
 )
 def test_conflict_keys_come_from_the_text(text: str, key: str | None) -> None:
     assert conflict_key_of(text) == key
 
 
 def test_normalization_ignores_case_punctuation_and_spacing() -> None:
-    assert normalize_text("  Knee pain,  after LONG runs! ") == normalize_text("knee pain after long runs")
+    assert normalize_text("  Knee pain,  after LONG runs! ") == normalize_text(
+        "knee pain after long runs"
+    )
 
 
-texts = st.sampled_from([
-    "primary sport: running", "primary sport: cycling", "goal: 10k", "goal: marathon",
-    "has recurring knee issue", "knee pain after hills", "prefers morning sessions",
-    "prefers evening sessions", "works night shifts", "has kids", "likes intervals",
-    "level: beginner", "level: advanced", "typical duration: 45 min",
-] + [f"misc fact {i}" for i in range(20)])
+texts = st.sampled_from(
+    [
+        "primary sport: running",
+        "primary sport: cycling",
+        "goal: 10k",
+        "goal: marathon",
+        "has recurring knee issue",
+        "knee pain after hills",
+        "prefers morning sessions",
+        "prefers evening sessions",
+        "works night shifts",
+        "has kids",
+        "likes intervals",
+        "level: beginner",
+        "level: advanced",
+        "typical duration: 45 min",
+    ]
+    + [f"misc fact {i}" for i in range(20)]
+)
 candidates = st.one_of(
-    st.builds(lambda t, c, d: FactIn(text=t, confidence=c, observed_at=T0 + timedelta(days=d)),
-              texts, st.floats(0, 1), st.integers(0, 60)),
-    st.builds(lambda i, c: PatternIn(text=f"pattern {i}", confidence=c), st.integers(0, 8), st.floats(0, 1)),
+    st.builds(
+        lambda t, c, d: FactIn(text=t, confidence=c, observed_at=T0 + timedelta(days=d)),
+        texts,
+        st.floats(0, 1),
+        st.integers(0, 60),
+    ),
+    st.builds(
+        lambda i, c: PatternIn(text=f"pattern {i}", confidence=c),
+        st.integers(0, 8),
+        st.floats(0, 1),
+    ),
     st.builds(lambda i: NoteIn(text=f"note {i}"), st.integers(0, 8)),
 )
 

@@ -29,11 +29,13 @@ moments = st.datetimes(
         (datetime(2026, 3, 2, 7, 30, 0, 123456, tzinfo=UTC), "2026-03-02T07:30:00.123456Z"),
         (datetime(2026, 3, 2, 7, 30, 0, 500000, tzinfo=UTC), "2026-03-02T07:30:00.500000Z"),
         # other offsets become UTC; the date may change
-        (datetime(2026, 3, 2, 1, 0, 0, 1, tzinfo=timezone(timedelta(hours=2))),
-         "2026-03-01T23:00:00.000001Z"),
+        (
+            datetime(2026, 3, 2, 1, 0, 0, 1, tzinfo=timezone(timedelta(hours=2))),
+            "2026-03-01T23:00:00.000001Z",
+        ),
         (datetime(999, 1, 1, tzinfo=UTC), "0999-01-01T00:00:00.000000Z"),  # years padded to 4
     ],
-)  # fmt: skip
+)
 def test_format_utc_writes_the_canonical_text_and_parse_utc_reads_it_back(
     moment: datetime, text: str
 ) -> None:

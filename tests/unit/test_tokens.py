@@ -53,7 +53,9 @@ def test_the_vocabulary_and_special_tokens_are_cl100k_exactly() -> None:
     assert ours.n_vocab == REFERENCE.n_vocab
     assert ours.special_tokens_set == REFERENCE.special_tokens_set
     sample = "<|endoftext|> knee pain after 10k runs 🏃"
-    assert ours.encode(sample, allowed_special="all") == REFERENCE.encode(sample, allowed_special="all")
+    assert ours.encode(sample, allowed_special="all") == REFERENCE.encode(
+        sample, allowed_special="all"
+    )
 
 
 def test_the_shipped_file_is_the_published_one() -> None:
@@ -86,7 +88,8 @@ def test_counting_writes_no_file_anywhere(tmp_path: Path) -> None:
     temp.mkdir()
     probe = "from vault.prompt.tokens import count_tokens; print(count_tokens('knee pain'))"
     env = {"HOME": str(home), "TMPDIR": str(temp), "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            check=True, env=env)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=env
+    )
     assert result.stdout.strip() == str(reference_count("knee pain"))
     assert list(home.iterdir()) == [] and list(temp.iterdir()) == []

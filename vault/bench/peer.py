@@ -35,8 +35,13 @@ class Peer:
         from langgraph.store.sqlite import SqliteStore
 
         self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000",
-                       "foreign_keys=ON", "secure_delete=ON"):  # fmt: skip
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "busy_timeout=5000",
+            "foreign_keys=ON",
+            "secure_delete=ON",
+        ):
             self.conn.execute(f"PRAGMA {pragma}")
         self.store: Any = SqliteStore(self.conn)
         self.store.setup()

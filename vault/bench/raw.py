@@ -23,7 +23,22 @@ BUDGET = 174
 MAX_FACTS, FLOOR, PROMPT_FLOOR = 15, 0.3, 0.5
 
 # fact row positions
-ID, TEXT, NORM, CATEGORY, KEY, SOURCE, CONF, BASE, OCC, LEARNED, OBSERVED, REINFORCED, UPDATED, DUE = range(14)
+(
+    ID,
+    TEXT,
+    NORM,
+    CATEGORY,
+    KEY,
+    SOURCE,
+    CONF,
+    BASE,
+    OCC,
+    LEARNED,
+    OBSERVED,
+    REINFORCED,
+    UPDATED,
+    DUE,
+) = range(14)
 
 _SELECT_FACTS = (
     "SELECT id, text, normalized_text, category, conflict_key, source, confidence, "
@@ -57,13 +72,20 @@ _INSERT_ARCHIVE = (
 
 def connect(path: str) -> sqlite3.Connection:
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    for pragma in ("busy_timeout=5000", "foreign_keys=ON", "journal_mode=WAL",
-                   "synchronous=NORMAL", "secure_delete=ON"):  # fmt: skip
+    for pragma in (
+        "busy_timeout=5000",
+        "foreign_keys=ON",
+        "journal_mode=WAL",
+        "synchronous=NORMAL",
+        "secure_delete=ON",
+    ):
         connection.execute(f"PRAGMA {pragma}")
     return connection
 
 
-def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate], now: datetime) -> None:
+def merge(
+    db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate], now: datetime
+) -> None:
     """One merge turn in one transaction: load, decide in plain Python, write."""
     now_s = sqlite_time(now)
     cutoff = sqlite_time(now - timedelta(days=7))
@@ -102,9 +124,22 @@ def merge(db: sqlite3.Connection, athlete: str, candidates: Sequence[Candidate],
                     changed[same[ID]] = same
                 continue
             key = conflict_key_of(candidate.text)
-            new = [None, candidate.text, normalized, candidate.category.value, key, "manual",
-                   candidate.confidence, candidate.confidence, 1, now_s, now_s, now_s, now_s,
-                   sqlite_time(decay_due(now, now))]  # fmt: skip
+            new = [
+                None,
+                candidate.text,
+                normalized,
+                candidate.category.value,
+                key,
+                "manual",
+                candidate.confidence,
+                candidate.confidence,
+                1,
+                now_s,
+                now_s,
+                now_s,
+                now_s,
+                sqlite_time(decay_due(now, now)),
+            ]
             old = by_key.get(key) if key else None
             if old is not None:
                 archived.append((old, "superseded", new))
@@ -143,24 +178,45 @@ def _write(
     if gone:
         db.execute(f"DELETE FROM facts WHERE id IN ({', '.join('?' * len(gone))})", gone)
     updates = [f for i, f in changed.items() if i not in gone]
-    db.executemany(_UPDATE_FACT, [
-        (f[CONF], f[BASE], f[OCC], f[OBSERVED], f[REINFORCED], f[UPDATED], f[DUE], f[ID])
-        for f in updates
-    ])  # fmt: skip
+    db.executemany(
+        _UPDATE_FACT,
+        [
+            (f[CONF], f[BASE], f[OCC], f[OBSERVED], f[REINFORCED], f[UPDATED], f[DUE], f[ID])
+            for f in updates
+        ],
+    )
     for fact in facts:
         if fact[ID] is None:
             cursor = db.execute(_INSERT_FACT, (athlete, *fact[TEXT:]))
             fact[ID] = cursor.lastrowid
-    db.executemany(_INSERT_ARCHIVE, [
-        (athlete, f[ID], f[TEXT], f[CATEGORY], f[KEY], f[SOURCE], f[CONF], f[OCC], f[LEARNED],
-         by[ID] if by is not None else None, reason, now_s)
-        for f, reason, by in archived
-    ])  # fmt: skip
+    db.executemany(
+        _INSERT_ARCHIVE,
+        [
+            (
+                athlete,
+                f[ID],
+                f[TEXT],
+                f[CATEGORY],
+                f[KEY],
+                f[SOURCE],
+                f[CONF],
+                f[OCC],
+                f[LEARNED],
+                by[ID] if by is not None else None,
+                reason,
+                now_s,
+            )
+            for f, reason, by in archived
+        ],
+    )
 
 
 _ORDER = "ORDER BY confidence DESC, last_reinforced_at DESC, id"
 _BLOCK_QUERIES = (
-    ("- Facts: ", f"SELECT text FROM facts WHERE athlete_id = ? AND confidence >= 0.5 {_ORDER} LIMIT 15"),
+    (
+        "- Facts: ",
+        f"SELECT text FROM facts WHERE athlete_id = ? AND confidence >= 0.5 {_ORDER} LIMIT 15",
+    ),
     ("- Patterns: ", f"SELECT text FROM patterns WHERE athlete_id = ? {_ORDER} LIMIT 5"),
     ("- Notes: ", f"SELECT text FROM notes WHERE athlete_id = ? {_ORDER} LIMIT 5"),
 )
@@ -178,8 +234,11 @@ def memory_block(db: sqlite3.Connection, athlete: str) -> tuple[str, int]:
     finally:
         db.execute("COMMIT")
     while True:
-        lines = [f"{label}{' | '.join(items)}\n"
-                 for (label, _), items in zip(_BLOCK_QUERIES, sections) if items]  # fmt: skip
+        lines = [
+            f"{label}{' | '.join(items)}\n"
+            for (label, _), items in zip(_BLOCK_QUERIES, sections)
+            if items
+        ]
         block = "MEMORY:\n" + "".join(lines) if lines else ""
         tokens = len(encode(block)) if block else 0
         if tokens <= BUDGET:
@@ -194,8 +253,12 @@ _ENGINE_FACTS = (
     "SELECT text, source, confidence, learned_at FROM facts WHERE athlete_id = ? "
     f"AND confidence >= 0.5 {_ORDER} LIMIT 15"
 )
-_FOLD = {"user_message": "conversation", "manual": "conversation", "activity_note": "behavior",
-         "pattern_analysis": "behavior"}  # fmt: skip
+_FOLD = {
+    "user_message": "conversation",
+    "manual": "conversation",
+    "activity_note": "behavior",
+    "pattern_analysis": "behavior",
+}
 
 
 def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
@@ -204,14 +267,21 @@ def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
     encode = encoder().encode_ordinary
     stamp = now_s[:19].replace("T", " ")
     for (athlete,) in db.execute("DELETE FROM engine_dirty RETURNING athlete_id").fetchall():
-        facts = [(t.replace("|", "/"), src, c, learned)
-                 for t, src, c, learned in db.execute(_ENGINE_FACTS, (athlete,))]  # fmt: skip
-        lists = [[text.replace("|", "/") for (text,) in db.execute(sql, (athlete,))]
-                 for _, sql in _BLOCK_QUERIES[1:]]  # fmt: skip
+        facts = [
+            (t.replace("|", "/"), src, c, learned)
+            for t, src, c, learned in db.execute(_ENGINE_FACTS, (athlete,))
+        ]
+        lists = [
+            [text.replace("|", "/") for (text,) in db.execute(sql, (athlete,))]
+            for _, sql in _BLOCK_QUERIES[1:]
+        ]
         sections = [[f[0] for f in facts], *lists]
         while True:
-            lines = [f"{label}{' | '.join(items)}\n"
-                     for (label, _), items in zip(_BLOCK_QUERIES, sections) if items]  # fmt: skip
+            lines = [
+                f"{label}{' | '.join(items)}\n"
+                for (label, _), items in zip(_BLOCK_QUERIES, sections)
+                if items
+            ]
             block = "MEMORY:\n" + "".join(lines) if lines else ""
             if not block or len(encode(block)) <= BUDGET:
                 break
@@ -223,10 +293,14 @@ def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
             db.execute("DELETE FROM athlete_memory WHERE athlete_id = ?", (athlete,))
             continue
         document = {
-            "key_facts": [{"fact": t, "source": _FOLD.get(src, src), "confidence": c,
-                           "learned_at": learned} for t, src, c, learned in facts[:len(sections[0])]],
-            "patterns": sections[1], "coaching_notes": sections[2], "updated_at": now_s,
-        }  # fmt: skip
+            "key_facts": [
+                {"fact": t, "source": _FOLD.get(src, src), "confidence": c, "learned_at": learned}
+                for t, src, c, learned in facts[: len(sections[0])]
+            ],
+            "patterns": sections[1],
+            "coaching_notes": sections[2],
+            "updated_at": now_s,
+        }
         db.execute(
             "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at, "
             "written_by) VALUES (?, ?, ?, 'vault')",

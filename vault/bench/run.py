@@ -112,8 +112,10 @@ def _workloads(vault: Vault, db: sqlite3.Connection, options: Options) -> dict[s
 
     # 1. merge turns, vault and raw interleaved on the same turn
     plan = turns(options.seed, options.athletes, count)
-    inputs = [[FactIn(text=c.text, category=c.category, confidence=c.confidence)
-               for c in t.candidates] for t in plan]  # fmt: skip
+    inputs = [
+        [FactIn(text=c.text, category=c.category, confidence=c.confidence) for c in t.candidates]
+        for t in plan
+    ]
     vault_ns, raw_ns = [], []
     for t, candidates in zip(plan, inputs):
         vault_ns.append(_clock(lambda: vault.merge(t.athlete, candidates, now=t.now)))
@@ -131,21 +133,29 @@ def _workloads(vault: Vault, db: sqlite3.Connection, options: Options) -> dict[s
     checked = sorted(set(merged) | set(sample))
     mismatched = [a for a in checked if _vault_block(vault, a) != raw.memory_block(db, a)]
     result["memory_block"] = _row(
-        _us(vault_ns[skip:]), _us(raw_ns[skip:]), checked=len(checked),
-        identical=not mismatched, mismatched=mismatched[:5],
-    )  # fmt: skip
+        _us(vault_ns[skip:]),
+        _us(raw_ns[skip:]),
+        checked=len(checked),
+        identical=not mismatched,
+        mismatched=mismatched[:5],
+    )
 
     # 3. ingest (extract + merge) and extraction alone
     extractor = RuleExtractor()
     ingest_ns = [
-        _clock(lambda: vault.ingest_message(
-            athlete_id(rng.randrange(options.athletes)), MESSAGE,
-            now=T0 + timedelta(days=1, seconds=n)))
+        _clock(
+            lambda: vault.ingest_message(
+                athlete_id(rng.randrange(options.athletes)),
+                MESSAGE,
+                now=T0 + timedelta(days=1, seconds=n),
+            )
+        )
         for n in range(count)
-    ]  # fmt: skip
+    ]
     result["ingest"] = _row(_us(ingest_ns[skip:]))
-    extract_ns = [_clock(lambda: extractor.extract(MESSAGE, source=Source.USER_MESSAGE))
-                  for _ in range(count)]  # fmt: skip
+    extract_ns = [
+        _clock(lambda: extractor.extract(MESSAGE, source=Source.USER_MESSAGE)) for _ in range(count)
+    ]
     result["extraction"] = _row(_us(extract_ns[skip:]))
 
     # 5. import of one exported athlete under fresh ids (4. decay comes last: it touches all)
@@ -161,9 +171,13 @@ def _workloads(vault: Vault, db: sqlite3.Connection, options: Options) -> dict[s
         vault_ns_one = _clock(lambda: outcome.append(vault.decay(now=later)))
         raw_ns_one = _clock(lambda: outcome.append(raw.decay(db, later)))
         lowered, raw_lowered = outcome[0].lowered, outcome[1]
-        result[name] = _row(round(vault_ns_one / 1000, 1), round(raw_ns_one / 1000, 1),
-                            lowered=lowered, raw_lowered=raw_lowered,
-                            archived=_count(outcome[0].archived))  # fmt: skip
+        result[name] = _row(
+            round(vault_ns_one / 1000, 1),
+            round(raw_ns_one / 1000, 1),
+            lowered=lowered,
+            raw_lowered=raw_lowered,
+            archived=_count(outcome[0].archived),
+        )
     return result
 
 
@@ -175,7 +189,9 @@ def _peer_workloads(vault: Vault, path: Path, options: Options) -> dict[str, Any
     athletes = [athlete_id(i) for i in range(options.athletes)]
     other = peer.Peer(path)
     try:
-        other.load({a: [(f.id, f.text, f.confidence) for f in vault.facts(a, T0)] for a in athletes})
+        other.load(
+            {a: [(f.id, f.text, f.confidence) for f in vault.facts(a, T0)] for a in athletes}
+        )
         sample = [rng.choice(athletes) for _ in range(count)]
         vault_ns, peer_ns = [], []
         for athlete in sample:
@@ -195,8 +211,13 @@ def _peer_workloads(vault: Vault, path: Path, options: Options) -> dict[str, Any
 
 
 def _peer_row(vault_us: float, peer_us: float) -> dict[str, Any]:
-    return {"vault_us": vault_us, "raw_us": None, "ratio": None, "peer_us": peer_us,
-            "peer_ratio": round(vault_us / peer_us, 2)}  # fmt: skip
+    return {
+        "vault_us": vault_us,
+        "raw_us": None,
+        "ratio": None,
+        "peer_us": peer_us,
+        "peer_ratio": round(vault_us / peer_us, 2),
+    }
 
 
 def _count(archived: Any) -> int:
@@ -208,8 +229,10 @@ def _same_rows(vault: Vault, db: sqlite3.Connection, athletes: list[str]) -> boo
     """True when both files hold the same facts, tags and archive rows for these athletes."""
     queries = [
         f"SELECT * FROM {table} WHERE athlete_id = ? ORDER BY id" for table in ("facts", "archive")
-    ] + ["SELECT t.* FROM fact_tags AS t JOIN facts AS f ON f.id = t.fact_id "
-         "WHERE f.athlete_id = ? ORDER BY t.fact_id, t.tag"]  # fmt: skip
+    ] + [
+        "SELECT t.* FROM fact_tags AS t JOIN facts AS f ON f.id = t.fact_id "
+        "WHERE f.athlete_id = ? ORDER BY t.fact_id, t.tag"
+    ]
     connection = vault.engine.raw_connection()
     try:
         return all(
@@ -233,16 +256,22 @@ def _writers(options: Options, sqlite_target: str) -> list[dict[str, Any]]:
         targets.append(options.db_url)
     rows = []
     for url in targets:
-        one = writers.merges_per_second(url, options.seed, options.athletes, 1, options.writer_merges)
+        one = writers.merges_per_second(
+            url, options.seed, options.athletes, 1, options.writer_merges
+        )
         many = writers.merges_per_second(
             url, options.seed, options.athletes, options.writers, options.writer_merges
         )
-        rows.append({
-            "backend": make_url(url).get_backend_name(), "writers": options.writers,
-            "merges_per_writer": options.writer_merges,
-            "merges_per_s_1": round(one, 1), "merges_per_s": round(many, 1),
-            "scaling": round(many / one, 2),
-        })  # fmt: skip
+        rows.append(
+            {
+                "backend": make_url(url).get_backend_name(),
+                "writers": options.writers,
+                "merges_per_writer": options.writer_merges,
+                "merges_per_s_1": round(one, 1),
+                "merges_per_s": round(many, 1),
+                "scaling": round(many / one, 2),
+            }
+        )
     return rows
 
 
@@ -280,17 +309,23 @@ def render(report: dict[str, Any]) -> str:
     if peers:
         lines += ["", f"{'against the peer':<30} {'vault µs':>12} {'SqliteStore':>12} {'ratio':>7}"]
         for name, row in peers.items():
-            lines.append(f"{LABELS[name]:<30} {row['vault_us']:>12,.1f} {row['peer_us']:>12,.1f} "
-                         f"{row['peer_ratio']:>7.2f}")  # fmt: skip
+            lines.append(
+                f"{LABELS[name]:<30} {row['vault_us']:>12,.1f} {row['peer_us']:>12,.1f} "
+                f"{row['peer_ratio']:>7.2f}"
+            )
     else:
         lines += ["", peer.INSTALL]
     block = report["workloads"]["memory_block"]
     if report["workloads"]["merge"]["same_rows"] is False:
         lines.append("\nWARNING: after the merge turns, vault's rows differ from raw's")
     elif report["workloads"]["merge"]["same_rows"]:
-        lines.append("\nafter the merge turns, facts, tags and archive rows are identical in both files")
+        lines.append(
+            "\nafter the merge turns, facts, tags and archive rows are identical in both files"
+        )
     if block["identical"]:
-        lines.append(f"MEMORY text and tokens identical for all {block['checked']} athletes checked")
+        lines.append(
+            f"MEMORY text and tokens identical for all {block['checked']} athletes checked"
+        )
     else:
         lines.append(f"WARNING: MEMORY block differs from raw for {block['mismatched']}")
     for row in report.get("writers", []):

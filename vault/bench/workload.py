@@ -40,33 +40,78 @@ LEVELS = ("beginner", "intermediate", "advanced")
 TIMES = ("morning", "evening", "lunchtime", "weekend")
 PARTS = ("knee", "ankle", "calf", "hip", "achilles", "shoulder", "back")
 PLAIN = (
-    "has two kids", "works night shifts", "trains with a club", "uses a heart rate monitor",
-    "commutes by bike", "owns a treadmill", "travels for work monthly", "has a dog",
-    "sleeps about 7 hours", "follows a vegetarian diet", "races twice a year",
-    "does yoga on sundays", "lives near a lake", "has a standing desk", "coaches juniors",
-    "stretches after every run", "tracks sleep with a watch", "drinks coffee before runs",
-    "has asthma under control", "started training in 2020", "uses a foam roller",
-)  # fmt: skip
+    "has two kids",
+    "works night shifts",
+    "trains with a club",
+    "uses a heart rate monitor",
+    "commutes by bike",
+    "owns a treadmill",
+    "travels for work monthly",
+    "has a dog",
+    "sleeps about 7 hours",
+    "follows a vegetarian diet",
+    "races twice a year",
+    "does yoga on sundays",
+    "lives near a lake",
+    "has a standing desk",
+    "coaches juniors",
+    "stretches after every run",
+    "tracks sleep with a watch",
+    "drinks coffee before runs",
+    "has asthma under control",
+    "started training in 2020",
+    "uses a foam roller",
+)
 PATTERN_TEXTS = (
-    "skips mondays frequently", "tends to skip after rest days", "runs faster on weekends",
-    "cuts long runs short in the heat", "trains harder after a rest week",
-    "misses sessions when travelling", "logs activities late in the evening",
-)  # fmt: skip
+    "skips mondays frequently",
+    "tends to skip after rest days",
+    "runs faster on weekends",
+    "cuts long runs short in the heat",
+    "trains harder after a rest week",
+    "misses sessions when travelling",
+    "logs activities late in the evening",
+)
 NOTE_TEXTS = (
-    "responds well to data-driven framing", "prefers short direct answers",
-    "needs encouragement after bad races", "likes a weekly summary",
+    "responds well to data-driven framing",
+    "prefers short direct answers",
+    "needs encouragement after bad races",
+    "likes a weekly summary",
     "asks about nutrition often",
-)  # fmt: skip
+)
 
 _FACT_COLUMNS = (
-    "id", "athlete_id", "text", "normalized_text", "category", "conflict_key", "source",
-    "source_ref", "extractor", "confidence", "base_confidence", "occurrences", "learned_at",
-    "observed_at", "last_reinforced_at", "updated_at", "decay_due_at",
-)  # fmt: skip
+    "id",
+    "athlete_id",
+    "text",
+    "normalized_text",
+    "category",
+    "conflict_key",
+    "source",
+    "source_ref",
+    "extractor",
+    "confidence",
+    "base_confidence",
+    "occurrences",
+    "learned_at",
+    "observed_at",
+    "last_reinforced_at",
+    "updated_at",
+    "decay_due_at",
+)
 _ITEM_COLUMNS = (
-    "id", "athlete_id", "text", "normalized_text", "source", "source_ref", "extractor",
-    "confidence", "occurrences", "learned_at", "last_reinforced_at", "updated_at",
-)  # fmt: skip
+    "id",
+    "athlete_id",
+    "text",
+    "normalized_text",
+    "source",
+    "source_ref",
+    "extractor",
+    "confidence",
+    "occurrences",
+    "learned_at",
+    "last_reinforced_at",
+    "updated_at",
+)
 
 
 @dataclass(frozen=True)
@@ -100,11 +145,16 @@ def athlete_id(index: int) -> str:
     return f"athlete-{index:06d}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _derived(fact_text: str) -> tuple[str, Category, str | None, frozenset[str]]:
     """What FactIn would derive from the text: normalized text, category, conflict key, tags."""
     category = category_of(fact_text)
-    return normalize_text(fact_text), category, conflict_key_of(fact_text), entity_tags(fact_text, category)
+    return (
+        normalize_text(fact_text),
+        category,
+        conflict_key_of(fact_text),
+        entity_tags(fact_text, category),
+    )
 
 
 def fact_texts(rng: random.Random) -> list[str]:
@@ -130,20 +180,33 @@ def profile(seed: int, index: int) -> Profile:
         reinforced = T0 - timedelta(seconds=rng.randint(3600, 60 * 86400))
         base = round(rng.uniform(0.55, 1.0), 2)
         fact_id = index * FACTS + n + 1
-        facts.append({
-            "id": fact_id, "athlete_id": athlete, "text": fact_text, "normalized_text": normalized,
-            "category": category.value, "conflict_key": key, "source": "manual",
-            "source_ref": None, "extractor": None,
-            "confidence": decayed(base, reinforced, T0, DEFAULT_DECAY_POLICY.factor(category)),
-            "base_confidence": base,
-            "occurrences": rng.randint(1, 3), "learned_at": reinforced - timedelta(days=10),
-            "observed_at": reinforced, "last_reinforced_at": reinforced, "updated_at": reinforced,
-            "decay_due_at": decay_due(reinforced, T0),
-        })  # fmt: skip
+        facts.append(
+            {
+                "id": fact_id,
+                "athlete_id": athlete,
+                "text": fact_text,
+                "normalized_text": normalized,
+                "category": category.value,
+                "conflict_key": key,
+                "source": "manual",
+                "source_ref": None,
+                "extractor": None,
+                "confidence": decayed(base, reinforced, T0, DEFAULT_DECAY_POLICY.factor(category)),
+                "base_confidence": base,
+                "occurrences": rng.randint(1, 3),
+                "learned_at": reinforced - timedelta(days=10),
+                "observed_at": reinforced,
+                "last_reinforced_at": reinforced,
+                "updated_at": reinforced,
+                "decay_due_at": decay_due(reinforced, T0),
+            }
+        )
         tags.extend({"fact_id": fact_id, "tag": tag} for tag in sorted(fact_tags))
     patterns = _items(rng, athlete, index, PATTERNS, PATTERN_TEXTS)
     notes = _items(rng, athlete, index, NOTES, NOTE_TEXTS)
-    return Profile({"id": athlete, "created_at": created, "updated_at": T0}, facts, tags, patterns, notes)
+    return Profile(
+        {"id": athlete, "created_at": created, "updated_at": T0}, facts, tags, patterns, notes
+    )
 
 
 def _items(
@@ -152,13 +215,22 @@ def _items(
     rows = []
     for n, item_text in enumerate(rng.sample(pool, count)):
         reinforced = T0 - timedelta(seconds=rng.randint(3600, 30 * 86400))
-        rows.append({
-            "id": index * count + n + 1, "athlete_id": athlete, "text": item_text,
-            "normalized_text": normalize_text(item_text), "source": "pattern_analysis",
-            "source_ref": None, "extractor": None, "confidence": round(rng.uniform(0.5, 0.95), 2),
-            "occurrences": rng.randint(1, 4), "learned_at": reinforced - timedelta(days=5),
-            "last_reinforced_at": reinforced, "updated_at": reinforced,
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": index * count + n + 1,
+                "athlete_id": athlete,
+                "text": item_text,
+                "normalized_text": normalize_text(item_text),
+                "source": "pattern_analysis",
+                "source_ref": None,
+                "extractor": None,
+                "confidence": round(rng.uniform(0.5, 0.95), 2),
+                "occurrences": rng.randint(1, 4),
+                "learned_at": reinforced - timedelta(days=5),
+                "last_reinforced_at": reinforced,
+                "updated_at": reinforced,
+            }
+        )
     return rows
 
 
@@ -177,11 +249,14 @@ def turn(rng: random.Random, seed: int, index: int, n: int) -> Turn:
         candidates=(
             Candidate(repeat, Category.GENERAL, 0.8),
             Candidate(f"primary sport: {rng.choice(SPORTS)}", Category.SPORT, 0.8),
-            Candidate(f"ran a {rng.randint(5, 42)} km race in week {n}", Category.GENERAL,
-                      round(rng.uniform(0.6, 0.9), 2)),
+            Candidate(
+                f"ran a {rng.randint(5, 42)} km race in week {n}",
+                Category.GENERAL,
+                round(rng.uniform(0.6, 0.9), 2),
+            ),
         ),
         now=T0 + timedelta(seconds=n + 1),
-    )  # fmt: skip
+    )
 
 
 # -- loading
@@ -261,10 +336,12 @@ def populate_engine(engine: Engine, seed: int, athletes: int) -> None:
                 if values:
                     connection.execute(insert(table), values)
         for name in ("facts", "patterns", "notes"):
-            connection.execute(text(
-                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
-                f"(SELECT COALESCE(MAX(id), 0) + 1 FROM {name}), false)"
-            ))  # fmt: skip
+            connection.execute(
+                text(
+                    f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                    f"(SELECT COALESCE(MAX(id), 0) + 1 FROM {name}), false)"
+                )
+            )
 
 
 def _chunks(seed: int, athletes: int, size: int) -> Iterator[list[Profile]]:

@@ -12,15 +12,31 @@ from vault.bench.workload import turn
 from vault.domain.models import FactIn
 
 
-def _worker(url: str, seed: int, athletes: int, worker: int, workers: int, merges: int,
-            barrier: Any, results: Any) -> None:  # fmt: skip
+def _worker(
+    url: str,
+    seed: int,
+    athletes: int,
+    worker: int,
+    workers: int,
+    merges: int,
+    barrier: Any,
+    results: Any,
+) -> None:
     rng = random.Random(seed + 7919 * (worker + 1))
     jobs = []
     for n in range(merges + 1):  # athletes worker, worker + K, worker + 2K, ...: never shared
         index = (worker + workers * n) % athletes
         t = turn(rng, seed, index, 1_000_000 + n)
-        jobs.append((t.athlete, [FactIn(text=c.text, category=c.category, confidence=c.confidence)
-                                 for c in t.candidates], t.now))  # fmt: skip
+        jobs.append(
+            (
+                t.athlete,
+                [
+                    FactIn(text=c.text, category=c.category, confidence=c.confidence)
+                    for c in t.candidates
+                ],
+                t.now,
+            )
+        )
     with open_vault(url) as vault:
         vault.merge(*jobs[0][:2], now=jobs[0][2])  # connect and warm up before the clock starts
         barrier.wait()
@@ -36,7 +52,9 @@ def merges_per_second(url: str, seed: int, athletes: int, workers: int, merges: 
     barrier = context.Barrier(workers)
     results = context.Queue()
     processes = [
-        context.Process(target=_worker, args=(url, seed, athletes, w, workers, merges, barrier, results))
+        context.Process(
+            target=_worker, args=(url, seed, athletes, w, workers, merges, barrier, results)
+        )
         for w in range(workers)
     ]
     for process in processes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from vault.api import open_vault
 from vault.cli.app import (
     committing,
     database_url,
@@ -15,7 +16,6 @@ from vault.cli.app import (
     warn,
     write_guard,
 )
-from vault.api import open_vault
 from vault.cli.output import counted, on_terminal
 from vault.storage import migrations as migrate
 from vault.storage.engine import create_vault_engine
@@ -62,8 +62,11 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
     if as_json:
         echo_json({"before": before, "after": after, **counts, "lines": report.lines})
         return
-    engine_rows = (f"; {counted(report.applied, 'engine row')} applied, {report.refused} kept unread"
-                   if report.applied or report.refused else "")  # fmt: skip
+    engine_rows = (
+        f"; {counted(report.applied, 'engine row')} applied, {report.refused} kept unread"
+        if report.applied or report.refused
+        else ""
+    )
     if before == after:
         click.echo(f"already at the newest schema ({after}){engine_rows}")
         return
@@ -75,5 +78,6 @@ def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_js
         origin = "a database without vault tables"
     click.echo(f"upgraded {origin} -> {after}{engine_rows}")
     if verbose and legacy_rows:
-        click.echo(f"{legacy_rows} legacy rows read; the original table is kept as "
-                   "legacy_athlete_memory")  # fmt: skip
+        click.echo(
+            f"{legacy_rows} legacy rows read; the original table is kept as legacy_athlete_memory"
+        )

@@ -41,8 +41,13 @@ TABLE_ROWS = 10_000  # the text table is aligned, so it holds its rows; --csv/--
 )
 @click.pass_context
 def sql(
-    ctx: click.Context, query: str, as_csv: bool, as_json: bool, timeout: float,
-    limit: int | None, max_mb: float,
+    ctx: click.Context,
+    query: str,
+    as_csv: bool,
+    as_json: bool,
+    timeout: float,
+    limit: int | None,
+    max_mb: float,
 ) -> None:
     """Run one read-only query (SELECT, WITH ... SELECT, VALUES, EXPLAIN) and print the rows.
 
@@ -54,15 +59,21 @@ def sql(
         raise click.UsageError("choose one of --csv and --json")
     if not query.strip():
         raise click.UsageError("QUERY is empty")
-    with _read_only_vault(ctx) as vault, vault.admin.sql(
-        query, timeout=timeout, limit=limit, max_bytes=int(max_mb * 1024 * 1024)
-    ) as (
-        headers, rows,
-    ):  # fmt: skip
+    with (
+        _read_only_vault(ctx) as vault,
+        vault.admin.sql(
+            query, timeout=timeout, limit=limit, max_bytes=int(max_mb * 1024 * 1024)
+        ) as (
+            headers,
+            rows,
+        ),
+    ):
         _emit(headers, rows, as_csv=as_csv, as_json=as_json)
 
 
-def _emit(headers: list[str], rows: Iterator[tuple[Any, ...]], *, as_csv: bool, as_json: bool) -> None:
+def _emit(
+    headers: list[str], rows: Iterator[tuple[Any, ...]], *, as_csv: bool, as_json: bool
+) -> None:
     if as_csv:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")

@@ -138,8 +138,9 @@ class VaultGroup(click.Group):
             close = difflib.get_close_matches(name, [*self.commands, *self.lazy_commands], n=1)
             if not close or name.startswith("-"):
                 raise
-            raise click.UsageError(f"no such command {name!r}; did you mean {close[0]!r}?",
-                                   ctx) from error  # fmt: skip
+            raise click.UsageError(
+                f"no such command {name!r}; did you mean {close[0]!r}?", ctx
+            ) from error
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         for module in sorted(set(self.lazy_commands.values())):
@@ -152,7 +153,10 @@ class VaultGroup(click.Group):
         super().add_command(cmd, name)
 
     def make_context(
-        self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
         for position, arg in enumerate(args, 1):
@@ -227,8 +231,9 @@ def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> N
     if value is None:
         return
     if not value.strip():
-        raise click.BadParameter("give a vault file or database URL, not an empty string",
-                                 param_hint="--db")
+        raise click.BadParameter(
+            "give a vault file or database URL, not an empty string", param_hint="--db"
+        )
     ctx.meta[_DB_KEY] = as_url(value)
 
 

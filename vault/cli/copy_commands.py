@@ -32,11 +32,17 @@ def copy(source: str, destination: str, as_json: bool) -> None:
         with progress(src.admin.athlete_count(), "copying athletes") as advance:
             report = src.transfer.copy_to(dest, on_batch=advance)
     if as_json:
-        echo_json({
-            "source": display_url(src_url), "destination": display_url(dest_url),
-            "athletes": report.athletes, "changed": report.changed,
-            "unchanged": report.unchanged, "rows": report.rows, "checksum": report.checksum,
-        })  # fmt: skip
+        echo_json(
+            {
+                "source": display_url(src_url),
+                "destination": display_url(dest_url),
+                "athletes": report.athletes,
+                "changed": report.changed,
+                "unchanged": report.unchanged,
+                "rows": report.rows,
+                "checksum": report.checksum,
+            }
+        )
         return
     click.echo(f"copied {display_url(src_url)} -> {display_url(dest_url)}")
     click.echo(table(["table", "rows"], list(report.rows.items())))

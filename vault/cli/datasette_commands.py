@@ -19,14 +19,20 @@ import click
 
 from vault.cli.app import database_url, db_option, echo_json, main
 from vault.storage.engine import sqlite_file
-from vault.storage.evidence_tables import FACT_EVIDENCE_DOCS, FACT_EVIDENCE_V1
 from vault.storage.episode_tables import EPISODE_VIEW_DOCS, EPISODE_VIEWS
+from vault.storage.evidence_tables import FACT_EVIDENCE_DOCS, FACT_EVIDENCE_V1
 from vault.storage.views import CURRENT_VIEWS, VIEW_DOCS
 
 HIDDEN = (
-    "alembic_version", "sqlite_sequence", "legacy_adoption", "episodes_fts",
-    "episodes_fts_config", "episodes_fts_data", "episodes_fts_docsize", "episodes_fts_idx",
-)  # fmt: skip
+    "alembic_version",
+    "sqlite_sequence",
+    "legacy_adoption",
+    "episodes_fts",
+    "episodes_fts_config",
+    "episodes_fts_data",
+    "episodes_fts_docsize",
+    "episodes_fts_idx",
+)
 TABLE_DOCS: dict[str, str] = {
     "athletes": "One row per athlete whose memory the vault keeps.",
     "facts": "Active key facts (read them through the views).",
@@ -79,8 +85,12 @@ def datasette_metadata(database: str) -> dict[str, Any]:
 
 
 @main.command("datasette-metadata")
-@click.option("--database", "name", metavar="NAME",
-              help="The database name datasette shows (default: the vault file's stem).")
+@click.option(
+    "--database",
+    "name",
+    metavar="NAME",
+    help="The database name datasette shows (default: the vault file's stem).",
+)
 @db_option
 @click.pass_context
 def datasette_metadata_command(ctx: click.Context, name: str | None) -> None:

@@ -27,12 +27,20 @@ def demo(ctx: click.Context) -> None:
     for session in STORY:
         _replay(vault, session)
     last = STORY[-1].at
-    facts = {f.conflict_key: f.text for f in vault.facts(ATHLETE, last, min_confidence=PROMPT_FLOOR) if f.conflict_key}
+    facts = {
+        f.conflict_key: f.text
+        for f in vault.facts(ATHLETE, last, min_confidence=PROMPT_FLOOR)
+        if f.conflict_key
+    }
     click.echo(f'athlete: "{QUESTION}"')
-    click.echo(f"after: MEMORY says {facts.get('primary sport', 'nothing about sport')!r}, "
-               "so the coach plans it without asking.")
-    click.echo(f"\nvault file: {display_url(database_url(ctx))}  "
-               f"(try: vault facts {ATHLETE} --all, vault prompt {ATHLETE} --json)")
+    click.echo(
+        f"after: MEMORY says {facts.get('primary sport', 'nothing about sport')!r}, "
+        "so the coach plans it without asking."
+    )
+    click.echo(
+        f"\nvault file: {display_url(database_url(ctx))}  "
+        f"(try: vault facts {ATHLETE} --all, vault prompt {ATHLETE} --json)"
+    )
 
 
 def _replay(vault: Vault, session: Session) -> None:
@@ -48,7 +56,7 @@ def _replay(vault: Vault, session: Session) -> None:
         click.echo(f'  athlete: "{message}"')
         results.append(vault.ingest_message(ATHLETE, message, now=now))
     for activity in session.activities:
-        click.echo(f"  activity note: \"{activity['private_note']}\"")
+        click.echo(f'  activity note: "{activity["private_note"]}"')
         results.append(vault.ingest_activity(ATHLETE, activity))
     if session.coach_notes:
         notes = [NoteIn(text=t, confidence=c, observed_at=now) for t, c in session.coach_notes]

@@ -13,7 +13,6 @@ from typing import IO, Any
 
 import click
 
-from vault.facade.knowledge import KnowledgeBase
 from vault.cli.app import (
     at_option,
     committing,
@@ -28,6 +27,7 @@ from vault.cli.streams import decode, open_binary, read_line, stream_size
 from vault.domain.episodes import EpisodeIn
 from vault.domain.errors import InvalidInput
 from vault.domain.models import validated, validated_athlete
+from vault.facade.knowledge import KnowledgeBase
 
 IMPORT_BATCH = 2000
 EMBEDDER_HELP = (
@@ -49,9 +49,7 @@ def _load_embedder(spec: str | None) -> Any:
         found = getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as error:
         raise click.BadParameter(f"cannot load {spec}: {error}", param_hint="--embedder") from None
-    if callable(found) and not hasattr(found, "embed"):
-        found = found()
-    elif isinstance(found, type):
+    if callable(found) and not hasattr(found, "embed") or isinstance(found, type):
         found = found()
     return found
 
@@ -71,8 +69,10 @@ def episode() -> None:
     """Record what happened (episodic memory)."""
 
 
-TRUSTED_HELP = ("What you vouch for: skip the privacy gate (contact data, card numbers, "
-                "credentials, ...) that every other write passes.")
+TRUSTED_HELP = (
+    "What you vouch for: skip the privacy gate (contact data, card numbers, "
+    "credentials, ...) that every other write passes."
+)
 
 
 @episode.command("add")
@@ -81,16 +81,26 @@ TRUSTED_HELP = ("What you vouch for: skip the privacy gate (contact data, card n
 @click.option("--ref", help="The app's own id for the episode (re-adding it rewrites it).")
 @click.option("--type", "type_", default="note", show_default=True, help="Episode type.")
 @click.option("--outcome", help="How it turned out (e.g. positive, negative, failed).")
-@click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata (location, person, item, day...).")
+@click.option(
+    "--meta", multiple=True, metavar="KEY=VALUE", help="Metadata (location, person, item, day...)."
+)
 @click.option("--trusted", is_flag=True, help=TRUSTED_HELP)
 @at_option("When it happened (default: now).")
 @json_option("Print the result as JSON.")
 @db_option
 @click.pass_context
 def add(
-    ctx: click.Context, owner: str, text: str, ref: str | None, type_: str, outcome: str | None,
-    meta: tuple[str, ...], trusted: bool, at: datetime | None, as_json: bool,
-) -> None:  # fmt: skip
+    ctx: click.Context,
+    owner: str,
+    text: str,
+    ref: str | None,
+    type_: str,
+    outcome: str | None,
+    meta: tuple[str, ...],
+    trusted: bool,
+    at: datetime | None,
+    as_json: bool,
+) -> None:
     """Record one episode of OWNER."""
     fields: dict[str, Any] = {"text": text, "type": type_, "ref": ref, "meta": _meta(meta)}
     if outcome is not None:
@@ -108,7 +118,9 @@ def add(
         click.echo(f"added episode {result.added[0]}")
 
 
-def _episode_lines(stream: IO[bytes], path: str, advance: Callable[[int], None]) -> Iterator[EpisodeIn]:
+def _episode_lines(
+    stream: IO[bytes], path: str, advance: Callable[[int], None]
+) -> Iterator[EpisodeIn]:
     """The stream's JSON Lines as episodes, read one line at a time (each at most
     MAX_DOCUMENT_BYTES); a line that is not a valid episode is InvalidInput naming it."""
     number = 1
@@ -131,14 +143,22 @@ def _episode_lines(stream: IO[bytes], path: str, advance: Callable[[int], None])
 
 @episode.command("import")
 @click.argument("owner")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str))
+@click.argument(
+    "path", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str)
+)
 @click.option("--trusted", is_flag=True, help=TRUSTED_HELP)
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
 @click.option("--embedder", "embedder_spec", metavar="MODULE:NAME", help=EMBEDDER_HELP)
-def import_(ctx: click.Context, owner: str, path: str, trusted: bool, as_json: bool,
-            embedder_spec: str | None) -> None:  # fmt: skip
+def import_(
+    ctx: click.Context,
+    owner: str,
+    path: str,
+    trusted: bool,
+    as_json: bool,
+    embedder_spec: str | None,
+) -> None:
     """Import OWNER's episodes from a JSON Lines file, `-` for stdin (text, ref, at, type,
     outcome, meta).
 
@@ -150,19 +170,27 @@ def import_(ctx: click.Context, owner: str, path: str, trusted: bool, as_json: b
     with open_binary(path) as stream:
         vault = open_from_cli(ctx, create=True)
         with committing(ctx, "the import"), progress(stream_size(stream), "importing") as advance:
-            counts = vault.episodes.import_stream(owner, _episode_lines(stream, path, advance),
-                                                  batch=IMPORT_BATCH, embedder=embedder,
-                                                  trusted=trusted)  # fmt: skip
+            counts = vault.episodes.import_stream(
+                owner,
+                _episode_lines(stream, path, advance),
+                batch=IMPORT_BATCH,
+                embedder=embedder,
+                trusted=trusted,
+            )
     if as_json:
         echo_json({name: counts[name] for name in ("added", "updated", "archived")})
     else:
-        click.echo(f"imported {counted(counts['episodes'], 'episode')}: {counts['added']} added, "
-                   f"{counts['updated']} updated, {counts['archived']} archived")
+        click.echo(
+            f"imported {counted(counts['episodes'], 'episode')}: {counts['added']} added, "
+            f"{counts['updated']} updated, {counts['archived']} archived"
+        )
 
 
 @episode.command("reembed")
 @click.argument("owner", required=False)
-@click.option("--embedder", "embedder_spec", metavar="MODULE:NAME", required=True, help=EMBEDDER_HELP)
+@click.option(
+    "--embedder", "embedder_spec", metavar="MODULE:NAME", required=True, help=EMBEDDER_HELP
+)
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
@@ -193,9 +221,15 @@ def reembed(ctx: click.Context, owner: str | None, embedder_spec: str, as_json: 
 @db_option
 @click.pass_context
 def recall(
-    ctx: click.Context, owner: str, query: str, k: int, at: datetime | None, explain: bool,
-    embedder_spec: str | None, as_json: bool,
-) -> None:  # fmt: skip
+    ctx: click.Context,
+    owner: str,
+    query: str,
+    k: int,
+    at: datetime | None,
+    explain: bool,
+    embedder_spec: str | None,
+    as_json: bool,
+) -> None:
     """OWNER's K episodes most relevant to QUERY, best first."""
     embedder = _load_embedder(embedder_spec)
     vault = open_from_cli(ctx, read_only=True)
@@ -224,10 +258,14 @@ def explain_parts(parts: dict[str, float]) -> str:
 
 
 EXPLAINED = (
-    ("text", "words"), ("entity", "names"), ("time", "in the time asked about"),
-    ("neighbour", "session neighbour matched"), ("vector", "vector"), ("type", "type"),
+    ("text", "words"),
+    ("entity", "names"),
+    ("time", "in the time asked about"),
+    ("neighbour", "session neighbour matched"),
+    ("vector", "vector"),
+    ("type", "type"),
     ("recency", "recency"),
-)  # fmt: skip
+)
 
 
 @main.group()

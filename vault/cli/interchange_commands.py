@@ -45,24 +45,49 @@ _SINGULAR = {"facts": "fact", "patterns": "pattern", "notes": "note", "archive":
 
 @main.command()
 @click.argument("athlete", required=False)
-@click.option("--all", "everyone", is_flag=True,
-              help="Every athlete, as JSON Lines: one compact document per line (streamed).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", show_default=True,
-              help="Document format (one athlete).")
-@click.option("--contract", is_flag=True,
-              help="Print the engine's athlete_memory JSON object instead (what the coach app reads).")
-@click.option("--with-times", is_flag=True,
-              help="With --contract: add the top-level updated_at. This LEAVES the JSON-Schema "
-                   "contract (its schema allows no updated_at).")
+@click.option(
+    "--all",
+    "everyone",
+    is_flag=True,
+    help="Every athlete, as JSON Lines: one compact document per line (streamed).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="json",
+    show_default=True,
+    help="Document format (one athlete).",
+)
+@click.option(
+    "--contract",
+    is_flag=True,
+    help="Print the engine's athlete_memory JSON object instead (what the coach app reads).",
+)
+@click.option(
+    "--with-times",
+    is_flag=True,
+    help="With --contract: add the top-level updated_at. This LEAVES the JSON-Schema "
+    "contract (its schema allows no updated_at).",
+)
 @click.option("--output", "-o", metavar="PATH", help="Write to PATH instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --output file.")
 @at_option("With --contract: confidences as of this time (default: now).")
 @json_option("Print the counts as JSON (with --output, or on stderr with --all to stdout).")
 @db_option
 @click.pass_context
-def export(ctx: click.Context, athlete: str | None, everyone: bool, fmt: str, contract: bool,
-           with_times: bool, output: str | None, force: bool, at: datetime | None,
-           as_json: bool) -> None:
+def export(
+    ctx: click.Context,
+    athlete: str | None,
+    everyone: bool,
+    fmt: str,
+    contract: bool,
+    with_times: bool,
+    output: str | None,
+    force: bool,
+    at: datetime | None,
+    as_json: bool,
+) -> None:
     """Print ATHLETE's whole memory as a versioned vault-export document (JSON or YAML).
 
     With --all, every athlete as JSON Lines; `vault import` reads that stream back.
@@ -81,8 +106,12 @@ def export(ctx: click.Context, athlete: str | None, everyone: bool, fmt: str, co
         return
     assert athlete is not None
     if contract:
-        text = json.dumps(vault.contract(athlete, with_times=with_times, now=at), indent=2,
-                          ensure_ascii=False) + "\n"
+        text = (
+            json.dumps(
+                vault.contract(athlete, with_times=with_times, now=at), indent=2, ensure_ascii=False
+            )
+            + "\n"
+        )
         counts: dict[str, int] = {}
     else:
         document = vault.transfer.export(athlete)
@@ -113,8 +142,11 @@ def _export_all(vault: Vault, output: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary), err=to_stderr)
     else:
-        click.echo(f"exported {counted(totals.athletes, 'athlete')} ({totals.describe()}) "
-                   f"to {output or 'standard output'}", err=to_stderr)
+        click.echo(
+            f"exported {counted(totals.athletes, 'athlete')} ({totals.describe()}) "
+            f"to {output or 'standard output'}",
+            err=to_stderr,
+        )
 
 
 def _write_stream(vault: Vault, stream: IO[str], totals: Counts, advance: Any) -> None:
@@ -169,16 +201,23 @@ class Counts:
 
 @main.command("import")
 @click.argument("path", type=_FILE)
-@click.option("--skip-bad", is_flag=True,
-              help="In a JSON Lines stream, skip (and warn about) documents that do not validate.")
-@click.option("--trusted", is_flag=True,
-              help="Your own export: skip the privacy filter every other write passes.")
+@click.option(
+    "--skip-bad",
+    is_flag=True,
+    help="In a JSON Lines stream, skip (and warn about) documents that do not validate.",
+)
+@click.option(
+    "--trusted",
+    is_flag=True,
+    help="Your own export: skip the privacy filter every other write passes.",
+)
 @verbose_option
 @json_option("Print the import report (or the stream's counts) as JSON.")
 @db_option
 @click.pass_context
-def import_(ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbose: bool,
-            as_json: bool) -> None:
+def import_(
+    ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbose: bool, as_json: bool
+) -> None:
     """Restore the athlete(s) in PATH (`-` for stdin), exactly: a vault-export document (JSON
     or YAML), or the JSON Lines stream of `vault export --all`.
 
@@ -194,8 +233,9 @@ def import_(ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbos
         rest = stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
         raw = first + rest
         if len(raw) > MAX_DOCUMENT_BYTES or stream.read(1):
-            raise CliError(f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a document "
-                           "may hold")
+            raise CliError(
+                f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a document may hold"
+            )
     document = parse_text(decode(raw, path), path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {document.athlete.id}"):
@@ -203,8 +243,16 @@ def import_(ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbos
     _print(report, as_json, "restored" if report.changed else "unchanged")
 
 
-def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: bytes,
-                   skip_bad: bool, trusted: bool, verbose: bool, as_json: bool) -> None:
+def _import_stream(
+    ctx: click.Context,
+    stream: IO[bytes],
+    path: str,
+    first: bytes,
+    skip_bad: bool,
+    trusted: bool,
+    verbose: bool,
+    as_json: bool,
+) -> None:
     vault = open_from_cli(ctx, create=True)
     totals = Counts()
     size = stream_size(stream)
@@ -230,8 +278,9 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
             advance(len(line))
             if line.strip():
                 try:
-                    batch.append(parse_text(decode(line, f"{path} line {number}"),
-                                            f"{path} line {number}"))
+                    batch.append(
+                        parse_text(decode(line, f"{path} line {number}"), f"{path} line {number}")
+                    )
                 except VaultError as error:
                     if not skip_bad:
                         raise CliError(f"line {number}: {error}{_committed(totals)}") from None
@@ -242,21 +291,30 @@ def _import_stream(ctx: click.Context, stream: IO[bytes], path: str, first: byte
             number += 1
             line = read_line(stream, path, number)
         flush(number - 1)
-    summary = {"athletes": totals.athletes, "restored": totals.restored,
-               "unchanged": totals.unchanged, "skipped": totals.skipped, **totals.rows}
+    summary = {
+        "athletes": totals.athletes,
+        "restored": totals.restored,
+        "unchanged": totals.unchanged,
+        "skipped": totals.skipped,
+        **totals.rows,
+    }
     if as_json:
         echo_json(summary)
     else:
         skipped = f", {totals.skipped} skipped" if totals.skipped else ""
-        click.echo(f"imported {counted(totals.athletes, 'athlete')} from {path} ({totals.restored} restored, "
-                   f"{totals.unchanged} unchanged{skipped}; {totals.describe()})")
+        click.echo(
+            f"imported {counted(totals.athletes, 'athlete')} from {path} ({totals.restored} restored, "
+            f"{totals.unchanged} unchanged{skipped}; {totals.describe()})"
+        )
 
 
 def _committed(totals: Counts) -> str:
     if not totals.athletes:
         return "; nothing was imported"
-    return (f"; the {counted(totals.athletes, 'athlete')} before it were imported and committed, "
-            "nothing after it (importing again is safe: unchanged athletes are not rewritten)")
+    return (
+        f"; the {counted(totals.athletes, 'athlete')} before it were imported and committed, "
+        "nothing after it (importing again is safe: unchanged athletes are not rewritten)"
+    )
 
 
 def _is_stream_line(line: bytes) -> bool:
@@ -274,8 +332,11 @@ def _is_stream_line(line: bytes) -> bool:
 @click.argument("path", type=_FILE)
 @click.option("--athlete", required=True, help="Athlete id to import the memories as.")
 @click.option("--replace", is_flag=True, help="Replace the athlete's existing memory.")
-@click.option("--trusted", is_flag=True,
-              help="A file you vouch for: skip the privacy gate every other write passes.")
+@click.option(
+    "--trusted",
+    is_flag=True,
+    help="A file you vouch for: skip the privacy gate every other write passes.",
+)
 @json_option("Print the import report as JSON.")
 @db_option
 @click.pass_context
@@ -286,13 +347,17 @@ def import_yaml(
     source: str | Path
     if path != "-" and Path(path).is_file():
         if Path(path).stat().st_size > MAX_DOCUMENT_BYTES:
-            raise CliError(f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a file may hold")
+            raise CliError(
+                f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a file may hold"
+            )
         source = Path(path)  # errors name the file
     else:
         with open_binary(path) as stream:
             raw = stream.read(MAX_DOCUMENT_BYTES + 1)
         if len(raw) > MAX_DOCUMENT_BYTES:
-            raise CliError(f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a file may hold")
+            raise CliError(
+                f"{path} is larger than the {MAX_DOCUMENT_BYTES >> 20} MB a file may hold"
+            )
         source = decode(raw, path)
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, f"the import of {athlete}"):

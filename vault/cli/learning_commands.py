@@ -29,19 +29,36 @@ KINDS = ("message", "activity", "conversation")
 @main.command()
 @click.argument("athlete")
 @click.option("--text", "text", help="The text to learn from.")
-@click.option("--file", "file", type=click.Path(exists=True, dir_okay=False, allow_dash=True),
-              help="Read the input from a file (UTF-8).")
-@click.option("--kind", type=click.Choice(KINDS), default="message", show_default=True,
-              help="message: free text; activity: JSON (id, started_at/date, name, description, "
-                   "private_note, planned, completed, rpe, ...) or plain note text; "
-                   "conversation: JSON list of {role, text, at}.")
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+    help="Read the input from a file (UTF-8).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    default="message",
+    show_default=True,
+    help="message: free text; activity: JSON (id, started_at/date, name, description, "
+    "private_note, planned, completed, rpe, ...) or plain note text; "
+    "conversation: JSON list of {role, text, at}.",
+)
 @at_option("When it was said or done (default: now).")
 @json_option("Print the merge result as JSON.")
 @db_option
 @click.argument("stdin", required=False, metavar="[-]")
 @click.pass_context
-def ingest(ctx: click.Context, athlete: str, text: str | None, file: str | None, kind: str,
-           at: datetime | None, as_json: bool, stdin: str | None) -> None:
+def ingest(
+    ctx: click.Context,
+    athlete: str,
+    text: str | None,
+    file: str | None,
+    kind: str,
+    at: datetime | None,
+    as_json: bool,
+    stdin: str | None,
+) -> None:
     """Extract what ATHLETE said or did into memory (`-` reads standard input).
 
     Extraction runs first (a progress bar on a terminal for a large message), then ONE merge
@@ -122,15 +139,20 @@ def _extract_message(raw: str, moment: datetime) -> list[Candidate]:
 @json_option()
 @db_option
 @click.pass_context
-def relevant(ctx: click.Context, athlete: str, context: str, limit: int, at: datetime | None,
-             as_json: bool) -> None:
+def relevant(
+    ctx: click.Context, athlete: str, context: str, limit: int, at: datetime | None, as_json: bool
+) -> None:
     """List ATHLETE's memories most relevant to CONTEXT (the M13 relevance scoring)."""
     items = open_from_cli(ctx, read_only=True).relevant(athlete, context, limit=limit, now=at)
     if as_json:
         echo_json(dump(items))
         return
-    click.echo(table(["kind", "id", "conf", "text"],
-                     [(i.kind.value, i.id, f"{i.confidence:.2f}", i.text) for i in items]))
+    click.echo(
+        table(
+            ["kind", "id", "conf", "text"],
+            [(i.kind.value, i.id, f"{i.confidence:.2f}", i.text) for i in items],
+        )
+    )
 
 
 @main.command()
@@ -162,8 +184,11 @@ def _activity(raw: str, when: datetime | None) -> dict[str, Any]:
             raise click.ClickException("expected a JSON object for the activity")
         return data
     moment = when or utc_now()
-    return {"id": f"note-{moment.strftime('%Y%m%dT%H%M%SZ')}", "started_at": moment,
-            "private_note": stripped}
+    return {
+        "id": f"note-{moment.strftime('%Y%m%dT%H%M%SZ')}",
+        "started_at": moment,
+        "private_note": stripped,
+    }
 
 
 def _report(result: MergeResult, as_json: bool) -> None:

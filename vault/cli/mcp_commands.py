@@ -9,19 +9,40 @@ from vault.mcp import INSTALL_HINT, sdk_available
 
 
 @main.command("mcp")
-@click.option("--athlete", "athletes", multiple=True, metavar="ID", required=True,
-              help="An athlete the server may read (and, if allowed, write); repeat it for an "
-                   "allow-list. No other athlete is ever listed or read.")
-@click.option("--allow-writes", is_flag=True,
-              help="Offer add_memory, learn and add_episode (off: the server only reads).")
-@click.option("--allow-forget", is_flag=True,
-              help="Also offer forget, which erases for good (needs --allow-writes).")
-@click.option("--http", "http", metavar="HOST:PORT",
-              help="Serve streamable HTTP on a loopback address instead of stdio.")
+@click.option(
+    "--athlete",
+    "athletes",
+    multiple=True,
+    metavar="ID",
+    required=True,
+    help="An athlete the server may read (and, if allowed, write); repeat it for an "
+    "allow-list. No other athlete is ever listed or read.",
+)
+@click.option(
+    "--allow-writes",
+    is_flag=True,
+    help="Offer add_memory, learn and add_episode (off: the server only reads).",
+)
+@click.option(
+    "--allow-forget",
+    is_flag=True,
+    help="Also offer forget, which erases for good (needs --allow-writes).",
+)
+@click.option(
+    "--http",
+    "http",
+    metavar="HOST:PORT",
+    help="Serve streamable HTTP on a loopback address instead of stdio.",
+)
 @db_option
 @click.pass_context
-def mcp_command(ctx: click.Context, athletes: tuple[str, ...], allow_writes: bool,
-                allow_forget: bool, http: str | None) -> None:
+def mcp_command(
+    ctx: click.Context,
+    athletes: tuple[str, ...],
+    allow_writes: bool,
+    allow_forget: bool,
+    http: str | None,
+) -> None:
     """Serve the vault to an MCP client (stdio by default), bound to the --athlete ids."""
     if not sdk_available():
         raise CliError(INSTALL_HINT)

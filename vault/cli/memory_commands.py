@@ -36,9 +36,12 @@ KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note
 @click.option("--category", help="Fact category (derived from the text when omitted).")
 @click.option("--source", type=click.Choice([s.value for s in Source]), help="Where it came from.")
 @click.option("--confidence", type=float, help="0..1 (default 0.8 for facts, 0.7 otherwise).")
-@click.option("--trusted", is_flag=True,
-              help="A manual entry you vouch for: skip the privacy filter (contact data, card "
-              "numbers, ...) that every other write passes.")
+@click.option(
+    "--trusted",
+    is_flag=True,
+    help="A manual entry you vouch for: skip the privacy filter (contact data, card "
+    "numbers, ...) that every other write passes.",
+)
 @at_option("When it was observed (default: now).")
 @json_option("Print the merge result as JSON.")
 @db_option
@@ -84,8 +87,9 @@ def remember(
 @json_option("Print JSON instead of tables.")
 @db_option
 @click.pass_context
-def facts(ctx: click.Context, athlete: str, show_all: bool, why: bool, at: datetime | None,
-          as_json: bool) -> None:
+def facts(
+    ctx: click.Context, athlete: str, show_all: bool, why: bool, at: datetime | None, as_json: bool
+) -> None:
     """List ATHLETE's active facts, patterns and notes (confidence as of --at)."""
     vault = open_from_cli(ctx, read_only=True)
     memory = vault.memory(athlete, at)
@@ -110,7 +114,14 @@ def facts(ctx: click.Context, athlete: str, show_all: bool, why: bool, at: datet
         table(
             ["id", "conf", "level", "category", "seen", "text"],
             [
-                (f.id, f"{f.confidence:.2f}", f.level.value, f.category.value, f.occurrences, f.text)
+                (
+                    f.id,
+                    f"{f.confidence:.2f}",
+                    f.level.value,
+                    f.category.value,
+                    f.occurrences,
+                    f.text,
+                )
                 for f in memory.facts
             ],
         ),
@@ -129,8 +140,14 @@ def facts(ctx: click.Context, athlete: str, show_all: bool, why: bool, at: datet
             table(
                 ["id", "kind", "reason", "by", "archived", "text"],
                 [
-                    (a.id, a.kind.value, a.reason.value, a.superseded_by,
-                     a.archived_at.isoformat(timespec="seconds"), a.original_text)
+                    (
+                        a.id,
+                        a.kind.value,
+                        a.reason.value,
+                        a.superseded_by,
+                        a.archived_at.isoformat(timespec="seconds"),
+                        a.original_text,
+                    )
                     for a in archive
                 ],
             ),
@@ -147,8 +164,10 @@ def _echo_why(facts: Sequence[Fact], evidence: dict[int, list[Evidence]]) -> Non
         for row in rows:
             ref = f" {row.source_ref}" if row.source_ref else ""
             words = f'  "{row.words}"' if row.words else ""
-            click.echo(f"    {row.observed_at.isoformat(timespec='seconds')}  "
-                       f"{row.source.value}{ref}{words}")
+            click.echo(
+                f"    {row.observed_at.isoformat(timespec='seconds')}  "
+                f"{row.source.value}{ref}{words}"
+            )
 
 
 @main.command()
@@ -232,8 +251,13 @@ def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--days", default=ARCHIVE_RETENTION_DAYS, show_default=True, type=click.IntRange(min=0, max=MAX_DAYS),
-              help="Retention in days.")
+@click.option(
+    "--days",
+    default=ARCHIVE_RETENTION_DAYS,
+    show_default=True,
+    type=click.IntRange(min=0, max=MAX_DAYS),
+    help="Retention in days.",
+)
 @at_option()
 @json_option("Print the count as JSON.")
 @db_option

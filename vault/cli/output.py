@@ -44,7 +44,9 @@ def echo_merge_result(result: MergeResult) -> None:
         )
     for archived in result.archived:
         by = f" by {archived.superseded_by}" if archived.superseded_by else ""
-        click.echo(f"archived {archived.kind.value}: {archived.original_text} ({archived.reason.value}{by})")
+        click.echo(
+            f"archived {archived.kind.value}: {archived.original_text} ({archived.reason.value}{by})"
+        )
     for ignored in result.ignored:
         click.echo(f"ignored: {ignored.text} ({ignored.reason})")
     if not (result.added or result.updated or result.archived or result.ignored):

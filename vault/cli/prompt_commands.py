@@ -23,22 +23,48 @@ FORMATS = ("memory", "markdown", "json")
 
 @main.command()
 @click.argument("athlete")
-@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
-              help="Token budget of the MEMORY block, header included.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="memory", show_default=True,
-              help="memory: the MEMORY block; markdown: the 'What you know about the user' section; json: the athlete_memory contract.")
-@click.option("--context", "context", metavar="TEXT",
-              help="Print the KNOWLEDGE (reference knowledge named in TEXT) and PAST "
-                   "EXPERIENCE (the episodes recalled for TEXT) sections instead.")
-@click.option("--with-times", is_flag=True,
-              help="With --format json: add the top-level updated_at. This LEAVES the JSON-Schema "
-                   "contract (its schema allows no updated_at).")
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=DEFAULT_BUDGET,
+    show_default=True,
+    help="Token budget of the MEMORY block, header included.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="memory",
+    show_default=True,
+    help="memory: the MEMORY block; markdown: the 'What you know about the user' section; json: the athlete_memory contract.",
+)
+@click.option(
+    "--context",
+    "context",
+    metavar="TEXT",
+    help="Print the KNOWLEDGE (reference knowledge named in TEXT) and PAST "
+    "EXPERIENCE (the episodes recalled for TEXT) sections instead.",
+)
+@click.option(
+    "--with-times",
+    is_flag=True,
+    help="With --format json: add the top-level updated_at. This LEAVES the JSON-Schema "
+    "contract (its schema allows no updated_at).",
+)
 @at_option("As of this time: confidences decay with time (default: now).")
 @json_option("Print the MEMORY block with its drop report.")
 @db_option
 @click.pass_context
-def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str | None,
-           with_times: bool, at: datetime | None, as_json: bool) -> None:
+def prompt(
+    ctx: click.Context,
+    athlete: str,
+    budget: int,
+    fmt: str,
+    context: str | None,
+    with_times: bool,
+    at: datetime | None,
+    as_json: bool,
+) -> None:
     """Print exactly what the coach model would receive about ATHLETE.
 
     An athlete the vault knows nothing about gets what the library gives: an empty MEMORY block
@@ -73,15 +99,33 @@ def prompt(ctx: click.Context, athlete: str, budget: int, fmt: str, context: str
 @json_option("Print the merge result as JSON.")
 @db_option
 @click.pass_context
-def bootstrap(ctx: click.Context, athlete: str, sport: str | None, level: str | None,
-              goal: str | None, weekly_hours: float | None, preferred_time: str | None,
-              at: datetime | None, as_json: bool) -> None:
+def bootstrap(
+    ctx: click.Context,
+    athlete: str,
+    sport: str | None,
+    level: str | None,
+    goal: str | None,
+    weekly_hours: float | None,
+    preferred_time: str | None,
+    at: datetime | None,
+    as_json: bool,
+) -> None:
     """Seed ATHLETE's memory from their profile (source profile_change)."""
-    profile = {k: v for k, v in {"sport": sport, "level": level, "goal": goal,
-                                 "weekly_hours": weekly_hours,
-                                 "preferred_time": preferred_time}.items() if v is not None}
+    profile = {
+        k: v
+        for k, v in {
+            "sport": sport,
+            "level": level,
+            "goal": goal,
+            "weekly_hours": weekly_hours,
+            "preferred_time": preferred_time,
+        }.items()
+        if v is not None
+    }
     if not profile:
-        raise click.UsageError("give at least one of --sport, --level, --goal, --weekly-hours, --preferred-time")
+        raise click.UsageError(
+            "give at least one of --sport, --level, --goal, --weekly-hours, --preferred-time"
+        )
     vault = open_from_cli(ctx, create=True)
     with committing(ctx, "the bootstrap"):
         result = vault.bootstrap(athlete, profile, now=at)

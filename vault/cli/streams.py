@@ -40,8 +40,10 @@ def read_line(stream: IO[bytes], path: str, number: int) -> bytes:
     """The next line (b"" at the end); longer than MAX_DOCUMENT_BYTES is one CliError."""
     line = stream.readline(MAX_DOCUMENT_BYTES + 1)
     if len(line) > MAX_DOCUMENT_BYTES:
-        raise CliError(f"{path} line {number} is longer than the {MAX_DOCUMENT_BYTES >> 20} MB "
-                       "a document may hold")
+        raise CliError(
+            f"{path} line {number} is longer than the {MAX_DOCUMENT_BYTES >> 20} MB "
+            "a document may hold"
+        )
     return line
 
 

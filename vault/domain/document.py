@@ -165,7 +165,7 @@ class ExportDocument(_Part):
     archive: tuple[ArchiveDoc, ...] = ()
 
     @model_validator(mode="after")
-    def _consistent(self, info: ValidationInfo) -> "ExportDocument":
+    def _consistent(self, info: ValidationInfo) -> ExportDocument:
         if info.context and info.context.get(STORED):
             return self  # read from the database: export what is there, import will check it
         for name, rows in (

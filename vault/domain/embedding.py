@@ -43,7 +43,9 @@ class Embedder(Protocol):
 class FunctionEmbedder:
     """An `Embedder` over a one-text function (the older `embed=` / `model=` arguments)."""
 
-    def __init__(self, function: Callable[[str], Sequence[float]], model: str, dim: int | None = None):
+    def __init__(
+        self, function: Callable[[str], Sequence[float]], model: str, dim: int | None = None
+    ):
         self.function = function
         self.model = model
         self._dim = dim
@@ -64,7 +66,9 @@ def checked(embedder: Any) -> Embedder:
         raise InvalidInput("an embedder needs `model`, `dim` and `embed(texts)` (vault.Embedder)")
     model, dim = embedder.model, embedder.dim
     if not isinstance(model, str) or not model.strip() or len(model) > MODEL_MAX:
-        raise InvalidInput(f"embedder model must be a name of 1 to {MODEL_MAX} characters, got {model!r}")
+        raise InvalidInput(
+            f"embedder model must be a name of 1 to {MODEL_MAX} characters, got {model!r}"
+        )
     if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
         raise InvalidInput(f"embedder dim must be a whole number >= 1, got {dim!r}")
     return embedder
@@ -76,7 +80,9 @@ def embed_all(embedder: Embedder, texts: Sequence[str]) -> list[bytes]:
         return []
     vectors = list(embedder.embed(list(texts)))
     if len(vectors) != len(texts):
-        raise InvalidInput(f"embedder {embedder.model!r} gave {len(vectors)} vectors for {len(texts)} texts")
+        raise InvalidInput(
+            f"embedder {embedder.model!r} gave {len(vectors)} vectors for {len(texts)} texts"
+        )
     return [pack(vector, embedder.dim, embedder.model) for vector in vectors]
 
 
@@ -84,7 +90,9 @@ def pack(vector: Sequence[float], dim: int, model: str = "embedder") -> bytes:
     """float32 little-endian bytes of a vector of `dim` finite numbers."""
     values = array("f", (float(v) for v in vector))
     if len(values) != dim:
-        raise InvalidInput(f"embedder {model!r} gave a vector of {len(values)} values, its dim is {dim}")
+        raise InvalidInput(
+            f"embedder {model!r} gave a vector of {len(values)} values, its dim is {dim}"
+        )
     if not all(math.isfinite(v) for v in values):
         raise InvalidInput(f"embedder {model!r} gave a vector with a value that is not finite")
     if not _LITTLE:

@@ -109,7 +109,9 @@ def parse_document(raw: object) -> EngineDocument:
     )
 
 
-def changes(previous: EngineDocument | None, current: EngineDocument, written_at: datetime) -> Changes:
+def changes(
+    previous: EngineDocument | None, current: EngineDocument, written_at: datetime
+) -> Changes:
     """What `current` adds to `previous` (None: everything is new, as for a legacy row)."""
     result = Changes(notes=list(current.notes))
     before = {} if previous is None else {normalize_text(f.text): f for f in previous.facts}

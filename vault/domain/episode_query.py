@@ -14,38 +14,248 @@ from datetime import datetime, timedelta
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me more most my myself no nor not of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself yourselves
-    time times last ago week weeks month months year years day days yesterday today tonight
-    recently lately ever did thing things something anything tell remind remember recall know
-    said say told mention mentioned talk talked again also like get got""".split()
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "time",
+        "times",
+        "last",
+        "ago",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "day",
+        "days",
+        "yesterday",
+        "today",
+        "tonight",
+        "recently",
+        "lately",
+        "ever",
+        "did",
+        "thing",
+        "things",
+        "something",
+        "anything",
+        "tell",
+        "remind",
+        "remember",
+        "recall",
+        "know",
+        "said",
+        "say",
+        "told",
+        "mention",
+        "mentioned",
+        "talk",
+        "talked",
+        "again",
+        "also",
+        "like",
+        "get",
+        "got",
+    ]
 )
 
 # irregular forms the suffix rules cannot reach
 IRREGULAR = {
-    "ran": "run", "rode": "ride", "ridden": "ride", "swam": "swim", "swum": "swim", "gave": "give",
-    "given": "give", "felt": "feel", "went": "go", "gone": "go", "ate": "eat", "eaten": "eat",
-    "saw": "see", "seen": "see", "met": "meet", "bought": "buy", "found": "find", "lost": "lose",
-    "won": "win", "slept": "sleep", "fell": "fall", "fallen": "fall", "broke": "break",
-    "broken": "break", "took": "take", "taken": "take", "made": "make", "wore": "wear",
-    "worn": "wear", "knees": "knee", "feet": "foot", "children": "child", "kids": "kid",
-    "drank": "drink", "drunk": "drink", "spoke": "speak", "spoken": "speak", "began": "begin",
-    "thought": "think", "brought": "bring", "caught": "catch", "taught": "teach", "held": "hold",
-    "kept": "keep", "left": "leave", "led": "lead", "paid": "pay", "sold": "sell", "sent": "send",
-    "spent": "spend", "told": "tell", "woke": "wake", "died": "die", "dying": "die", "dead": "die",
-    "injuries": "injury", "injured": "injury", "injure": "injury", "hurting": "hurt",
-}  # fmt: skip
+    "ran": "run",
+    "rode": "ride",
+    "ridden": "ride",
+    "swam": "swim",
+    "swum": "swim",
+    "gave": "give",
+    "given": "give",
+    "felt": "feel",
+    "went": "go",
+    "gone": "go",
+    "ate": "eat",
+    "eaten": "eat",
+    "saw": "see",
+    "seen": "see",
+    "met": "meet",
+    "bought": "buy",
+    "found": "find",
+    "lost": "lose",
+    "won": "win",
+    "slept": "sleep",
+    "fell": "fall",
+    "fallen": "fall",
+    "broke": "break",
+    "broken": "break",
+    "took": "take",
+    "taken": "take",
+    "made": "make",
+    "wore": "wear",
+    "worn": "wear",
+    "knees": "knee",
+    "feet": "foot",
+    "children": "child",
+    "kids": "kid",
+    "drank": "drink",
+    "drunk": "drink",
+    "spoke": "speak",
+    "spoken": "speak",
+    "began": "begin",
+    "thought": "think",
+    "brought": "bring",
+    "caught": "catch",
+    "taught": "teach",
+    "held": "hold",
+    "kept": "keep",
+    "left": "leave",
+    "led": "lead",
+    "paid": "pay",
+    "sold": "sell",
+    "sent": "send",
+    "spent": "spend",
+    "told": "tell",
+    "woke": "wake",
+    "died": "die",
+    "dying": "die",
+    "dead": "die",
+    "injuries": "injury",
+    "injured": "injury",
+    "injure": "injury",
+    "hurting": "hurt",
+}
 
 # Domain synonyms (coach and game agent), as words; related words count at RELATED_WEIGHT.
 SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("run", "jog", "sprint"),
-    ("knee", "leg"), ("calf", "leg"), ("shin", "leg"), ("hamstring", "leg"), ("quad", "leg"),
-    ("ankle", "foot"), ("heel", "foot"),
+    ("knee", "leg"),
+    ("calf", "leg"),
+    ("shin", "leg"),
+    ("hamstring", "leg"),
+    ("quad", "leg"),
+    ("ankle", "foot"),
+    ("heel", "foot"),
     ("bike", "cycling", "ride", "spin"),
     ("swim", "pool"),
     ("hurt", "pain", "sore", "ache", "injury", "twinge", "tweak", "strain"),
@@ -61,32 +271,89 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("gift", "present", "give"),
     ("die", "death", "killed"),
     ("happy", "pleased", "great", "strong", "love"),
-    ("rain", "wet", "storm"), ("hot", "heat", "humid"),
+    ("rain", "wet", "storm"),
+    ("hot", "heat", "humid"),
     ("weights", "gym", "strength", "lifting"),
     ("stretch", "yoga", "mobility"),
     ("walk", "hike"),
     ("coffee", "caffeine", "espresso"),
     ("cramp", "spasm"),
-)  # fmt: skip
+)
 RELATED_WEIGHT = 0.6
 
 # words of a query that name an episode type
 TYPE_WORDS = {
-    "race": "race", "marathon": "race", "injury": "injury", "hurt": "injury", "die": "death",
-    "death": "death", "kill": "death", "gift": "npc_interaction", "give": "npc_interaction",
-    "session": "session", "workout": "session", "training": "session", "found": "discovery",
-    "discovered": "discovery", "upgrade": "tool_upgrade", "ill": "illness", "sick": "illness",
-}  # fmt: skip
+    "race": "race",
+    "marathon": "race",
+    "injury": "injury",
+    "hurt": "injury",
+    "die": "death",
+    "death": "death",
+    "kill": "death",
+    "gift": "npc_interaction",
+    "give": "npc_interaction",
+    "session": "session",
+    "workout": "session",
+    "training": "session",
+    "found": "discovery",
+    "discovered": "discovery",
+    "upgrade": "tool_upgrade",
+    "ill": "illness",
+    "sick": "illness",
+}
 
 MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-            "a": 1, "an": 1, "couple": 2, "few": 3, "several": 3}  # fmt: skip
-_QUESTION_WORDS = frozenset({"what", "when", "where", "who", "which", "how", "why", "did", "do",
-                             "was", "were", "is", "the", "a", "i", "my", "in", "on", "last"})  # fmt: skip
+_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "a": 1,
+    "an": 1,
+    "couple": 2,
+    "few": 3,
+    "several": 3,
+}
+_QUESTION_WORDS = frozenset(
+    {
+        "what",
+        "when",
+        "where",
+        "who",
+        "which",
+        "how",
+        "why",
+        "did",
+        "do",
+        "was",
+        "were",
+        "is",
+        "the",
+        "a",
+        "i",
+        "my",
+        "in",
+        "on",
+        "last",
+    }
+)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -99,8 +366,13 @@ def stem(word: str) -> str:
         w = w[:-2]
     if len(w) <= 3:
         return w
-    for suffix, keep in (("ational", "ate"), ("ization", "ize"), ("fulness", "ful"),
-                         ("iveness", "ive"), ("ically", "ic")):  # fmt: skip
+    for suffix, keep in (
+        ("ational", "ate"),
+        ("ization", "ize"),
+        ("fulness", "ful"),
+        ("iveness", "ive"),
+        ("ically", "ic"),
+    ):
         if w.endswith(suffix):
             return w[: -len(suffix)] + keep
     if w.endswith("ies") and len(w) > 4:
@@ -268,7 +540,9 @@ _FIRST = re.compile(
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _MONTH_NAMES = "|".join(MONTHS)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_NAMES})\s+{_ORDINAL}\b(?:,?\s+(\d{{4}}))?")
-_DAY_MONTH = re.compile(rf"\b(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?({_MONTH_NAMES})\b(?:,?\s+(\d{{4}}))?")
+_DAY_MONTH = re.compile(
+    rf"\b(?:the\s+)?{_ORDINAL}\s+(?:of\s+)?({_MONTH_NAMES})\b(?:,?\s+(\d{{4}}))?"
+)
 _ORDINAL_WORD = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
@@ -322,8 +596,11 @@ def _window(lowered: str, now: datetime) -> Window | None:
         return Window(today - timedelta(days=1), today)
     if re.search(r"\b(today|this morning|tonight|this evening)\b", lowered):
         return Window(today, today + timedelta(days=1))
-    ago = re.search(r"\b(\d+|one|two|three|four|five|six|seven|a|an|a couple of|a few|several)"
-                    r"\s+(day|week|month)s?\s+ago\b", lowered)  # fmt: skip
+    ago = re.search(
+        r"\b(\d+|one|two|three|four|five|six|seven|a|an|a couple of|a few|several)"
+        r"\s+(day|week|month)s?\s+ago\b",
+        lowered,
+    )
     if ago:
         amount_text = ago.group(1).replace("a couple of", "couple").replace("a few", "few")
         amount = int(amount_text) if amount_text.isdigit() else _NUMBERS.get(amount_text, 1)
@@ -342,11 +619,15 @@ def _window(lowered: str, now: datetime) -> Window | None:
         return Window(monday, monday + timedelta(days=7))
     month_year = re.search(rf"\b({_MONTH_NAMES}),?\s+((?:19|20)\d\d)\b", lowered)
     if month_year:
-        first = today.replace(year=int(month_year.group(2)), month=MONTHS.index(month_year.group(1)) + 1, day=1)
+        first = today.replace(
+            year=int(month_year.group(2)), month=MONTHS.index(month_year.group(1)) + 1, day=1
+        )
         return Window(first, _next_month(first))
     in_year = re.search(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", lowered)
     if in_year or re.search(r"\b(last|this) year\b", lowered):
-        number = int(in_year.group(1)) if in_year else now.year - (1 if "last year" in lowered else 0)
+        number = (
+            int(in_year.group(1)) if in_year else now.year - (1 if "last year" in lowered else 0)
+        )
         first = today.replace(year=number, month=1, day=1)
         return Window(first, first.replace(year=number + 1))
     if re.search(r"\blast month\b", lowered):
@@ -376,8 +657,11 @@ def _next_month(first: datetime) -> datetime:
 
 
 def _anchor(lowered: str) -> Anchor | None:
-    match = re.search(r"\b(before|after|leading up to|ahead of|since)\s+(?:the|my|our|that)\s+"
-                      r"([a-z0-9]+(?:\s+[a-z0-9]+)?)", lowered)  # fmt: skip
+    match = re.search(
+        r"\b(before|after|leading up to|ahead of|since)\s+(?:the|my|our|that)\s+"
+        r"([a-z0-9]+(?:\s+[a-z0-9]+)?)",
+        lowered,
+    )
     if not match:
         return None
     direction = "after" if match.group(1) in ("after", "since") else "before"
@@ -387,5 +671,7 @@ def _anchor(lowered: str) -> Anchor | None:
     # "the day / week / month before the race": that long, else two weeks
     unit = re.search(r"\b(day|week|month)\s+$", lowered[: match.start()])
     if unit:
-        return Anchor(direction, event, timedelta(days={"day": 1, "week": 7, "month": 30}[unit.group(1)]))
+        return Anchor(
+            direction, event, timedelta(days={"day": 1, "week": 7, "month": 30}[unit.group(1)])
+        )
     return Anchor(direction, event)

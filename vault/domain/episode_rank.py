@@ -231,10 +231,14 @@ def rank(
         recency = 0.5 ** (age / weights.recency_half_life_days)
         # each part rounded to 6 places (a zero stays zero), the score summed in this order
         parts = (
-            round(t, 6), round(entity, 6) if entity else 0.0, round(when, 6) if when else 0.0,
-            round(recency, 6), 1.0 if candidate.type in types else 0.0,
-            round(vector, 6) if vector else 0.0, round(lift, 6) if lift else 0.0,
-        )  # fmt: skip
+            round(t, 6),
+            round(entity, 6) if entity else 0.0,
+            round(when, 6) if when else 0.0,
+            round(recency, 6),
+            1.0 if candidate.type in types else 0.0,
+            round(vector, 6) if vector else 0.0,
+            round(lift, 6) if lift else 0.0,
+        )
         score = round(
             weights.text * parts[0]
             + weights.entity * parts[1]
@@ -260,7 +264,9 @@ def rank(
     return chosen
 
 
-def matches(query: Query, pool: Sequence[Candidate], total: int, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+def matches(
+    query: Query, pool: Sequence[Candidate], total: int, weights: Weights = DEFAULT_WEIGHTS
+) -> list[float]:
     """How well each candidate matches the query's words and names (text + entity parts):
     what picks the episodes whose session neighbours are worth fetching."""
     text = _text_scores(query, pool, total)
@@ -289,7 +295,9 @@ def expand(
     added: dict[str, WordGroup] = {}
     for seed in seeds:
         counts = _document(seed.text, seed.meta_json)[0]
-        surface = {stem: word for word in reversed(words(seed.text)) for stem in (_stem_of(word),) if stem}
+        surface = {
+            stem: word for word in reversed(words(seed.text)) for stem in (_stem_of(word),) if stem
+        }
         ranked = sorted(
             (s for s in counts if s not in have and s not in added and len(s) > 2 and s in surface),
             key=lambda s: (df[s], -counts[s], s),
@@ -326,7 +334,9 @@ def _lifts(
     scale = weights.text + weights.entity
     lifts = []
     for candidate in pool:
-        best = max((match.get(other, 0.0) for other in neighbours.get(candidate.id, ())), default=0.0)
+        best = max(
+            (match.get(other, 0.0) for other in neighbours.get(candidate.id, ())), default=0.0
+        )
         lifts.append(best / scale)
     return lifts
 
@@ -346,9 +356,14 @@ def _fill(
             continue
         seen.add(key)
         score_parts = ScoreParts(
-            text=parts[0], entity=parts[1], time=parts[2], recency=parts[3], type=parts[4],
-            vector=parts[5], neighbour=parts[6],
-        )  # fmt: skip
+            text=parts[0],
+            entity=parts[1],
+            time=parts[2],
+            recency=parts[3],
+            type=parts[4],
+            vector=parts[5],
+            neighbour=parts[6],
+        )
         chosen.append(Ranked(candidate, -negative_score, score_parts))
         if len(chosen) == k:
             return True

@@ -33,8 +33,6 @@ from vault.domain.limits import (
     TAG_MAX,
     TAGS_MAX,
     TEXT_INPUT_MAX,
-    TIME_MAX,
-    TIME_MIN,
 )
 from vault.domain.text import (
     canonical_text,
@@ -44,7 +42,7 @@ from vault.domain.text import (
     entity_tags,
     normalize_text,
 )
-from vault.domain.times import in_range, require_aware
+from vault.domain.times import in_range
 from vault.domain.vocabulary import (
     ArchiveReason,
     Category,
@@ -228,7 +226,7 @@ class FactIn(_Input):
         return _checked_tags(tags)
 
     @model_validator(mode="after")
-    def _derive(self) -> "FactIn":
+    def _derive(self) -> FactIn:
         if self.conflict_key is None:
             self.conflict_key = conflict_key_of(self.text)
         elif not self.conflict_key.strip():
@@ -281,7 +279,7 @@ class Retraction(_Input):
         return _checked_tags(tags) or frozenset()
 
     @model_validator(mode="after")
-    def _has_target(self) -> "Retraction":
+    def _has_target(self) -> Retraction:
         if self.conflict_key is not None:
             self.conflict_key = clean_text(self.conflict_key).lower() or None
         if not self.conflict_key and not (self.category and self.tags):

@@ -75,7 +75,11 @@ class DecayPolicy:
             except ValueError:
                 raise InvalidInput(f"unknown category {key!r} in the decay policy") from None
         for factor in (self.default, *self.by_category.values()):
-            if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 1:
+            if (
+                isinstance(factor, bool)
+                or not isinstance(factor, (int, float))
+                or not 0 < factor <= 1
+            ):
                 raise InvalidInput(f"a weekly decay factor must be in (0, 1], got {factor!r}")
 
     def factor(self, category: Category | str | None) -> float:
@@ -372,9 +376,7 @@ class _Planner:
             if fact.confidence < FLOOR:
                 self._remove(fact, ArchiveReason.DECAYED)
         for kind, cap in CAPS.items():
-            ranked = sorted(
-                (s for s in self.plan.active.values() if s.kind is kind), key=priority
-            )
+            ranked = sorted((s for s in self.plan.active.values() if s.kind is kind), key=priority)
             for item in ranked[cap:]:
                 self._remove(item, ArchiveReason.CAPPED)
 

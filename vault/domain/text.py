@@ -11,20 +11,61 @@ _NOT_WORD = re.compile(r"[^\w\s]")
 
 # the M13 spec §4.2 entity lists
 BODY_PARTS = (
-    "knee", "ankle", "calf", "shin", "hip", "hamstring", "quad", "achilles", "foot",
-    "heel", "back", "shoulder", "it band", "plantar", "glute",
+    "knee",
+    "ankle",
+    "calf",
+    "shin",
+    "hip",
+    "hamstring",
+    "quad",
+    "achilles",
+    "foot",
+    "heel",
+    "back",
+    "shoulder",
+    "it band",
+    "plantar",
+    "glute",
     # beyond the M13 spec's list: what real athletes write about (issue 12)
-    "leg", "neck", "wrist", "elbow", "arm", "toe", "groin",
-)  # fmt: skip
+    "leg",
+    "neck",
+    "wrist",
+    "elbow",
+    "arm",
+    "toe",
+    "groin",
+)
 TIME_PREFERENCES = (
-    "morning", "evening", "afternoon", "lunch", "early", "late", "before work", "after work",
-)  # fmt: skip
+    "morning",
+    "evening",
+    "afternoon",
+    "lunch",
+    "early",
+    "late",
+    "before work",
+    "after work",
+)
 INTENSITY_TOPICS = (
-    "easy", "hard", "tempo", "intervals", "long run", "recovery", "speed work", "hill repeats",
-)  # fmt: skip
+    "easy",
+    "hard",
+    "tempo",
+    "intervals",
+    "long run",
+    "recovery",
+    "speed work",
+    "hill repeats",
+)
 CONTEXT_TOPICS = (
-    "job", "work", "travel", "family", "kids", "commute", "gym", "climbing", "cycling",
-)  # fmt: skip
+    "job",
+    "work",
+    "travel",
+    "family",
+    "kids",
+    "commute",
+    "gym",
+    "climbing",
+    "cycling",
+)
 
 # the engine guide's conflict keys, as canonical labels, and the category each one implies
 CONFLICT_CATEGORIES: dict[str, Category] = {
@@ -104,23 +145,45 @@ _INJURY_WORDS = re.compile(
 
 # Named health conditions a fact may carry ("has asthma"); the extractor reads the same list.
 HEALTH_CONDITIONS = (
-    "diabetes", "asthma", "arthritis", "epilepsy", "anemia", "anaemia", "a heart condition",
-    "high blood pressure", "multiple sclerosis", "crohn's", "migraines", "fibromyalgia",
-)  # fmt: skip
+    "diabetes",
+    "asthma",
+    "arthritis",
+    "epilepsy",
+    "anemia",
+    "anaemia",
+    "a heart condition",
+    "high blood pressure",
+    "multiple sclerosis",
+    "crohn's",
+    "migraines",
+    "fibromyalgia",
+)
 
 # The extractor's canonical texts (docs/learning.md) and their categories,
 # so `remember "has kids"` files the fact where the extractor would: one category per text.
 _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
-    (re.compile(r"^dislikes (morning|lunchtime|afternoon|evening) sessions$"),
-     Category.TIME_PREFERENCE),
-    (re.compile(r"^(recovers (quickly|slowly)|responds well to .+|.+ leaves? them "
-                r"(tired|sore|exhausted|energized))$"), Category.TRAINING_RESPONSE),
-    (re.compile(r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
-                r"|has sleep debt|has a disability|busy schedule|commutes .+|run-commutes .+"
-                r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
-                r"|pescatarian)|eats .+|had .+"
-                rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"), Category.CONTEXT),
-)  # fmt: skip
+    (
+        re.compile(r"^dislikes (morning|lunchtime|afternoon|evening) sessions$"),
+        Category.TIME_PREFERENCE,
+    ),
+    (
+        re.compile(
+            r"^(recovers (quickly|slowly)|responds well to .+|.+ leaves? them "
+            r"(tired|sore|exhausted|energized))$"
+        ),
+        Category.TRAINING_RESPONSE,
+    ),
+    (
+        re.compile(
+            r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
+            r"|has sleep debt|has a disability|busy schedule|commutes .+|run-commutes .+"
+            r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
+            r"|pescatarian)|eats .+|had .+"
+            rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"
+        ),
+        Category.CONTEXT,
+    ),
+)
 
 
 def category_of(text: str) -> Category:
@@ -129,7 +192,9 @@ def category_of(text: str) -> Category:
     if key in CONFLICT_CATEGORIES:
         return CONFLICT_CATEGORIES[key]
     lowered = text.lower()
-    if _INJURY_WORDS.search(lowered) and any(_contains(lowered, p, plural=True) for p in BODY_PARTS):
+    if _INJURY_WORDS.search(lowered) and any(
+        _contains(lowered, p, plural=True) for p in BODY_PARTS
+    ):
         return Category.INJURY
     canonical = " ".join(lowered.split())
     for pattern, category in _CANONICAL_CATEGORIES:
@@ -141,8 +206,41 @@ def category_of(text: str) -> Category:
 
 
 _QUERY_STOPWORDS = frozenset(
-    "a an the my me i im i'm about that this those these please forget remove delete erase "
-    "what you know anything thing things of to for and or is are was were".split()
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "me",
+        "i",
+        "im",
+        "i'm",
+        "about",
+        "that",
+        "this",
+        "those",
+        "these",
+        "please",
+        "forget",
+        "remove",
+        "delete",
+        "erase",
+        "what",
+        "you",
+        "know",
+        "anything",
+        "thing",
+        "things",
+        "of",
+        "to",
+        "for",
+        "and",
+        "or",
+        "is",
+        "are",
+        "was",
+        "were",
+    ]
 )
 
 
@@ -161,8 +259,7 @@ def matches_query(terms: list[str], text: str, tags: frozenset[str] = frozenset(
     for tag in tags:
         words.extend(normalize_text(tag.partition(":")[2]).split())
     return bool(terms) and all(
-        any(w == term or (len(term) >= 3 and w.startswith(term)) for w in words)
-        for term in terms
+        any(w == term or (len(term) >= 3 and w.startswith(term)) for w in words) for term in terms
     )
 
 

@@ -94,8 +94,14 @@ def format_utc(value: datetime, name: str = "time") -> str:
     """
     utc = value if value.tzinfo is timezone.utc else require_aware(value, name)
     return _CANONICAL % (
-        utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second, utc.microsecond
-    )  # fmt: skip
+        utc.year,
+        utc.month,
+        utc.day,
+        utc.hour,
+        utc.minute,
+        utc.second,
+        utc.microsecond,
+    )
 
 
 def parse_utc(text: str) -> datetime:

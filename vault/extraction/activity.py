@@ -14,7 +14,9 @@ from vault.extraction.base import Extractor
 from vault.extraction.privacy import scrub
 from vault.extraction.rules import RuleExtractor
 
-ONE_SESSION = 0.35  # below the prompt even if a second note repeats it (+0.1); a third makes it high
+ONE_SESSION = (
+    0.35  # below the prompt even if a second note repeats it (+0.1); a third makes it high
+)
 
 
 class ActivityIn(BaseModel):

@@ -178,9 +178,10 @@ def injury(clause: Clause, memo: Memo) -> list[Finding]:
     if _STRENGTH_WORK.search(text):
         memo.strength_sentence = clause.sentence
     named = [
-        (part, side, at) for part, side, at, foreign in _parts(text)
+        (part, side, at)
+        for part, side, at, foreign in _parts(text)
         if not foreign and _own(clause, text[max(0, at - _WINDOW) : at])
-    ]  # fmt: skip
+    ]
     if clause.question or clause.hypothetical:
         return []
     if named:
@@ -198,10 +199,15 @@ def injury(clause: Clause, memo: Memo) -> list[Finding]:
     resolved = None if not_well else _RESOLVED.search(text)
     if resolved and not clause.one_off:
         return [
-            Finding("injury_resolved", (clause.index, at), Category.INJURY,
-                    retract_tags=_body_tags(part), slot=f"body:{part.lower()}")
+            Finding(
+                "injury_resolved",
+                (clause.index, at),
+                Category.INJURY,
+                retract_tags=_body_tags(part),
+                slot=f"body:{part.lower()}",
+            )
             for part, _, at in targets
-        ]  # fmt: skip
+        ]
     negated = clause.negated and (
         not_well is None or _NEGATION_WORD.search(_NOT_WELL.sub(" ", text)) is not None
     )

@@ -26,7 +26,7 @@ from vault.extraction.lexicon import (
     SPORT_GERUNDS,
     STATES,
     TIME_TERMS,
-)  # fmt: skip
+)
 from vault.extraction.words import STOP_WORDS
 
 
@@ -62,17 +62,51 @@ class Clause:
 
 # Common misspellings and chat spellings, fixed before any rule runs.
 _FIXES = {
-    "im": "i'm", "ive": "i've", "dont": "don't", "doesnt": "doesn't", "didnt": "didn't",
-    "cant": "can't", "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't", "hasnt": "hasn't",
-    "couldnt": "couldn't", "wouldnt": "wouldn't", "shouldnt": "shouldn't", "arent": "aren't",
-    "u": "you", "ur": "your", "rn": "right now", "def": "definitely", "usualy": "usually",
-    "usally": "usually", "ussually": "usually", "normaly": "normally", "generaly": "generally",
-    "mornign": "morning", "mornigns": "mornings", "mornigs": "mornings", "morings": "mornings",
-    "evnings": "evenings", "evenigns": "evenings", "marthon": "marathon", "maraton": "marathon",
-    "goin": "going", "runnin": "running", "trainin": "training", "tryin": "trying",
-    "wanna": "want to", "gonna": "going to", "kinda": "kind of", "alot": "a lot",
-    "xmas": "christmas", "w/": "with", "b4": "before", "pls": "please", "abt": "about",
-}  # fmt: skip
+    "im": "i'm",
+    "ive": "i've",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "cant": "can't",
+    "isnt": "isn't",
+    "wasnt": "wasn't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "couldnt": "couldn't",
+    "wouldnt": "wouldn't",
+    "shouldnt": "shouldn't",
+    "arent": "aren't",
+    "u": "you",
+    "ur": "your",
+    "rn": "right now",
+    "def": "definitely",
+    "usualy": "usually",
+    "usally": "usually",
+    "ussually": "usually",
+    "normaly": "normally",
+    "generaly": "generally",
+    "mornign": "morning",
+    "mornigns": "mornings",
+    "mornigs": "mornings",
+    "morings": "mornings",
+    "evnings": "evenings",
+    "evenigns": "evenings",
+    "marthon": "marathon",
+    "maraton": "marathon",
+    "goin": "going",
+    "runnin": "running",
+    "trainin": "training",
+    "tryin": "trying",
+    "wanna": "want to",
+    "gonna": "going to",
+    "kinda": "kind of",
+    "alot": "a lot",
+    "xmas": "christmas",
+    "w/": "with",
+    "b4": "before",
+    "pls": "please",
+    "abt": "about",
+}
 _WORD = re.compile(r"[a-z]+(?:/|\b)")
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 _SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]*")
@@ -194,8 +228,17 @@ _COMMON = """
 
 def _vocabulary() -> frozenset[str]:
     words = set(STOP_WORDS) | set(_COMMON.split())
-    tables = (BODY_PARTS, GOALS, LIKE_OBJECTS, OTHER_SPORTS, SESSIONS, SPORT_AGENTS, SPORT_GERUNDS,
-              STATES, TIME_TERMS)  # fmt: skip
+    tables = (
+        BODY_PARTS,
+        GOALS,
+        LIKE_OBJECTS,
+        OTHER_SPORTS,
+        SESSIONS,
+        SPORT_AGENTS,
+        SPORT_GERUNDS,
+        STATES,
+        TIME_TERMS,
+    )
     for table in tables:
         for surface, value in table:
             words.update(re.findall(r"[a-z]+", surface + " " + value.lower()))

@@ -37,12 +37,24 @@ SESSION_CONFIDENCE = 0.6
 EVIDENCE_PER_RUN = 20  # the newest supporting sessions cited per run; older ones are counted
 
 _SPORT_TYPES = {
-    "run": "running", "trail run": "running", "virtual run": "running", "treadmill": "running",
-    "ride": "cycling", "virtual ride": "cycling", "gravel ride": "cycling",
-    "mountain bike ride": "cycling", "e-bike ride": "cycling", "swim": "swimming",
-    "rowing": "rowing", "row": "rowing", "weight training": "strength training",
-    "crossfit": "strength training", "yoga": "yoga", "hike": "hiking", "walk": "walking",
-}  # fmt: skip
+    "run": "running",
+    "trail run": "running",
+    "virtual run": "running",
+    "treadmill": "running",
+    "ride": "cycling",
+    "virtual ride": "cycling",
+    "gravel ride": "cycling",
+    "mountain bike ride": "cycling",
+    "e-bike ride": "cycling",
+    "swim": "swimming",
+    "rowing": "rowing",
+    "row": "rowing",
+    "weight training": "strength training",
+    "crossfit": "strength training",
+    "yoga": "yoga",
+    "hike": "hiking",
+    "walk": "walking",
+}
 _ENDURANCE = frozenset({"running", "cycling", "swimming", "rowing"})
 _SIDE = frozenset({"strength training", "yoga", "hiking"})
 _GOAL_T = compile_table(GOALS)
@@ -90,14 +102,28 @@ def _kind(session: Session) -> str | None:
     return _SPORT_TYPES.get((session.sport or "").strip().lower())
 
 
-def _cite(text: str, category: Category, rule: str, sessions: Sequence[Session],
-          confidence: float = SESSION_CONFIDENCE, tags: frozenset[str] | None = None) -> list[FactIn]:
+def _cite(
+    text: str,
+    category: Category,
+    rule: str,
+    sessions: Sequence[Session],
+    confidence: float = SESSION_CONFIDENCE,
+    tags: frozenset[str] | None = None,
+) -> list[FactIn]:
     return [
-        FactIn(text=text, category=category, confidence=confidence, source=Source.PATTERN_ANALYSIS,
-               source_ref=s.ref, extractor=EXTRACTOR + rule, observed_at=s.at, tags=tags,
-               evidence=s.text[:500] or None)
+        FactIn(
+            text=text,
+            category=category,
+            confidence=confidence,
+            source=Source.PATTERN_ANALYSIS,
+            source_ref=s.ref,
+            extractor=EXTRACTOR + rule,
+            observed_at=s.at,
+            tags=tags,
+            evidence=s.text[:500] or None,
+        )
         for s in sessions[-EVIDENCE_PER_RUN:]
-    ]  # fmt: skip
+    ]
 
 
 def _sports(sessions: Sequence[Session]) -> list[FactIn]:
@@ -107,9 +133,7 @@ def _sports(sessions: Sequence[Session]) -> list[FactIn]:
         if kind:
             by_kind[kind].append(session)
     found: list[FactIn] = []
-    ranked = sorted(
-        ((len(v), k) for k, v in by_kind.items() if k in _ENDURANCE), reverse=True
-    )
+    ranked = sorted(((len(v), k) for k, v in by_kind.items() if k in _ENDURANCE), reverse=True)
     if ranked:
         top_count, top = ranked[0]
         runner_up = ranked[1][0] if len(ranked) > 1 else 0
@@ -117,8 +141,13 @@ def _sports(sessions: Sequence[Session]) -> list[FactIn]:
             found += _cite(f"primary sport: {top}", Category.SPORT, "sport", by_kind[top])
     for kind in sorted(_SIDE):
         if len(by_kind[kind]) >= SIDE_MIN:
-            found += _cite(f"also does {kind}", Category.CONTEXT, "activity", by_kind[kind],
-                           tags=frozenset({f"context:{kind}"}))  # fmt: skip
+            found += _cite(
+                f"also does {kind}",
+                Category.CONTEXT,
+                "activity",
+                by_kind[kind],
+                tags=frozenset({f"context:{kind}"}),
+            )
     return found
 
 
@@ -144,8 +173,13 @@ def _issues(sessions: Sequence[Session]) -> list[FactIn]:
         cited = hurts[part]
         if len(cited) < ISSUE_MIN or resolved_after.get(part, cited[0].at) > cited[-1].at:
             continue
-        found += _cite(f"has recurring {part} issue", Category.INJURY, "issue", cited,
-                       tags=frozenset({f"body:{part}"}))  # fmt: skip
+        found += _cite(
+            f"has recurring {part} issue",
+            Category.INJURY,
+            "issue",
+            cited,
+            tags=frozenset({f"body:{part}"}),
+        )
     return found
 
 
@@ -173,13 +207,19 @@ def _goal(sessions: Sequence[Session]) -> list[FactIn]:
 
 def _company(sessions: Sequence[Session]) -> list[FactIn]:
     social = [
-        s for s in sessions
+        s
+        for s in sessions
         if _COMPANY.search(normalise(s.text)) and not _NOT_COMPANY.search(normalise(s.text))
-    ]  # fmt: skip
+    ]
     if len(social) < COMPANY_MIN:
         return []
-    return _cite("likes group runs", Category.PREFERENCE, "company", social,
-                 tags=frozenset({"topic:group runs"}))  # fmt: skip
+    return _cite(
+        "likes group runs",
+        Category.PREFERENCE,
+        "company",
+        social,
+        tags=frozenset({"topic:group runs"}),
+    )
 
 
 def sessions_by_kind(sessions: Sequence[Session]) -> Counter[str]:

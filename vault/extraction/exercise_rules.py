@@ -85,10 +85,24 @@ _AGENT = re.compile(
 
 # Games people also watch: liking the noun is not doing it ("I love football"), so these
 # count only after a verb of doing ("I like to play football", "I love playing golf").
-_NEEDS_VERB = frozenset({
-    "football", "softball", "baseball", "basketball", "volleyball", "tennis", "table tennis",
-    "golf", "hockey", "rugby", "badminton", "gymnastics", "boxing", "wrestling",
-})  # fmt: skip
+_NEEDS_VERB = frozenset(
+    {
+        "football",
+        "softball",
+        "baseball",
+        "basketball",
+        "volleyball",
+        "tennis",
+        "table tennis",
+        "golf",
+        "hockey",
+        "rugby",
+        "badminton",
+        "gymnastics",
+        "boxing",
+        "wrestling",
+    }
+)
 _DOING = re.compile(r"\b(?:play|playing|do|doing|practi[cs]e|practi[cs]ing|go|going)\b")
 
 
@@ -114,7 +128,11 @@ def _items(text: str, bare: bool = False, tastes: bool = True) -> list[tuple[int
     found, at = [], 0
     for piece in _ITEM_SPLIT.split(text):
         value = _activity_at(piece)
-        if value and bare and len(_BARE_TAIL.sub("", _LEAD.sub("", piece.strip(" .!?"))).split()) > 1:
+        if (
+            value
+            and bare
+            and len(_BARE_TAIL.sub("", _LEAD.sub("", piece.strip(" .!?"))).split()) > 1
+        ):
             value = None
         # "running with a group" is the likes rule's "group runs"; "trail running" its own
         if value and not (tastes and any(True for _ in all_matches(_LIKE_OBJECT_T, piece))):
@@ -201,9 +219,7 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
     ]
 
 
-_WORK_OUT = re.compile(
-    r"\b(?:i|we) (?:\w+ )?(?:work out|exercise|hit the gym)\b"
-)
+_WORK_OUT = re.compile(r"\b(?:i|we) (?:\w+ )?(?:work out|exercise|hit the gym)\b")
 _HABIT = re.compile(
     r"\b(?:every ?day|daily|most days|regularly|usually|always|often|a lot|\d+ (?:times|days)"
     r" a week|every (?:morning|evening|week|weekday)|at the gym|religiously)\b"
@@ -221,8 +237,16 @@ def work_out(clause: Clause, memo: Memo) -> list[Finding]:
     match = _WORK_OUT.search(clause.text)
     if match is None or not _HABIT.search(clause.text):
         return []
-    return [Finding("activity", (clause.index, match.start()), Category.CONTEXT,
-                    "works out regularly", CONTEXT, tags=frozenset({"context:working out"}))]  # fmt: skip
+    return [
+        Finding(
+            "activity",
+            (clause.index, match.start()),
+            Category.CONTEXT,
+            "works out regularly",
+            CONTEXT,
+            tags=frozenset({"context:working out"}),
+        )
+    ]
 
 
 def fun(clause: Clause, memo: Memo) -> list[Finding]:

@@ -91,8 +91,15 @@ def reconcile(findings: Sequence[Finding]) -> list[Finding]:
         kept.append(finding)
     liked = {f.text.removeprefix("likes ") for f in kept if f.text and f.text.startswith("likes ")}
     # one fact per activity: "I do yoga. I love yoga." is `likes yoga`, not two facts
-    return [f for f in kept if not (f.text and f.text.removeprefix("also does ") in liked
-                                    and f.text.startswith("also does "))]  # fmt: skip
+    return [
+        f
+        for f in kept
+        if not (
+            f.text
+            and f.text.removeprefix("also does ") in liked
+            and f.text.startswith("also does ")
+        )
+    ]
 
 
 def _beats(new: Finding, old: Finding) -> bool:

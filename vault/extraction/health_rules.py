@@ -19,14 +19,23 @@ from vault.extraction.findings import Finding, Memo
 HEALTH, DIET = 0.7, 0.7
 
 _DIET = (
-    (re.compile(r"\b(?:i'm|i am|i've been|i have been|i became|i went|i've gone|i'm now|we're)"
-                r" (?:a |an |now |fully |strictly |mostly |been )*(vegan|vegetarian|pescatarian)\b"
-                r"|\bi eat (?:a )?(vegan|vegetarian|plant[- ]based)\b"),
-     None),
-    (re.compile(r"\b(?:i'm|i am|i eat|i've been|i have been|i go|i'm on a) (?:\w+ )?gluten[- ]free"
-                r"|\b(?:i'm|i am|i have|i've got) (?:a )?(?:coeliac|celiac)\b"), "eats gluten-free"),
+    (
+        re.compile(
+            r"\b(?:i'm|i am|i've been|i have been|i became|i went|i've gone|i'm now|we're)"
+            r" (?:a |an |now |fully |strictly |mostly |been )*(vegan|vegetarian|pescatarian)\b"
+            r"|\bi eat (?:a )?(vegan|vegetarian|plant[- ]based)\b"
+        ),
+        None,
+    ),
+    (
+        re.compile(
+            r"\b(?:i'm|i am|i eat|i've been|i have been|i go|i'm on a) (?:\w+ )?gluten[- ]free"
+            r"|\b(?:i'm|i am|i have|i've got) (?:a )?(?:coeliac|celiac)\b"
+        ),
+        "eats gluten-free",
+    ),
     (re.compile(r"\bi (?:eat|follow|am on|'m on) (?:a )?raw(?: food)? diet\b"), "eats a raw diet"),
-)  # fmt: skip
+)
 _CONDITIONS = HEALTH_CONDITIONS
 _CONDITION = re.compile(
     r"\b(?:i have|i've got|i've had|i suffer from|i live with|i was diagnosed with|diagnosed with)"
@@ -62,8 +71,9 @@ _YEAR = re.compile(r"\bin (?:19|20)\d\d\b")
 
 
 def _finding(clause: Clause, at: int, text: str, tag: str, confidence: float) -> Finding:
-    return Finding("health", (clause.index, at), Category.CONTEXT, text, confidence,
-                   tags=frozenset({tag}))  # fmt: skip
+    return Finding(
+        "health", (clause.index, at), Category.CONTEXT, text, confidence, tags=frozenset({tag})
+    )
 
 
 def diet(clause: Clause, memo: Memo) -> list[Finding]:
@@ -86,8 +96,12 @@ def health(clause: Clause, memo: Memo) -> list[Finding]:
     text, found = clause.text, []
     condition = _CONDITION.search(text)
     if condition and not clause.remote_past:
-        name = condition.group("c") or {"diabetic": "diabetes", "asthmatic": "asthma",
-                                        "epileptic": "epilepsy"}[condition.group("d")]  # fmt: skip
+        name = (
+            condition.group("c")
+            or {"diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy"}[
+                condition.group("d")
+            ]
+        )
         found.append(_finding(clause, condition.start(), f"has {name}", f"health:{name}", HEALTH))
     cancer = _CANCER.search(text)
     if cancer:

@@ -127,37 +127,50 @@ _BUSY = re.compile(
 )
 _LIFESTYLE_TABLE = (  # (pattern, fact, topic tag)
     (
-        (r"\bdesk (?:job|based|bound)|\b(?:sit|sitting) (?:at (?:a|my) desk|all day|\d+ hours)"
-         r"|\boffice job|\bwork in an office|\boffice[- ]based|\boffice worker"),
-        "has a desk job", "desk job",
+        (
+            r"\bdesk (?:job|based|bound)|\b(?:sit|sitting) (?:at (?:a|my) desk|all day|\d+ hours)"
+            r"|\boffice job|\bwork in an office|\boffice[- ]based|\boffice worker"
+        ),
+        "has a desk job",
+        "desk job",
     ),
     (
         r"\b(?:work|working) from home|\bwfh\b|\bremote (?:job|worker)|\bwork remotely",
-        "works from home", "home office",
+        "works from home",
+        "home office",
     ),
     (
         r"\blong hours\b|\b(?:\d{2}|sixty|fifty)[- ]hour (?:work ?)?weeks?",
-        "works long hours", "hours",
+        "works long hours",
+        "hours",
     ),
     (
-        (r"\btravel(?:l?ing|s)? (?:a lot |lots |loads |constantly |often |frequently |regularly )?"
-         r"(?:for work|for my job|with work|on business)|\bbusiness trips\b|\bon the road a lot"),
-        "travels often for work", "travel",
+        (
+            r"\btravel(?:l?ing|s)? (?:a lot |lots |loads |constantly |often |frequently |regularly )?"
+            r"(?:for work|for my job|with work|on business)|\bbusiness trips\b|\bon the road a lot"
+        ),
+        "travels often for work",
+        "travel",
     ),
     (
-        (r"\b(?:cycle|bike|ride) (?:in )?to (?:work|the office)"
-         r"|\bcommute (?:by|on (?:my|the|a)) bike|\b(?:bike|cycle) commut\w*"),
-        "commutes by bike", "commute",
+        (
+            r"\b(?:cycle|bike|ride) (?:in )?to (?:work|the office)"
+            r"|\bcommute (?:by|on (?:my|the|a)) bike|\b(?:bike|cycle) commut\w*"
+        ),
+        "commutes by bike",
+        "commute",
     ),
     (
         r"\brun (?:in )?to (?:work|the office)|\brun[- ]commut\w*",
-        "run-commutes to work", "commute",
+        "run-commutes to work",
+        "commute",
     ),
     (
         r"\blong commute|\bcommute (?:is )?(?:long|\d+ ?(?:min|minutes|hours?))",
-        "has a long commute", "commute",
+        "has a long commute",
+        "commute",
     ),
-)  # fmt: skip
+)
 _LIFESTYLE = tuple((re.compile(rx), fact, topic) for rx, fact, topic in _LIFESTYLE_TABLE)
 _TEMPORARY = re.compile(
     r"\b(?:this|next) (?:week|weekend|month)|\btoday\b|\btomorrow\b|\btonight\b"
@@ -177,9 +190,14 @@ _OTHER_SPORT = re.compile(
     r"|footballer)"
 )
 _AGENT_SPORT = {
-    "climber": "climbing", "boulderer": "climbing", "hiker": "hiking", "skier": "skiing",
-    "yogi": "yoga", "tennis player": "tennis", "footballer": "football",
-}  # fmt: skip
+    "climber": "climbing",
+    "boulderer": "climbing",
+    "hiker": "hiking",
+    "skier": "skiing",
+    "yogi": "yoga",
+    "tennis player": "tennis",
+    "footballer": "football",
+}
 _ENDURANCE = ("running", "cycling", "swimming", "rowing")
 
 _LIKE_T = compile_table(LIKE_OBJECTS)
@@ -261,8 +279,11 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         elif place.group("m"):
             text = f"works in the {place.group('m')}"
         else:
-            article = place.group("a") if place.group("a") == "the" else (
-                "an" if place.group("w")[0] in "aeiou" else "a")  # fmt: skip
+            article = (
+                place.group("a")
+                if place.group("a") == "the"
+                else ("an" if place.group("w")[0] in "aeiou" else "a")
+            )
             text = f"works {place.group('p')} {article} {place.group('w')}"
         return [_job(clause, place.start(), text, 1)]
     title = next(group for group in match.groups() if group)
@@ -292,8 +313,16 @@ _FIELD = re.compile(
 def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
     """A job fact; one per message (a title beats a workplace: "I work at a school, I'm a
     teacher" is a teacher)."""
-    return Finding("job", (clause.index, at), Category.CONTEXT, text, CONTEXT,
-                   tags=frozenset({"context:job"}), slot="job", priority=priority)  # fmt: skip
+    return Finding(
+        "job",
+        (clause.index, at),
+        Category.CONTEXT,
+        text,
+        CONTEXT,
+        tags=frozenset({"context:job"}),
+        slot="job",
+        priority=priority,
+    )
 
 
 def work_pattern(clause: Clause, memo: Memo) -> list[Finding]:
@@ -354,17 +383,27 @@ def likes(clause: Clause, memo: Memo) -> list[Finding]:
     elif dislike and _EVENING.search(scope):
         # a stated dislike of a time of day is a time preference, tagged time:evening
         return [
-            Finding("dislike", (clause.index, verb.start()), Category.TIME_PREFERENCE,
-                    "dislikes evening sessions", PREFERENCE,
-                    tags=frozenset({"time:evening"}))
-        ]  # fmt: skip
+            Finding(
+                "dislike",
+                (clause.index, verb.start()),
+                Category.TIME_PREFERENCE,
+                "dislikes evening sessions",
+                PREFERENCE,
+                tags=frozenset({"time:evening"}),
+            )
+        ]
     word = "dislikes" if dislike else "likes"
     return [
-        Finding("dislike" if dislike else "like", (clause.index, verb.start()), Category.PREFERENCE,
-                f"{word} {thing}", PREFERENCE,
-                tags=entity_tags(f"{word} {thing}", Category.PREFERENCE) | {f"topic:{thing}"})
+        Finding(
+            "dislike" if dislike else "like",
+            (clause.index, verb.start()),
+            Category.PREFERENCE,
+            f"{word} {thing}",
+            PREFERENCE,
+            tags=entity_tags(f"{word} {thing}", Category.PREFERENCE) | {f"topic:{thing}"},
+        )
         for thing in dict.fromkeys(things)
-    ]  # fmt: skip
+    ]
 
 
 RULES = (family, job, work_pattern, other_sport, likes)

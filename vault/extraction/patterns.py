@@ -72,9 +72,11 @@ def recurring_injuries(
             continue
         found = reader.extract(activity.text, source=Source.ACTIVITY_NOTE)
         parts = {
-            part for c in found if isinstance(c, FactIn) and c.category is Category.INJURY
+            part
+            for c in found
+            if isinstance(c, FactIn) and c.category is Category.INJURY
             for part in _body_parts(c.tags or frozenset())
-        }  # fmt: skip
+        }
         from_notes.update(parts)
     patterns = []
     for part in sorted(set(from_facts) | set(from_notes)):

@@ -118,7 +118,7 @@ _CREDENTIAL = re.compile(
     r"(?: is|:| =| was)+ ?\S{1,100}"
     # without "is": a password word followed by its value ("my password hunter2"), and a PIN
     # word followed by digits ("bank pin 4821")
-    r"|\b(?:password|passcode|passphrase|passwd|pwd|pw)\b ?[:=]? ?(?=[^\s.,;!?]*[\w])[^\s.,;!?]{3,100}"
+    r"|\b(?:password|passcode|passphrase|passwd|pwd|pw)\b ?[:=]? ?(?=\S*\w)\S{3,100}"
     r"|\b(?:pin|pin code|pin number|passcode)\b ?[:=#]? ?\d{3,12}\b",
     re.IGNORECASE,
 )
@@ -126,7 +126,9 @@ _API_KEY = re.compile(
     r"(?<![\w-])(?:sk-[A-Za-z0-9_-]{16,200}|ghp_[A-Za-z0-9]{30,60}|AKIA[0-9A-Z]{16}"
     r"|xox[abpr]-[A-Za-z0-9-]{10,200}|AIza[0-9A-Za-z_-]{30,40})(?![\w-])"
 )
-_LONG_TOKEN = re.compile(r"(?<![\w-])(?=[A-Za-z_-]{0,80}\d)(?=\d{0,80}[A-Za-z])[\w-]{32,200}(?![\w-])")
+_LONG_TOKEN = re.compile(
+    r"(?<![\w-])(?=[A-Za-z_-]{0,80}\d)(?=\d{0,80}[A-Za-z])[\w-]{32,200}(?![\w-])"
+)
 
 # Capitalised words that are never someone's name.
 _ALLOWED = frozenset(
@@ -233,9 +235,11 @@ def _phones(text: str) -> list[Span]:
         # Plain spaced numbers ("HR 145 150 155") are training data, not phones: a phone has
         # punctuation, a leading + or 0, a 3-3-4 grouping, or 9+ digits in one run.
         separated = (
-            re.search(r"[-.()]", value) or value.startswith(("+", "0"))
-            or re.fullmatch(r"\d{3} \d{3} \d{4}", value) or re.search(r"\d{9}", value)
-        )  # fmt: skip
+            re.search(r"[-.()]", value)
+            or value.startswith(("+", "0"))
+            or re.fullmatch(r"\d{3} \d{3} \d{4}", value)
+            or re.search(r"\d{9}", value)
+        )
         if 7 <= digits <= 15 and separated and not _DATE.match(value):
             spans.append(Span("phone", match.start(), end))
     return spans
@@ -261,7 +265,9 @@ def _is_name(text: str, match: re.Match[str]) -> bool:
 
 
 # Dashes and minus signs NFKC keeps apart: one hyphen-minus for the patterns.
-_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
+_DASHES = dict.fromkeys(
+    map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-"
+)
 
 
 def normalized(text: str) -> str:

@@ -252,8 +252,12 @@ def level(clause: Clause, memo: Memo) -> list[Finding]:
     if len(found) != 1:
         return []
     start, word = found[0]
-    if not (_SELF_LEVEL.search(clause.text[:start]) or _BEGINNER_PHRASE.search(clause.text)
-            or _BARE_LEVEL.match(clause.text) or clause.text.endswith(" here")):
+    if not (
+        _SELF_LEVEL.search(clause.text[:start])
+        or _BEGINNER_PHRASE.search(clause.text)
+        or _BARE_LEVEL.match(clause.text)
+        or clause.text.endswith(" here")
+    ):
         return []  # "just advanced to the next level" (a game) describes no one's level
     return [
         Finding(

@@ -46,9 +46,10 @@ def relevance_score(item: Item, context: str, now: datetime) -> tuple[int, bool]
 def _score(item: Item, context_stems: frozenset[str], now: datetime) -> tuple[int, bool]:
     overlap = len(content_stems(item.text) & context_stems)
     tag_hits = sum(
-        1 for tag in item_tags(item)
+        1
+        for tag in item_tags(item)
         if (entity := content_stems(tag.partition(":")[2])) and entity <= context_stems
-    )  # fmt: skip
+    )
     score = 2 * overlap + 5 * tag_hits
     level = level_of(item.confidence)
     score += 3 if level is Level.HIGH else 1 if level is Level.MEDIUM else 0

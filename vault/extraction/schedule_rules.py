@@ -143,7 +143,9 @@ def duration(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     if not clause.asserts or clause.negated or clause.one_off or _NOT_DURATION.search(text):
         return []
-    if _NOT_MINE.search(clause.context or text) and not _SESSION_TALK.search(clause.context or text):
+    if _NOT_MINE.search(clause.context or text) and not _SESSION_TALK.search(
+        clause.context or text
+    ):
         return []
     # Each search below runs once per clause or reads a bounded window, so a clause holding
     # thousands of amounts stays linear.

@@ -24,9 +24,17 @@ STOP_WORDS: frozenset[str] = frozenset(
 
 # Irregular forms the suffix rules cannot reach.
 _IRREGULAR = {
-    "ran": "run", "swam": "swim", "rode": "ride", "ridden": "ride", "feet": "foot",
-    "calves": "calf", "children": "child", "went": "go", "felt": "feel", "hurt": "hurt",
-}  # fmt: skip
+    "ran": "run",
+    "swam": "swim",
+    "rode": "ride",
+    "ridden": "ride",
+    "feet": "foot",
+    "calves": "calf",
+    "children": "child",
+    "went": "go",
+    "felt": "feel",
+    "hurt": "hurt",
+}
 
 
 def tokens(text: str) -> list[str]:

@@ -12,6 +12,7 @@ from vault.facade.store import Store, moment
 from vault.services import engine_sync, health
 from vault.storage import queries, sql_firewall
 
+
 class Admin:
     """Doctor, erase, stats, read-only SQL, and the engine table's upkeep."""
 

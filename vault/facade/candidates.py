@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from vault.domain.errors import InvalidInput, PrivacyRefused
+from vault.domain.errors import InvalidInput
 from vault.domain.limits import ITEMS_PER_CALL
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction, validated
 from vault.services import privacy_gate

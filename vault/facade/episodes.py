@@ -53,12 +53,24 @@ class Episodes:
         privacy_gate.check(privacy_gate.episode_fields(checked), trusted=trusted)
         with self._store.write() as uow:
             return services.add_episodes(
-                uow, owner, checked, moment(now), policy=policy, cap=cap, embed=embed, model=model,
+                uow,
+                owner,
+                checked,
+                moment(now),
+                policy=policy,
+                cap=cap,
+                embed=embed,
+                model=model,
                 embedder=embedder,
-            )  # fmt: skip
+            )
 
     def add_one(
-        self, owner_id: str, text: str, *, now: datetime | None = None, trusted: bool = False,
+        self,
+        owner_id: str,
+        text: str,
+        *,
+        now: datetime | None = None,
+        trusted: bool = False,
         **fields: Any,
     ) -> AddEpisodesResult:
         """Record one episode (`type`, `outcome`, `at`, `ref`, `meta` as in EpisodeIn)."""
@@ -90,7 +102,9 @@ class Episodes:
         stream = iter(items)
         with self._store.write() as uow:
             while chunk := [validated(EpisodeIn, i) for i in itertools.islice(stream, batch)]:
-                privacy_gate.check(privacy_gate.episode_fields(chunk), trusted=trusted)  # rolls back all
+                privacy_gate.check(
+                    privacy_gate.episode_fields(chunk), trusted=trusted
+                )  # rolls back all
                 result = services.add_episodes(uow, owner, chunk, at, embedder=embedder)
                 counts["episodes"] += len(chunk)
                 counts["added"] += len(result.added)
@@ -137,9 +151,16 @@ class Episodes:
             raise InvalidInput("query must be a string")
         with self._store.read() as connection:
             return services.recall(
-                EpisodeRepository(connection), owner, query, moment(now),
-                k=k, filters=filters, embed=embed, model=model, embedder=embedder,
-            )  # fmt: skip
+                EpisodeRepository(connection),
+                owner,
+                query,
+                moment(now),
+                k=k,
+                filters=filters,
+                embed=embed,
+                model=model,
+                embedder=embedder,
+            )
 
     def reembed(self, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
         """(Re)write every episode's vector (of `owner_id`, or of all owners) with `embedder`,

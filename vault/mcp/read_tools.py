@@ -34,8 +34,9 @@ from vault.mcp.schemas import (
 from vault.mcp.scope import Scope
 from vault.prompt.memory_block import DEFAULT_BUDGET
 
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                            open_world_hint=False)  # fmt: skip
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
 MAX_ITEMS = MAX_FACTS + MAX_PATTERNS + MAX_NOTES
 MAX_BUDGET = 4_000
 _FACT_ID = AliasChoices("fact_id", "id", "fact")
@@ -46,8 +47,14 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
     def read_memory(
         athlete_id: AthleteArg = None,
         format: Format = "memory",
-        budget: Annotated[int, Field(ge=1, le=MAX_BUDGET, description="Token budget of the "
-                                     "MEMORY block, header included.")] = DEFAULT_BUDGET,
+        budget: Annotated[
+            int,
+            Field(
+                ge=1,
+                le=MAX_BUDGET,
+                description="Token budget of the MEMORY block, header included.",
+            ),
+        ] = DEFAULT_BUDGET,
     ) -> MemoryDocument:
         """What the coach knows about the athlete, ready to put into a prompt.
 
@@ -58,16 +65,23 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
         with refusals():
             athlete = scope.athlete(athlete_id)
             if format == "markdown":
-                return MemoryDocument(athlete_id=athlete, format=format,
-                                      text=port.markdown(athlete))  # fmt: skip
+                return MemoryDocument(
+                    athlete_id=athlete, format=format, text=port.markdown(athlete)
+                )
             block = port.memory_block(athlete, budget)
             included = [*block.included.facts, *block.included.patterns, *block.included.notes]
             return MemoryDocument(
-                athlete_id=athlete, format=format, text=block.text, tokens=block.tokens,
-                budget=block.budget, included_ids=included,
-                dropped=[DroppedItem(kind=d.kind.value, id=d.id, text=d.text,
-                                     reason=d.reason.value) for d in block.dropped],
-            )  # fmt: skip
+                athlete_id=athlete,
+                format=format,
+                text=block.text,
+                tokens=block.tokens,
+                budget=block.budget,
+                included_ids=included,
+                dropped=[
+                    DroppedItem(kind=d.kind.value, id=d.id, text=d.text, reason=d.reason.value)
+                    for d in block.dropped
+                ],
+            )
 
     @server.tool(annotations=READ_ONLY)
     def search_facts(
@@ -90,8 +104,9 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
                 memory = port.memory(athlete)
                 everything: list[Fact | ListItem] = [*memory.facts, *memory.patterns, *memory.notes]
                 found = everything[:limit]
-            return FactList(athlete_id=athlete, query=query,
-                            items=[MemoryItem.of(item) for item in found])  # fmt: skip
+            return FactList(
+                athlete_id=athlete, query=query, items=[MemoryItem.of(item) for item in found]
+            )
 
     @server.tool(annotations=READ_ONLY)
     def recall_episodes(
@@ -105,13 +120,15 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
         with refusals():
             athlete = scope.athlete(athlete_id)
             episodes = port.recall(athlete, query, limit)
-            return RecallResult(athlete_id=athlete, query=query,
-                                episodes=[RecalledEpisode.of(e) for e in episodes])  # fmt: skip
+            return RecallResult(
+                athlete_id=athlete, query=query, episodes=[RecalledEpisode.of(e) for e in episodes]
+            )
 
     @server.tool(annotations=READ_ONLY)
     def fact_history(
-        fact_id: Annotated[int, Field(ge=1, description="A fact id from search_facts.",
-                                      validation_alias=_FACT_ID)],
+        fact_id: Annotated[
+            int, Field(ge=1, description="A fact id from search_facts.", validation_alias=_FACT_ID)
+        ],
         athlete_id: AthleteArg = None,
     ) -> FactHistory:
         """How a fact came to be: the facts it replaced (oldest first, with why each left) and
@@ -128,8 +145,12 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
             )
             if not theirs:  # another athlete's fact reads exactly like a missing one
                 raise missing
-            return FactHistory(athlete_id=athlete, fact_id=fact_id, active_id=active,
-                               replaced=[ArchivedItem.of(row) for row in replaced])  # fmt: skip
+            return FactHistory(
+                athlete_id=athlete,
+                fact_id=fact_id,
+                active_id=active,
+                replaced=[ArchivedItem.of(row) for row in replaced],
+            )
 
     @server.tool(annotations=READ_ONLY)
     def list_athletes() -> AthleteList:
@@ -139,16 +160,25 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
             for athlete in scope.athletes:
                 summary = port.summary(athlete)
                 overviews.append(
-                    AthleteOverview(athlete_id=athlete, facts=0, patterns=0, notes=0,
-                                    archived=0, last_updated=None)
-                    if summary is None else
-                    AthleteOverview(athlete_id=athlete, facts=summary.fact_count,
-                                    patterns=summary.pattern_count, notes=summary.note_count,
-                                    archived=summary.archived_count,
-                                    last_updated=summary.last_updated)
-                )  # fmt: skip
+                    AthleteOverview(
+                        athlete_id=athlete,
+                        facts=0,
+                        patterns=0,
+                        notes=0,
+                        archived=0,
+                        last_updated=None,
+                    )
+                    if summary is None
+                    else AthleteOverview(
+                        athlete_id=athlete,
+                        facts=summary.fact_count,
+                        patterns=summary.pattern_count,
+                        notes=summary.note_count,
+                        archived=summary.archived_count,
+                        last_updated=summary.last_updated,
+                    )
+                )
             return AthleteList(athletes=overviews)
-
 
 
 def _fact_ids(port: VaultPort, athlete: str) -> set[int]:

@@ -25,12 +25,16 @@ def register_resources(server: MCPServer, port: VaultPort, scope: Scope) -> None
         except VaultError as error:
             raise ResourceError(str(error)) from None
 
-    server.resource(TEMPLATE, name="athlete_memory", mime_type="text/markdown",
-                    description=DESCRIPTION)(document)  # fmt: skip
+    server.resource(
+        TEMPLATE, name="athlete_memory", mime_type="text/markdown", description=DESCRIPTION
+    )(document)
     for athlete in scope.athletes:  # listed, so a client can offer them without guessing ids
-        server.resource(TEMPLATE.format(athlete_id=quote(athlete, safe="")), name=f"memory of {athlete}",
-                        mime_type="text/markdown",
-                        description=DESCRIPTION)(_reader(document, athlete))  # fmt: skip
+        server.resource(
+            TEMPLATE.format(athlete_id=quote(athlete, safe="")),
+            name=f"memory of {athlete}",
+            mime_type="text/markdown",
+            description=DESCRIPTION,
+        )(_reader(document, athlete))
 
 
 def _reader(document: Callable[[str], str], athlete: str) -> Callable[[], str]:

@@ -30,8 +30,9 @@ Stripped = BeforeValidator(lambda value: value.strip() if isinstance(value, str)
 
 def _one_of(choices: dict[str, str]) -> BeforeValidator:
     """Accept the synonyms models tend to send (`md` for markdown, `turn` for conversation)."""
-    return BeforeValidator(lambda value: choices.get(_lower(value), _lower(value))
-                           if isinstance(value, str) else value)
+    return BeforeValidator(
+        lambda value: choices.get(_lower(value), _lower(value)) if isinstance(value, str) else value
+    )
 
 
 # -- arguments: the first name is the one the input schema shows; the others are accepted too
@@ -46,10 +47,12 @@ QueryArg = Annotated[
     str,
     Stripped,
     Field(
-        min_length=1, max_length=MAX_QUERY, description="Words to search for.",
+        min_length=1,
+        max_length=MAX_QUERY,
+        description="Words to search for.",
         validation_alias=_aliases("query", "q", "search", "search_query", "context"),
     ),
-]  # fmt: skip
+]
 OptionalQueryArg = Annotated[
     str | None,
     Field(
@@ -73,16 +76,19 @@ MessageArg = Annotated[
     str,
     Stripped,
     Field(
-        min_length=1, max_length=20_000,
+        min_length=1,
+        max_length=20_000,
         description="What the athlete wrote (one conversation turn) or the activity's note.",
         validation_alias=_aliases("text", "message", "content", "turn", "note", "episode_body"),
     ),
-]  # fmt: skip
+]
 AtArg = Annotated[
     datetime | None,
     Field(
         description="When it was said or happened, ISO 8601 with a timezone (default: now).",
-        validation_alias=_aliases("at", "observed_at", "occurred_at", "timestamp", "reference_time"),
+        validation_alias=_aliases(
+            "at", "observed_at", "occurred_at", "timestamp", "reference_time"
+        ),
     ),
 ]
 
@@ -97,24 +103,38 @@ Kind = Annotated[
 Format = Annotated[
     Literal["memory", "markdown"],
     _one_of({"md": "markdown", "block": "memory", "memory_block": "memory", "text": "memory"}),
-    Field(description="memory: the MEMORY block as the coach model sees it; markdown: a section "
-                      "listing every active item."),
-]  # fmt: skip
+    Field(
+        description="memory: the MEMORY block as the coach model sees it; markdown: a section "
+        "listing every active item."
+    ),
+]
 LearnSource = Annotated[
     Literal["conversation", "activity"],
-    _one_of({"message": "conversation", "turn": "conversation", "chat": "conversation",
-             "user_message": "conversation", "activity_note": "activity", "workout": "activity"}),
-    Field(description="conversation: a turn the athlete wrote; activity: a training session's "
-                      "note (also recorded as episodes).",
-          validation_alias=_aliases("source", "kind", "type")),
-]  # fmt: skip
+    _one_of(
+        {
+            "message": "conversation",
+            "turn": "conversation",
+            "chat": "conversation",
+            "user_message": "conversation",
+            "activity_note": "activity",
+            "workout": "activity",
+        }
+    ),
+    Field(
+        description="conversation: a turn the athlete wrote; activity: a training session's "
+        "note (also recorded as episodes).",
+        validation_alias=_aliases("source", "kind", "type"),
+    ),
+]
 
 
 def limit_arg(default: int, most: int) -> Any:
     return Field(
-        ge=1, le=most, description=f"How many to return (1 to {most}).",
+        ge=1,
+        le=most,
+        description=f"How many to return (1 to {most}).",
         validation_alias=_aliases("limit", "k", "top_k", "max_results", "max_facts", "n"),
-    )  # fmt: skip
+    )
 
 
 # -- results
@@ -178,10 +198,15 @@ class ArchivedItem(_Out):
     @classmethod
     def of(cls, row: Archived) -> ArchivedItem:
         return cls(
-            id=row.id, kind=row.kind.value, original_id=row.original_id, text=row.original_text,
-            reason=row.reason.value, superseded_by=row.superseded_by, learned_at=row.learned_at,
+            id=row.id,
+            kind=row.kind.value,
+            original_id=row.original_id,
+            text=row.original_text,
+            reason=row.reason.value,
+            superseded_by=row.superseded_by,
+            learned_at=row.learned_at,
             archived_at=row.archived_at,
-        )  # fmt: skip
+        )
 
 
 class DroppedItem(_Out):
@@ -233,10 +258,15 @@ class RecalledEpisode(_Out):
     @classmethod
     def of(cls, episode: Episode) -> RecalledEpisode:
         return cls(
-            id=episode.id, type=episode.type, outcome=episode.outcome, text=episode.text,
-            occurred_at=episode.occurred_at, ref=episode.ref, score=episode.score,
+            id=episode.id,
+            type=episode.type,
+            outcome=episode.outcome,
+            text=episode.text,
+            occurred_at=episode.occurred_at,
+            ref=episode.ref,
+            score=episode.score,
             meta=dict(episode.meta),
-        )  # fmt: skip
+        )
 
 
 class RecallResult(_Out):
@@ -266,8 +296,8 @@ class ForgetReport(_Out):
     episodes: int
     erased_from_disk: bool = Field(
         description="False while a reader's snapshot keeps the erased text in the WAL; "
-                    "`vault erase --wait` finishes the job."
-    )  # fmt: skip
+        "`vault erase --wait` finishes the job."
+    )
 
 
 class FactHistory(_Out):

@@ -61,10 +61,12 @@ def serve(server: MCPServer, http: tuple[str, int] | None = None) -> None:
 
 
 def _instructions(scope: Scope) -> str:
-    who = (f"athlete {scope.athletes[0]!r} (athlete_id may be left out)"
-           if len(scope.athletes) == 1 else "athletes " + ", ".join(scope.athletes))  # fmt: skip
-    can = ("It may remember, learn and record episodes" if scope.allow_writes
-           else "It is read-only")  # fmt: skip
+    who = (
+        f"athlete {scope.athletes[0]!r} (athlete_id may be left out)"
+        if len(scope.athletes) == 1
+        else "athletes " + ", ".join(scope.athletes)
+    )
+    can = "It may remember, learn and record episodes" if scope.allow_writes else "It is read-only"
     forget = "; forget is allowed" if scope.allow_forget else ""
     return (
         f"The memory a coach keeps about {who}. Start with read_memory; search_facts shows "

@@ -34,10 +34,12 @@ from vault.mcp.schemas import (
 )
 from vault.mcp.scope import Scope
 
-ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                           open_world_hint=False)  # fmt: skip
-DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True,
-                              open_world_hint=False)  # fmt: skip
+ADDITIVE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+DESTRUCTIVE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
 Word = Annotated[str | None, Field(max_length=40)]
 
 
@@ -47,12 +49,19 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
         text: TextArg,
         athlete_id: AthleteArg = None,
         kind: Kind = "fact",
-        category: Annotated[str | None, Field(
-            max_length=40, description="For a fact: sport, goal, duration, time_preference, "
-            "level, injury, preference, context, training_response, insight or general "
-            "(derived from the text when left out).")] = None,
-        confidence: Annotated[float | None, Field(
-            ge=0, le=1, description="0..1 (default 0.8 for a fact, 0.7 otherwise).")] = None,
+        category: Annotated[
+            str | None,
+            Field(
+                max_length=40,
+                description="For a fact: sport, goal, duration, time_preference, "
+                "level, injury, preference, context, training_response, insight or general "
+                "(derived from the text when left out).",
+            ),
+        ] = None,
+        confidence: Annotated[
+            float | None,
+            Field(ge=0, le=1, description="0..1 (default 0.8 for a fact, 0.7 otherwise)."),
+        ] = None,
         at: AtArg = None,
     ) -> MergeReport:
         """Remember one thing about the athlete: a fact (who they are: "has a recurring knee
@@ -77,9 +86,14 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
         athlete_id: AthleteArg = None,
         source: LearnSource = "conversation",
         at: AtArg = None,
-        activity_id: Annotated[str | None, Field(
-            max_length=200, description="For an activity: its id in your app (a repeat "
-            "updates it instead of adding it again).")] = None,
+        activity_id: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="For an activity: its id in your app (a repeat "
+                "updates it instead of adding it again).",
+            ),
+        ] = None,
         sport: Annotated[str | None, Field(max_length=60)] = None,
         completed: bool = True,
     ) -> MergeReport:
@@ -110,22 +124,32 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
         type: Annotated[Word, Field(description="e.g. session, injury, race, note.")] = None,
         outcome: Annotated[Word, Field(description="e.g. completed, skipped, pain, pb.")] = None,
         at: AtArg = None,
-        ref: Annotated[str | None, Field(
-            max_length=200, description="Your app's id for it: recording the same ref again "
-            "rewrites the episode.")] = None,
+        ref: Annotated[
+            str | None,
+            Field(
+                max_length=200,
+                description="Your app's id for it: recording the same ref again "
+                "rewrites the episode.",
+            ),
+        ] = None,
     ) -> EpisodeReport:
         """Record something that happened to the athlete (an episode), so `recall_episodes`
         can bring it back when it matters: "ran 30 km in the heat, cramped at km 25"."""
         with refusals():
             scope.require_writes()
             athlete = scope.athlete(athlete_id)
-            fields = {k: v for k, v in {"type": type, "outcome": outcome, "at": at,
-                                        "ref": ref}.items() if v is not None}  # fmt: skip
+            fields = {
+                k: v
+                for k, v in {"type": type, "outcome": outcome, "at": at, "ref": ref}.items()
+                if v is not None
+            }
             result = port.add_episode(athlete, text, at, **fields)
             return EpisodeReport(
-                athlete_id=athlete, added=list(result.added), updated=list(result.updated),
+                athlete_id=athlete,
+                added=list(result.added),
+                updated=list(result.updated),
                 skipped=[SkippedEpisode(index=i, reason=r) for i, r in result.skipped],
-            )  # fmt: skip
+            )
 
 
 def register_forget_tool(server: MCPServer, port: VaultPort, scope: Scope) -> None:

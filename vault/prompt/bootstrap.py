@@ -33,19 +33,41 @@ EXTRACTOR = "profile_bootstrap"
 # The same canonical sport words as the rule extractor's tables (vault.extraction.lexicon).
 _SPORT_WORDS: dict[str, tuple[str, ...]] = {
     "running": ("run", "runs", "running", "runner", "jog", "jogging", "jogger", "trail running"),
-    "cycling": ("bike", "biking", "cycle", "cycling", "cyclist", "ride", "riding", "rider",
-                "biker", "roadie", "road cycling", "mountain biking"),
+    "cycling": (
+        "bike",
+        "biking",
+        "cycle",
+        "cycling",
+        "cyclist",
+        "ride",
+        "riding",
+        "rider",
+        "biker",
+        "roadie",
+        "road cycling",
+        "mountain biking",
+    ),
     "swimming": ("swim", "swimming", "swimmer"),
     "triathlon": ("tri", "triathlon", "triathlons", "triathlete"),
     "rowing": ("row", "rowing", "rower"),
-}  # fmt: skip
+}
 SPORTS: dict[str, str] = {word: sport for sport, words in _SPORT_WORDS.items() for word in words}
 
 # The times `vault.domain.text` recognises in "prefers <time> sessions" (the engine guide's conflict key).
 TIMES = (
-    "early morning", "morning", "midday", "lunchtime", "lunch", "afternoon", "evening", "night",
-    "before work", "after work", "weekend", "weekday",
-)  # fmt: skip
+    "early morning",
+    "morning",
+    "midday",
+    "lunchtime",
+    "lunch",
+    "afternoon",
+    "evening",
+    "night",
+    "before work",
+    "after work",
+    "weekend",
+    "weekday",
+)
 _TIME_ALIASES = {"am": "morning", "pm": "evening", "noon": "midday", "weekends": "weekend"}
 
 

@@ -32,17 +32,21 @@ def engine_document(
 ) -> dict[str, Any]:
     """The row's document: the block's items (`block` rendered from `rows`), each with what the
     engine's structs require; `fact_origins` gives each shown fact's source and learned_at."""
-    by_id = {kind: {row.id: row for row in rows[kind]} for kind in (Kind.FACT, Kind.PATTERN, Kind.NOTE)}
+    by_id = {
+        kind: {row.id: row for row in rows[kind]} for kind in (Kind.FACT, Kind.PATTERN, Kind.NOTE)
+    }
     facts = []
     for fact_id in block.included.facts:
         row = by_id[Kind.FACT][fact_id]
         source, learned_at = fact_origins[fact_id]
-        facts.append({
-            "fact": inline(row.text),
-            "source": CONTRACT_SOURCE[source],
-            "confidence": row.confidence,
-            "learned_at": utc_text(learned_at),
-        })  # fmt: skip
+        facts.append(
+            {
+                "fact": inline(row.text),
+                "source": CONTRACT_SOURCE[source],
+                "confidence": row.confidence,
+                "learned_at": utc_text(learned_at),
+            }
+        )
     return {
         "key_facts": facts,
         "patterns": [inline(by_id[Kind.PATTERN][i].text) for i in block.included.patterns],

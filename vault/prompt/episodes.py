@@ -125,6 +125,9 @@ def render_episode_sections(
         text = _render(known, lived)
         tokens = count_tokens(text, encoding)
     return EpisodeSections(
-        text=text, tokens=tokens, knowledge=tuple(known), experience=tuple(lived),
+        text=text,
+        tokens=tokens,
+        knowledge=tuple(known),
+        experience=tuple(lived),
         dropped=tuple(dropped),
-    )  # fmt: skip
+    )

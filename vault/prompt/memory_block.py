@@ -34,7 +34,9 @@ from vault.domain.vocabulary import Kind
 from vault.prompt.items import Item, inline, ranked
 from vault.prompt.tokens import DEFAULT_ENCODING, check_encoding, count_tokens
 
-DEFAULT_BUDGET = PROMPT_BUDGET_TOKENS  # the athlete-memory plan §7: what is left for memory in 1024 tokens
+DEFAULT_BUDGET = (
+    PROMPT_BUDGET_TOKENS  # the athlete-memory plan §7: what is left for memory in 1024 tokens
+)
 
 HEADER = "MEMORY:\n"
 LABELS: dict[Kind, str] = {
@@ -151,7 +153,9 @@ def _check_budget(budget: int) -> None:
         raise InvalidInput(f"the memory token budget must be a positive integer, got {budget!r}")
 
 
-def _render(ranked_rows: Mapping[Kind, Sequence[PromptRow]], budget: int, encoding: str) -> MemoryBlock:
+def _render(
+    ranked_rows: Mapping[Kind, Sequence[PromptRow]], budget: int, encoding: str
+) -> MemoryBlock:
     check_encoding(encoding)  # a bad encoding name fails here, even for an empty memory
     shown, dropped = _select(ranked_rows)
     queue = [(kind, pair) for kind in DROP_ORDER for pair in reversed(shown[kind])]

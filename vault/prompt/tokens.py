@@ -76,7 +76,9 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
 def _cl100k() -> tiktoken.Encoding:
     data = files(__package__).joinpath(_BPE_FILE).read_bytes()
     if hashlib.sha256(data).hexdigest() != _BPE_SHA256:
-        raise RuntimeError(f"{_BPE_FILE} in vault's package is damaged (SHA-256 mismatch); reinstall vault")
+        raise RuntimeError(
+            f"{_BPE_FILE} in vault's package is damaged (SHA-256 mismatch); reinstall vault"
+        )
     # "<base64 token> <rank>" per line; in this file (fixed by its hash) the ranks are 0, 1, 2,
     # ... in line order (tests/unit/test_tokens.py), so they are not parsed one by one
     tokens = data.split()[0::2]

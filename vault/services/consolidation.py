@@ -42,8 +42,11 @@ def run(
 
 def _cited(uow: UnitOfWork, athlete_id: str) -> set[tuple[str, str | None]]:
     """(fact text, source ref) of every piece of evidence of the athlete's active facts."""
-    texts = {state.id: state.normalized_text for state in uow.memory.load_active(athlete_id)
-             if state.id is not None}  # fmt: skip
+    texts = {
+        state.id: state.normalized_text
+        for state in uow.memory.load_active(athlete_id)
+        if state.id is not None
+    }
     return {
         (texts[e.fact_id], e.source_ref)
         for e in uow.evidence.for_athlete(athlete_id)

@@ -94,7 +94,9 @@ def publish_changed(
     return len(athletes)
 
 
-def sync(uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY) -> EngineSyncReport:
+def sync(
+    uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
+) -> EngineSyncReport:
     """Apply the engine's writes, then publish every changed athlete (`vault upgrade` runs this)."""
     report = apply_engine_writes(uow, now, policy)
     report.published = publish_changed(uow, now, policy)
@@ -182,8 +184,10 @@ def _candidate(observation: Observation, legacy: bool, lines: list[str]) -> Cand
                 text=observation.text, observed_at=observation.observed_at, extractor=extractor
             )
     except ValidationError as error:
-        lines.append(f"{observation.kind} {_short(observation.text)} refused: "
-                     f"{describe_validation_error(error)}")  # fmt: skip
+        lines.append(
+            f"{observation.kind} {_short(observation.text)} refused: "
+            f"{describe_validation_error(error)}"
+        )
         return None
     problem = candidate_problem(candidate)
     if problem is not None:

@@ -14,19 +14,19 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from vault.domain.embedding import Embedder, FunctionEmbedder, cosines, embed_all, pack
+from vault.domain.embedding import checked as checked_embedder
 from vault.domain.episode_query import RELATED_SURFACE, Query, Window, analyze, stem
 from vault.domain.episode_rank import (
     DEFAULT_WEIGHTS,
     Candidate,
+    Ranked,
     Weights,
     covers,
     expand,
     matches,
-    Ranked,
     rank,
 )
-from vault.domain.embedding import Embedder, FunctionEmbedder, cosines, embed_all, pack
-from vault.domain.embedding import checked as checked_embedder
 from vault.domain.episodes import (
     AddEpisodesResult,
     Episode,
@@ -153,8 +153,16 @@ def add_episodes(
         if item.ref is not None and item.ref in existing:
             updates.append({**row, "target": existing[item.ref]})
         else:
-            inserts.append({**row, "metadata": row.pop("meta"), "owner_id": owner_id,
-                            "owner_key": key, "ref": item.ref, "created_at": now})  # fmt: skip
+            inserts.append(
+                {
+                    **row,
+                    "metadata": row.pop("meta"),
+                    "owner_id": owner_id,
+                    "owner_key": key,
+                    "ref": item.ref,
+                    "created_at": now,
+                }
+            )
     new_ids = uow.episodes.insert(inserts)
     uow.episodes.update(updates)
     chosen = _embedder(embedder, embed, model)
@@ -164,9 +172,11 @@ def add_episodes(
         targets = list(new_ids) + [r["target"] for r in updates]
         blobs = embed_all(chosen, texts)
         uow.episodes.put_vectors(
-            [{"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
-             for i, b in zip(targets, blobs)]
-        )  # fmt: skip
+            [
+                {"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
+                for i, b in zip(targets, blobs)
+            ]
+        )
     archived = uow.episodes.enforce_cap(owner_id, cap, now) if cap > 0 else 0
     return AddEpisodesResult(
         added=tuple(new_ids),
@@ -185,7 +195,9 @@ def _embedder(embedder: Embedder | None, embed: Embed | None, model: str) -> Emb
     return None
 
 
-def reembed(uow: UnitOfWork, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
+def reembed(
+    uow: UnitOfWork, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256
+) -> int:
     """(Re)write the vector of every episode (of `owner_id`, or of everyone) with `embedder`:
     vectors of another model or dimension are replaced, so one file never mixes models."""
     chosen = checked_embedder(embedder)
@@ -194,9 +206,11 @@ def reembed(uow: UnitOfWork, embedder: Embedder, owner_id: str | None = None, *,
     while rows := uow.episodes.texts_after(after, batch, owner_id):
         blobs = embed_all(chosen, [text for _id, text in rows])
         uow.episodes.put_vectors(
-            [{"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
-             for (i, _text), b in zip(rows, blobs)]
-        )  # fmt: skip
+            [
+                {"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
+                for (i, _text), b in zip(rows, blobs)
+            ]
+        )
         done += len(rows)
         after = rows[-1][0]
     return done
@@ -229,23 +243,49 @@ def recall(
     neighbours: dict[int, list[int]] | None = None
     if options.neighbours > 0 and pool:
         weights = replace(weights, neighbour=options.neighbours)
-        neighbours = _add_neighbours(episodes, owner_id, analyzed, pool, checked, k, estimate, weights)
+        neighbours = _add_neighbours(
+            episodes, owner_id, analyzed, pool, checked, k, estimate, weights
+        )
     if chosen is not None:
         _score_vectors(episodes, owner_id, query, chosen, pool, checked, k)
     ranked = rank(
-        analyzed, pool, now, window=window, k=k, total=estimate, weights=weights,
+        analyzed,
+        pool,
+        now,
+        window=window,
+        k=k,
+        total=estimate,
+        weights=weights,
         neighbours=neighbours,
-    )  # fmt: skip
+    )
     if options.second_hop and analyzed.groups and ranked and k > 1:
-        ranked = _second_hop(episodes, owner_id, analyzed, pool, ranked, checked, now, window,
-                             k, estimate, weights, neighbours)  # fmt: skip
+        ranked = _second_hop(
+            episodes,
+            owner_id,
+            analyzed,
+            pool,
+            ranked,
+            checked,
+            now,
+            window,
+            k,
+            estimate,
+            weights,
+            neighbours,
+        )
     return [
         Episode(
-            id=r.candidate.id, owner_id=owner_id, ref=r.candidate.row[1], type=r.candidate.type,
-            outcome=r.candidate.row[3], text=r.candidate.text,
-            occurred_at=r.candidate.occurred_at, meta=r.candidate.meta, score=r.score,
+            id=r.candidate.id,
+            owner_id=owner_id,
+            ref=r.candidate.row[1],
+            type=r.candidate.type,
+            outcome=r.candidate.row[3],
+            text=r.candidate.text,
+            occurred_at=r.candidate.occurred_at,
+            meta=r.candidate.meta,
+            score=r.score,
             parts=r.parts,
-        )  # fmt: skip
+        )
         for r in ranked
     ]
 
@@ -340,9 +380,12 @@ def _pool(
     if not has_fts5(episodes.connection):
         return _pg_pool(episodes, owner_id, query, window, recent)
     hits = episodes.candidate_rows(
-        owner_id, _fts_expressions(owner_id, query), GROUP_CAP,
-        window=(window.start, window.end) if window is not None else None, recent=recent,
-    )  # fmt: skip
+        owner_id,
+        _fts_expressions(owner_id, query),
+        GROUP_CAP,
+        window=(window.start, window.end) if window is not None else None,
+        recent=recent,
+    )
     return [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
 
 
@@ -382,9 +425,14 @@ def _add_neighbours(
 
 
 def _candidate(row: Any) -> Candidate:
-    return Candidate(row.id, row.text, row.type, row.occurred_at, row.meta, row=(
-        row.id, row.ref, row.type, row.outcome, row.text, row.occurred_at, row.meta
-    ))  # fmt: skip
+    return Candidate(
+        row.id,
+        row.text,
+        row.type,
+        row.occurred_at,
+        row.meta,
+        row=(row.id, row.ref, row.type, row.outcome, row.text, row.occurred_at, row.meta),
+    )
 
 
 def _same_session(a: Candidate, b: Candidate) -> bool:
@@ -501,9 +549,8 @@ def _passes(candidate: Candidate, filters: dict[str, Any]) -> bool:
             return False
         if key == "outcome" and (candidate.row[3] or "") not in wanted:
             return False
-        if key in ("location", "item"):
-            if str(candidate.meta.get(key, "")).lower() not in wanted:
-                return False
+        if key in ("location", "item") and str(candidate.meta.get(key, "")).lower() not in wanted:
+            return False
         if key == "person":
             people = {str(candidate.meta.get(k, "")).lower() for k in ("person", "npc")}
             if not people & wanted:
@@ -531,7 +578,11 @@ def expire_episodes(uow: UnitOfWork, now: datetime, max_age_days: int) -> int:
 
 def cleanup_episode_archive(uow: UnitOfWork, now: datetime, retention_days: int) -> int:
     """Delete archived episodes older than the retention period."""
-    if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
+    if (
+        isinstance(retention_days, bool)
+        or not isinstance(retention_days, int)
+        or retention_days < 0
+    ):
         raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
     deleted = uow.episodes.cleanup_archive(now - timedelta(days=retention_days))
     if deleted:  # the archived episodes' words may still sit in old segments of the index
@@ -562,7 +613,9 @@ def episodes_from_activity(
     when = checked.observed_at
     name = checked.name or (checked.sport or "session")
     notes = " ".join(p for p in (checked.description, checked.private_note) if p)
-    outcome = "missed" if not checked.completed else ("hard" if (checked.rpe or 0) >= 8 else "completed")
+    outcome = (
+        "missed" if not checked.completed else ("hard" if (checked.rpe or 0) >= 8 else "completed")
+    )
     meta: dict[str, Any] = {"day": checked.local_date.isoformat(), "outcome": outcome}
     if checked.sport:
         meta["sport"] = checked.sport
@@ -574,12 +627,28 @@ def episodes_from_activity(
     summary = f"{name}: {notes}" if notes else name
     if not checked.completed:
         summary = f"missed {summary}"
-    found = [EpisodeIn(text=summary[:2000], type=kind, outcome=outcome, at=when,
-                       ref=f"activity:{checked.id}", meta=meta)]  # fmt: skip
+    found = [
+        EpisodeIn(
+            text=summary[:2000],
+            type=kind,
+            outcome=outcome,
+            at=when,
+            ref=f"activity:{checked.id}",
+            meta=meta,
+        )
+    ]
     injury = _INJURY.search(notes)
     if injury:
-        found.append(EpisodeIn(text=f"{notes}"[:2000], type="injury", outcome="negative", at=when,
-                               ref=f"activity:{checked.id}:injury", meta=meta))  # fmt: skip
+        found.append(
+            EpisodeIn(
+                text=f"{notes}"[:2000],
+                type="injury",
+                outcome="negative",
+                at=when,
+                ref=f"activity:{checked.id}:injury",
+                meta=meta,
+            )
+        )
     chosen = policy or StorePolicy(extra=frozenset({"session"}))
     return [e for e in found if chosen.decide(e) is not None]
 
@@ -647,7 +716,9 @@ def load_knowledge_files(paths: Sequence[Path]) -> list[KnowledgeIn]:
     return items
 
 
-def store_knowledge(uow: UnitOfWork, items: Sequence[KnowledgeIn], now: datetime) -> tuple[int, int]:
+def store_knowledge(
+    uow: UnitOfWork, items: Sequence[KnowledgeIn], now: datetime
+) -> tuple[int, int]:
     """Insert or replace knowledge rows; (added, updated)."""
     return KnowledgeRepository(uow.connection).upsert(items, now)
 

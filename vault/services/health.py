@@ -23,9 +23,9 @@ from sqlalchemy import Connection, Engine, exc
 from vault.storage import health_checks as sql_checks
 from vault.storage import migrations as migrate
 from vault.storage.dialect import is_sqlite
-from vault.storage.repositories.engine_table import shadowed, waiting_counts
 from vault.storage.engine import NEW_FILE_MODE, sqlite_file
 from vault.storage.health_checks import invariant_problems
+from vault.storage.repositories.engine_table import shadowed, waiting_counts
 from vault.storage.views import CURRENT_VIEWS
 
 ERASE_WAIT = 2.0  # seconds forget / delete wait for readers before reporting erased_from_disk=False
@@ -137,9 +137,7 @@ def diagnose(engine: Engine) -> HealthReport:
                     checks.append(_engine_table(connection))
                 problems = invariant_problems(connection)
                 for name, found in problems.items():
-                    checks.append(
-                        Check(name, not found, "; ".join(found) if found else "holds")
-                    )
+                    checks.append(Check(name, not found, "; ".join(found) if found else "holds"))
     except exc.DBAPIError as error:
         checks.append(Check("readable", False, f"the database cannot be read: {error.orig}"))
     if sqlite:

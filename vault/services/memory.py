@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Sequence
 
 from vault.domain.errors import AthleteNotFound, FactNotFound, InvalidInput
 from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS
@@ -130,7 +129,9 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     ]
     counts["archived"] = uow.archive.delete_ids(archived_ids)
     uow.archive.detach_dangling(athlete_id)
-    episodes = uow.episodes.forget_matching(athlete_id, terms)  # what happened, too (the episodic-memory design)
+    episodes = uow.episodes.forget_matching(
+        athlete_id, terms
+    )  # what happened, too (the episodic-memory design)
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
     engine_table = EngineTableRepository(uow.connection)
     if engine_table.present:
@@ -153,8 +154,10 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     # an id that collided with this one when ids were normalized is the same name: erase it too
     for athlete in [athlete_id, *uow.athletes.unnormalized_twins(athlete_id)]:
-        for table, count in [*uow.episodes.delete_owner(athlete).items(),
-                             *uow.athletes.erase(athlete).items()]:  # fmt: skip
+        for table, count in [
+            *uow.episodes.delete_owner(athlete).items(),
+            *uow.athletes.erase(athlete).items(),
+        ]:
             counts[table] = counts.get(table, 0) + count
     legacy = purge_legacy_copy(uow.connection, athlete_id)
     if legacy:
@@ -168,9 +171,15 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
     return counts
 
 
-def cleanup_archive(uow: UnitOfWork, now: datetime, retention_days: int = ARCHIVE_RETENTION_DAYS) -> int:
+def cleanup_archive(
+    uow: UnitOfWork, now: datetime, retention_days: int = ARCHIVE_RETENTION_DAYS
+) -> int:
     """Delete archive rows older than the retention period (the M13 spec: 90 days)."""
-    if isinstance(retention_days, bool) or not isinstance(retention_days, int) or retention_days < 0:
+    if (
+        isinstance(retention_days, bool)
+        or not isinstance(retention_days, int)
+        or retention_days < 0
+    ):
         raise InvalidInput(f"retention_days must be a whole number >= 0, got {retention_days!r}")
     deleted = uow.archive.delete_older_than(now - timedelta(days=retention_days))
     if deleted:

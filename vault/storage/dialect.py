@@ -120,9 +120,12 @@ def last_ids(connection: Connection, tables: list[Table]) -> dict[str, int]:
             ).one()
             value = int(row[0]) if row[1] else int(row[0]) - 1
         else:
-            value = connection.exec_driver_sql(
-                "SELECT seq FROM sqlite_sequence WHERE name = ?", (table.name,)
-            ).scalar() or 0
+            value = (
+                connection.exec_driver_sql(
+                    "SELECT seq FROM sqlite_sequence WHERE name = ?", (table.name,)
+                ).scalar()
+                or 0
+            )
         biggest = connection.exec_driver_sql(f"SELECT MAX(id) FROM {table.name}").scalar() or 0
         found[table.name] = max(int(value), int(biggest))
     return found
@@ -152,9 +155,9 @@ def bump_sequences(connection: Connection, at_least: dict[str, int]) -> None:
 
 
 def _sequence_of(connection: Connection, table: Table) -> str:
-    return str(connection.exec_driver_sql(
-        f"SELECT pg_get_serial_sequence('{table.name}', 'id')"
-    ).scalar())  # fmt: skip
+    return str(
+        connection.exec_driver_sql(f"SELECT pg_get_serial_sequence('{table.name}', 'id')").scalar()
+    )
 
 
 # -- secure deletion
@@ -176,9 +179,7 @@ def unsupported(backend: str) -> VaultError:
 def missing_driver(backend: str, module: str | None) -> VaultError:
     extra = EXTRAS.get(backend, backend)
     what = f" ({module})" if module else ""
-    return VaultError(
-        f"the {backend} driver{what} is not installed: pip install 'vault[{extra}]'"
-    )
+    return VaultError(f"the {backend} driver{what} is not installed: pip install 'vault[{extra}]'")
 
 
 def runs_rule_in_sql(connection: Connection) -> bool:

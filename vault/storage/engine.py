@@ -69,7 +69,9 @@ def in_memory(url: str | URL) -> bool:
     database = parsed.database or ""
     if database.startswith("file:"):
         path, _, query = database[len("file:") :].partition("?")
-        return path in ("", MEMORY) or "mode=memory" in query or parsed.query.get("mode") == "memory"
+        return (
+            path in ("", MEMORY) or "mode=memory" in query or parsed.query.get("mode") == "memory"
+        )
     return database in ("", MEMORY)
 
 
@@ -265,7 +267,6 @@ def one_statement(engine: Engine) -> Engine:
 def writer(engine: Engine) -> Engine:
     """The same engine (and pool) whose transactions take the write lock when they begin."""
     return engine.execution_options(**{WRITE: True})
-
 
 
 def backup_sqlite(engine: Engine, target: Path) -> Path:

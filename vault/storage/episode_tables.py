@@ -115,7 +115,9 @@ knowledge_names_table = Table(
     "knowledge_names",
     metadata,
     Column("name_key", String(KNOWLEDGE_NAME_MAX), primary_key=True),
-    Column("knowledge_id", Integer, ForeignKey("knowledge.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "knowledge_id", Integer, ForeignKey("knowledge.id", ondelete="CASCADE"), primary_key=True
+    ),
 )
 
 

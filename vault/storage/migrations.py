@@ -151,7 +151,9 @@ def is_empty(engine: Engine) -> bool:
 
 def legacy_row_count(engine: Engine) -> int:
     """Rows in the legacy athlete_memory table (0 when there is none)."""
-    from vault.domain.legacy import LEGACY_TABLE  # here: opening a vault never loads the legacy parser
+    from vault.domain.legacy import (
+        LEGACY_TABLE,  # here: opening a vault never loads the legacy parser
+    )
 
     with engine.connect() as connection:
         if not inspect(connection).has_table(LEGACY_TABLE):

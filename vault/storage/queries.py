@@ -42,9 +42,21 @@ _notes = notes_table
 
 _facts_table = facts_table
 _FACT_COLUMNS = (
-    "id", "athlete_id", "text", "category", "conflict_key", "source", "source_ref", "extractor",
-    "confidence", "occurrences", "learned_at", "observed_at", "last_reinforced_at", "updated_at",
-)  # fmt: skip
+    "id",
+    "athlete_id",
+    "text",
+    "category",
+    "conflict_key",
+    "source",
+    "source_ref",
+    "extractor",
+    "confidence",
+    "occurrences",
+    "learned_at",
+    "observed_at",
+    "last_reinforced_at",
+    "updated_at",
+)
 # One statement (a fact once per tag): one snapshot without a transaction around two reads.
 _FACTS_OF = (
     select(
@@ -63,6 +75,8 @@ _LIST_ITEMS = {
 _SUMMARY = select(views.athlete_summary).where(
     views.athlete_summary.c.athlete_id == bindparam("athlete")
 )
+
+
 def _prompt_rows_statement() -> Any:
     """Every item of the athlete as (kind, id, text, confidence, base, last reinforced,
     category, due): facts from their table (today's confidence is computed from these),
@@ -76,16 +90,25 @@ def _prompt_rows_statement() -> Any:
     f = _facts_table
     facts = select(
         literal_column(f"'{Kind.FACT.value}'").label("kind"),
-        f.c.id, f.c.text, f.c.confidence, f.c.base_confidence,
-        as_stored(f.c.last_reinforced_at), as_stored(f.c.category),
+        f.c.id,
+        f.c.text,
+        f.c.confidence,
+        f.c.base_confidence,
+        as_stored(f.c.last_reinforced_at),
+        as_stored(f.c.category),
         (f.c.decay_due_at <= bindparam("now", type_=UTCDateTime())).label("due"),
-    ).where(f.c.athlete_id == bindparam("athlete"))  # fmt: skip
+    ).where(f.c.athlete_id == bindparam("athlete"))
     items = [
         select(
             literal_column(f"'{kind.value}'"),
-            t.c.id, t.c.text, t.c.confidence, t.c.confidence, t.c.last_reinforced_at,
-            null(), null(),
-        ).where(t.c.athlete_id == bindparam("athlete"))  # fmt: skip
+            t.c.id,
+            t.c.text,
+            t.c.confidence,
+            t.c.confidence,
+            t.c.last_reinforced_at,
+            null(),
+            null(),
+        ).where(t.c.athlete_id == bindparam("athlete"))
         for kind, t in ((Kind.PATTERN, _patterns), (Kind.NOTE, _notes))
     ]
     return union_all(facts, *items)
@@ -93,15 +116,19 @@ def _prompt_rows_statement() -> Any:
 
 _KINDS = {kind.value: kind for kind in Kind}
 _PROMPT_ROWS = _prompt_rows_statement()
-_FACT_ORIGINS = select(
-    _facts_table.c.id, _facts_table.c.source, _facts_table.c.learned_at
-).where(_facts_table.c.athlete_id == bindparam("athlete"))
+_FACT_ORIGINS = select(_facts_table.c.id, _facts_table.c.source, _facts_table.c.learned_at).where(
+    _facts_table.c.athlete_id == bindparam("athlete")
+)
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
 def facts(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy,
-    *, floor: float = ACTIVE_FLOOR,
+    connection: Connection,
+    athlete_id: str,
+    now: datetime,
+    policy: DecayPolicy,
+    *,
+    floor: float = ACTIVE_FLOOR,
 ) -> list[Fact]:
     """Facts with confidence >= `floor` (at least 0.3) as of `now`, best first (confidence,
     newest, oldest id). One statement: the connection needs no transaction around it."""

@@ -53,19 +53,51 @@ _LOG = logging.getLogger("sqlglot")
 # Functions a query may not call: they change server state, reach outside the database, or run
 # SQL given as text (which the check below could not see). A few read-only pg_ helpers stay.
 _DENIED_PREFIXES = ("pg_", "lo_", "dblink", "binary_upgrade_")
-_DENIED = frozenset({
-    "set_config", "nextval", "setval", "currval", "lastval", "txid_current",
-    "query_to_xml", "query_to_xmlschema", "query_to_xml_and_xmlschema",
-    "cursor_to_xml", "cursor_to_xmlschema", "table_to_xml", "table_to_xmlschema",
-    "table_to_xml_and_xmlschema", "schema_to_xml", "schema_to_xmlschema",
-    "schema_to_xml_and_xmlschema", "database_to_xml", "database_to_xmlschema",
-    "database_to_xml_and_xmlschema", "ts_stat", "ts_rewrite", "load_extension",
-    "readfile", "writefile", "edit", "fts3_tokenizer", "fts5", "sqlite_compileoption_get",
-})  # fmt: skip
-_ALLOWED_PG = frozenset({
-    "pg_typeof", "pg_size_pretty", "pg_column_size", "pg_relation_size", "pg_table_size",
-    "pg_total_relation_size", "pg_indexes_size", "pg_get_viewdef",
-})  # fmt: skip
+_DENIED = frozenset(
+    {
+        "set_config",
+        "nextval",
+        "setval",
+        "currval",
+        "lastval",
+        "txid_current",
+        "query_to_xml",
+        "query_to_xmlschema",
+        "query_to_xml_and_xmlschema",
+        "cursor_to_xml",
+        "cursor_to_xmlschema",
+        "table_to_xml",
+        "table_to_xmlschema",
+        "table_to_xml_and_xmlschema",
+        "schema_to_xml",
+        "schema_to_xmlschema",
+        "schema_to_xml_and_xmlschema",
+        "database_to_xml",
+        "database_to_xmlschema",
+        "database_to_xml_and_xmlschema",
+        "ts_stat",
+        "ts_rewrite",
+        "load_extension",
+        "readfile",
+        "writefile",
+        "edit",
+        "fts3_tokenizer",
+        "fts5",
+        "sqlite_compileoption_get",
+    }
+)
+_ALLOWED_PG = frozenset(
+    {
+        "pg_typeof",
+        "pg_size_pretty",
+        "pg_column_size",
+        "pg_relation_size",
+        "pg_table_size",
+        "pg_total_relation_size",
+        "pg_indexes_size",
+        "pg_get_viewdef",
+    }
+)
 
 
 def check_query(query: str, backend: str) -> bool:
@@ -109,10 +141,27 @@ def check_query(query: str, backend: str) -> bool:
             "(SELECT, WITH ... SELECT, VALUES, EXPLAIN)"
         )
     forbidden = (
-        exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Drop, exp.Alter,
-        exp.Command, exp.Copy, exp.Into, exp.Lock, exp.Pragma, exp.Attach, exp.Detach,
-        exp.Set, exp.Transaction, exp.Commit, exp.Rollback, exp.TruncateTable, exp.Grant,
-    )  # fmt: skip
+        exp.Insert,
+        exp.Update,
+        exp.Delete,
+        exp.Merge,
+        exp.Create,
+        exp.Drop,
+        exp.Alter,
+        exp.Command,
+        exp.Copy,
+        exp.Into,
+        exp.Lock,
+        exp.Pragma,
+        exp.Attach,
+        exp.Detach,
+        exp.Set,
+        exp.Transaction,
+        exp.Commit,
+        exp.Rollback,
+        exp.TruncateTable,
+        exp.Grant,
+    )
     for node in root.walk():
         if isinstance(node, forbidden):
             raise QueryRefused(
@@ -166,10 +215,14 @@ def _first_start(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
-_SQLITE_READS = frozenset({
-    sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
-    getattr(sqlite3, "SQLITE_RECURSIVE", 33),
-})  # fmt: skip
+_SQLITE_READS = frozenset(
+    {
+        sqlite3.SQLITE_SELECT,
+        sqlite3.SQLITE_READ,
+        sqlite3.SQLITE_FUNCTION,
+        getattr(sqlite3, "SQLITE_RECURSIVE", 33),
+    }
+)
 
 
 def sqlite_authorizer(action: int, arg1: Any, arg2: Any, *_: Any) -> int:

@@ -110,9 +110,7 @@ facts_table = Table(
     _required("updated_at", UTCDateTime),
     # When `confidence` next drops (end of the current unreinforced week): decay reads only
     # facts due. The default means "due now", so a row written without it is just recomputed.
-    Column(
-        "decay_due_at", UTCDateTime, nullable=False, server_default=sql_text(f"'{DUE_NOW}'")
-    ),
+    Column("decay_due_at", UTCDateTime, nullable=False, server_default=sql_text(f"'{DUE_NOW}'")),
     UniqueConstraint("athlete_id", "normalized_text"),
     UniqueConstraint("athlete_id", "conflict_key"),
     CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),

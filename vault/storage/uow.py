@@ -37,7 +37,11 @@ class RetryPolicy:
     max_delay: float = 0.25
 
     def __post_init__(self) -> None:
-        if isinstance(self.attempts, bool) or not isinstance(self.attempts, int) or self.attempts < 1:
+        if (
+            isinstance(self.attempts, bool)
+            or not isinstance(self.attempts, int)
+            or self.attempts < 1
+        ):
             raise ValueError(f"attempts must be a whole number >= 1, got {self.attempts!r}")
         if not 0 <= self.base_delay <= self.max_delay:
             raise ValueError("delays must satisfy 0 <= base_delay <= max_delay")
@@ -49,7 +53,7 @@ class RetryPolicy:
             yield draw(0, min(self.max_delay, self.base_delay * 2**attempt))
 
     @classmethod
-    def from_env(cls) -> "RetryPolicy":
+    def from_env(cls) -> RetryPolicy:
         raw = os.environ.get("VAULT_BUSY_RETRIES", "").strip()
         return cls(attempts=int(raw)) if raw.isdigit() and int(raw) >= 1 else cls()
 
@@ -60,9 +64,9 @@ DEFAULT_RETRY = RetryPolicy.from_env()
 class WriteHooks(Protocol):
     """Work that belongs to every write transaction: right after BEGIN, right before COMMIT."""
 
-    def after_begin(self, uow: "UnitOfWork") -> None: ...
+    def after_begin(self, uow: UnitOfWork) -> None: ...
 
-    def before_commit(self, uow: "UnitOfWork") -> None: ...
+    def before_commit(self, uow: UnitOfWork) -> None: ...
 
 
 class UnitOfWork:
@@ -103,7 +107,7 @@ class UnitOfWork:
             raise RuntimeError("the unit of work is not open; use it in a `with` block")
         return self._connection
 
-    def __enter__(self) -> "UnitOfWork":
+    def __enter__(self) -> UnitOfWork:
         connection = self._begin()
         self._connection = connection
         self.athletes = AthleteRepository(connection)

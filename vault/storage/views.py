@@ -174,7 +174,8 @@ _LIST_COLUMNS: dict[str, str] = {
 VIEW_DOCS: dict[str, tuple[str, dict[str, str]]] = {
     "active_facts": ("Every active fact (confidence >= 0.3), one row per fact.", _FACT_COLUMNS),
     "prompt_facts": (
-        "Facts confident enough for the MEMORY block (confidence >= 0.5).", _FACT_COLUMNS
+        "Facts confident enough for the MEMORY block (confidence >= 0.5).",
+        _FACT_COLUMNS,
     ),
     "top_facts": (
         "Each athlete's top 15 active facts in prompt order.",

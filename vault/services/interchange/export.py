@@ -20,9 +20,15 @@ from vault.storage.uow import UnitOfWork
 FORMATS = ("json", "yaml")
 
 # What a document holds per row: the table's columns but `normalized_text` (derived from text).
-EXPORTED = {space: tuple(c for c in columns if c != "normalized_text") for space, columns in COLUMNS.items()}
-_LISTS = (("facts", Kind.FACT.value), ("patterns", Kind.PATTERN.value), ("notes", Kind.NOTE.value),
-          ("archive", ARCHIVE))  # fmt: skip
+EXPORTED = {
+    space: tuple(c for c in columns if c != "normalized_text") for space, columns in COLUMNS.items()
+}
+_LISTS = (
+    ("facts", Kind.FACT.value),
+    ("patterns", Kind.PATTERN.value),
+    ("notes", Kind.NOTE.value),
+    ("archive", ARCHIVE),
+)
 
 
 def export_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, Any]:

@@ -155,9 +155,14 @@ def import_memories_yaml(
         )
     times = [p.learned_at for p in protos] + [a.archived_at for a in parsed.archived]
     rows = resolution_snapshot(
-        athlete, res, created_at=min(times + [moment]), now=moment, extractor=EXTRACTOR,
-        lists=_LISTS, extra=extra,
-    )  # fmt: skip
+        athlete,
+        res,
+        created_at=min(times + [moment]),
+        now=moment,
+        extractor=EXTRACTOR,
+        lists=_LISTS,
+        extra=extra,
+    )
     fact_ids = uow.snapshots.replace(rows).of(Kind.FACT)
     indexes = {m.id: res.fact_index_of(m.id) for m in parsed.memories}
     mapping = {ref: fact_ids[i + 1] for ref, i in indexes.items() if i is not None}

@@ -75,7 +75,9 @@ def to_snapshot(doc: ExportDocument) -> Snapshot:
     """The document's rows (ids as labels), with `normalized_text` derived from the text."""
 
     def rows(items: tuple[Any, ...]) -> list[Row]:
-        return [item.model_dump() | {"normalized_text": normalize_text(item.text)} for item in items]
+        return [
+            item.model_dump() | {"normalized_text": normalize_text(item.text)} for item in items
+        ]
 
     return Snapshot(
         athlete_id=doc.athlete.id,

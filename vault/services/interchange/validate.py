@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from vault.domain.document import FORMAT, VERSION, ExportDocument, parse_document
-from vault.domain.errors import InvalidInput, PrivacyRefused
+from vault.domain.errors import InvalidInput
 from vault.domain.vocabulary import Kind
 from vault.services import privacy_gate
 
@@ -42,9 +42,11 @@ def check_privacy(doc: ExportDocument) -> None:
 
 def _check_ids(doc: ExportDocument) -> None:
     lists: tuple[tuple[str, Any], ...] = (
-        ("facts", doc.facts), ("patterns", doc.patterns), ("notes", doc.notes),
+        ("facts", doc.facts),
+        ("patterns", doc.patterns),
+        ("notes", doc.notes),
         ("archive", doc.archive),
-    )  # fmt: skip
+    )
     for name, rows in lists:
         for i, row in enumerate(rows):
             for column in ("id", "original_id", "superseded_by"):
@@ -58,7 +60,9 @@ def _check_ids(doc: ExportDocument) -> None:
 
 def _check_successors(doc: ExportDocument) -> None:
     facts = {f.id for f in doc.facts}
-    facts |= {a.original_id for a in doc.archive if a.kind is Kind.FACT and a.original_id is not None}
+    facts |= {
+        a.original_id for a in doc.archive if a.kind is Kind.FACT and a.original_id is not None
+    }
     for i, row in enumerate(doc.archive):
         if row.superseded_by is not None and row.superseded_by not in facts:
             raise InvalidInput(

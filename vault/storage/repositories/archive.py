@@ -46,10 +46,20 @@ def _archive_facts_statement() -> Any:
         bindparam("now", type_=archive_table.c.archived_at.type),
     ).where(facts.c.id.in_(bindparam("ids", expanding=True)))
     columns = [
-        "athlete_id", "kind", "original_id", "original_text", "category", "conflict_key",
-        "source", "confidence", "occurrences", "learned_at", "superseded_by", "reason",
+        "athlete_id",
+        "kind",
+        "original_id",
+        "original_text",
+        "category",
+        "conflict_key",
+        "source",
+        "confidence",
+        "occurrences",
+        "learned_at",
+        "superseded_by",
+        "reason",
         "archived_at",
-    ]  # fmt: skip
+    ]
     return insert(archive_table).from_select(columns, copied)
 
 
@@ -65,7 +75,9 @@ def _archive_fact_tags_statement() -> Any:
         .where(archive_table.c.kind == Kind.FACT.value)
         .where(archive_table.c.original_id.in_(bindparam("ids", expanding=True)))
         .where(archive_table.c.reason == bindparam("reason"))
-        .where(archive_table.c.archived_at == bindparam("now", type_=archive_table.c.archived_at.type))
+        .where(
+            archive_table.c.archived_at == bindparam("now", type_=archive_table.c.archived_at.type)
+        )
     )
     return insert(archive_tags_table).from_select(["archive_id", "tag"], copied)
 
@@ -152,7 +164,9 @@ class ArchiveRepository:
     def delete_ids(self, ids: list[int]) -> int:
         if not ids:
             return 0
-        return rowcount(self.connection.execute(delete(archive_table).where(archive_table.c.id.in_(ids))))
+        return rowcount(
+            self.connection.execute(delete(archive_table).where(archive_table.c.id.in_(ids)))
+        )
 
     def delete_older_than(self, cutoff: datetime) -> int:
         statement = delete(archive_table).where(archive_table.c.archived_at < cutoff)

@@ -33,7 +33,9 @@ class AthleteRepository:
         ensure_athlete(self.connection, athlete_id, now)
 
     def exists(self, athlete_id: str) -> bool:
-        found = self.connection.execute(select(athletes_table.c.id).where(athletes_table.c.id == athlete_id))
+        found = self.connection.execute(
+            select(athletes_table.c.id).where(athletes_table.c.id == athlete_id)
+        )
         return found.first() is not None
 
     def unnormalized_twins(self, athlete_id: str) -> list[str]:

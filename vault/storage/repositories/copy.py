@@ -74,7 +74,9 @@ def athlete_ids(connection: Connection) -> list[str]:
 
 def all_rows(connection: Connection, table: Table) -> list[Row]:
     """Every row of `table`, in primary-key order."""
-    return [tuple(r) for r in connection.execute(select(table).order_by(*table.primary_key.columns))]
+    return [
+        tuple(r) for r in connection.execute(select(table).order_by(*table.primary_key.columns))
+    ]
 
 
 def stream_rows(connection: Connection, table: Table) -> Iterator[Any]:
@@ -174,7 +176,10 @@ def bump_past(destination: Connection, source: Connection, plan: Layout) -> None
 def _with_ids(plan: Layout) -> list[Table]:
     """Tables whose integer `id` comes from a sequence."""
     return [
-        t for t in plan.tables
-        if "id" in t.c and t.c.id.primary_key and t.c.id.autoincrement in (True, "auto")
+        t
+        for t in plan.tables
+        if "id" in t.c
+        and t.c.id.primary_key
+        and t.c.id.autoincrement in (True, "auto")
         and t.c.id.type.python_type is int
-    ]  # fmt: skip
+    ]

@@ -65,7 +65,9 @@ ENGINE_WRITE_TRIGGER = (
 _TRIGGER_EXISTS = text(
     "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'athlete_memory_engine_write'"
 )
-_HAS_ADOPTION = text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'legacy_adoption'")
+_HAS_ADOPTION = text(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'legacy_adoption'"
+)
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,9 @@ class EngineTableRepository:
         """Delete the unreadable rows kept for the athlete (forget cannot search them)."""
         return rowcount(self._connection.execute(_PURGE_REFUSED, {"athlete": athlete_id}))
 
-    def record_adoption(self, athlete_id: str | None, status: str, reason: str | None,
-                        counts: dict[str, int]) -> None:  # fmt: skip
+    def record_adoption(
+        self, athlete_id: str | None, status: str, reason: str | None, counts: dict[str, int]
+    ) -> None:
         """What became of one legacy row (`legacy_adoption`; a file without it is left alone)."""
         if self._connection.execute(_HAS_ADOPTION).first() is None:
             return
@@ -156,13 +159,19 @@ def repair(connection: Connection) -> int:
     ).first():
         columns = {row[1] for row in connection.execute(text("PRAGMA table_info(athlete_memory)"))}
         written = "updated_at" if "updated_at" in columns else "NULL"
-        queued = rowcount(connection.execute(text(
-            "INSERT INTO engine_inbox (athlete_id, memory_json, previous_json, written_at, origin) "
-            f"SELECT athlete_id, memory_json, NULL, {written}, 'engine' FROM athlete_memory "
-            "ORDER BY rowid"
-        )))  # fmt: skip
+        queued = rowcount(
+            connection.execute(
+                text(
+                    "INSERT INTO engine_inbox (athlete_id, memory_json, previous_json, written_at, origin) "
+                    f"SELECT athlete_id, memory_json, NULL, {written}, 'engine' FROM athlete_memory "
+                    "ORDER BY rowid"
+                )
+            )
+        )
         connection.execute(text("DROP TABLE athlete_memory"))
     connection.execute(text(CREATE_ENGINE_TABLE))
     connection.execute(text(ENGINE_WRITE_TRIGGER))
-    connection.execute(text("INSERT OR IGNORE INTO engine_dirty (athlete_id) SELECT id FROM athletes"))
+    connection.execute(
+        text("INSERT OR IGNORE INTO engine_dirty (athlete_id) SELECT id FROM athletes")
+    )
     return queued

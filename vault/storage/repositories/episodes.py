@@ -46,7 +46,16 @@ vectors_table = episode_vectors_table
 
 _E = episodes_table.c
 _META = _E["metadata"]
-COLUMNS = (_E.id, _E.owner_id, _E.ref, _E.type, _E.outcome, _E.text, _E.occurred_at, _META.label("meta"))
+COLUMNS = (
+    _E.id,
+    _E.owner_id,
+    _E.ref,
+    _E.type,
+    _E.outcome,
+    _E.text,
+    _E.occurred_at,
+    _META.label("meta"),
+)
 
 _INSERT = insert(episodes_table).returning(_E.id, sort_by_parameter_order=True)
 _UPDATE = (
@@ -88,13 +97,19 @@ _RECENT = (
 _AT = bindparam("at", type_=_E.occurred_at.type)
 _BEFORE = (
     select(*COLUMNS)
-    .where(_E.owner_id == bindparam("owner"), tuple_(_E.occurred_at, _E.id) < tuple_(_AT, bindparam("id")))
+    .where(
+        _E.owner_id == bindparam("owner"),
+        tuple_(_E.occurred_at, _E.id) < tuple_(_AT, bindparam("id")),
+    )
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("n"))
 )
 _AFTER = (
     select(*COLUMNS)
-    .where(_E.owner_id == bindparam("owner"), tuple_(_E.occurred_at, _E.id) > tuple_(_AT, bindparam("id")))
+    .where(
+        _E.owner_id == bindparam("owner"),
+        tuple_(_E.occurred_at, _E.id) > tuple_(_AT, bindparam("id")),
+    )
     .order_by(_E.occurred_at, _E.id)
     .limit(bindparam("n"))
 )
@@ -143,14 +158,31 @@ _BEYOND_CAP = (
 
 def _archive_statement() -> Any:
     copied = select(
-        _E.owner_id, _E.id, _E.ref, _E.type, _E.outcome, _E.text, _E.occurred_at, _META,
-        _E.created_at, bindparam("reason"),
+        _E.owner_id,
+        _E.id,
+        _E.ref,
+        _E.type,
+        _E.outcome,
+        _E.text,
+        _E.occurred_at,
+        _META,
+        _E.created_at,
+        bindparam("reason"),
         bindparam("now", type_=episode_archive_table.c.archived_at.type),
-    ).where(_E.id.in_(bindparam("ids", expanding=True)))  # fmt: skip
+    ).where(_E.id.in_(bindparam("ids", expanding=True)))
     columns = [
-        "owner_id", "original_id", "ref", "type", "outcome", "text", "occurred_at", "metadata",
-        "created_at", "reason", "archived_at",
-    ]  # fmt: skip
+        "owner_id",
+        "original_id",
+        "ref",
+        "type",
+        "outcome",
+        "text",
+        "occurred_at",
+        "metadata",
+        "created_at",
+        "reason",
+        "archived_at",
+    ]
     return insert(episode_archive_table).from_select(columns, copied)
 
 
@@ -218,9 +250,7 @@ class EpisodeRepository:
         if not rows:
             return
         ids = [r["episode_id"] for r in rows]
-        self.connection.execute(
-            delete(vectors_table).where(vectors_table.c.episode_id.in_(ids))
-        )
+        self.connection.execute(delete(vectors_table).where(vectors_table.c.episode_id.in_(ids)))
         self.connection.execute(insert(vectors_table), rows)
 
     def vectors(self, ids: Sequence[int], model: str, dim: int) -> dict[int, bytes]:
@@ -247,7 +277,9 @@ class EpisodeRepository:
         )
         return {row.episode_id: row.vector for row in self.connection.execute(statement)}
 
-    def texts_after(self, after: int, limit: int, owner_id: str | None = None) -> list[tuple[int, str]]:
+    def texts_after(
+        self, after: int, limit: int, owner_id: str | None = None
+    ) -> list[tuple[int, str]]:
         """(id, text) of the next `limit` episodes by id after `after` (of one owner, or all)."""
         statement = select(_E.id, _E.text).where(_E.id > after).order_by(_E.id).limit(limit)
         if owner_id is not None:
@@ -317,10 +349,14 @@ class EpisodeRepository:
         found: list[Row[Any]] = list(self.connection.execute(_BY_IDS, {"ids": wanted}))
         return [row for row in found if row.owner_id == owner_id]
 
-    def adjacent(self, owner_id: str, id_: int, at: datetime, n: int = 1) -> tuple[list[Row[Any]], list[Row[Any]]]:
+    def adjacent(
+        self, owner_id: str, id_: int, at: datetime, n: int = 1
+    ) -> tuple[list[Row[Any]], list[Row[Any]]]:
         """The owner's `n` episodes just before and just after (`at`, `id_`), nearest first."""
         params = {"owner": owner_id, "at": at, "id": id_, "n": n}
-        return list(self.connection.execute(_BEFORE, params)), list(self.connection.execute(_AFTER, params))
+        return list(self.connection.execute(_BEFORE, params)), list(
+            self.connection.execute(_AFTER, params)
+        )
 
     def oldest(self, owner_id: str) -> datetime | None:
         """When the owner's earliest episode occurred (None without episodes)."""
@@ -378,7 +414,9 @@ class EpisodeRepository:
         """
         if not terms:
             return {"episodes": 0, "episode_archive": 0}
-        doomed = [row.id for row in self._texts_with(owner_id, terms) if matches_query(terms, row.text)]
+        doomed = [
+            row.id for row in self._texts_with(owner_id, terms) if matches_query(terms, row.text)
+        ]
         for start in range(0, len(doomed), 5000):
             self.connection.execute(_DELETE_VECTORS, {"ids": doomed[start : start + 5000]})
             self.connection.execute(_DELETE_IDS, {"ids": doomed[start : start + 5000]})
@@ -395,24 +433,31 @@ class EpisodeRepository:
         if has_fts5(self.connection):
             prefix = fts_phrase(terms[0]) + "*"
             match = f"owner_key:{fts_phrase(owner_key(owner_id))} AND text:{prefix}"
-            ids = [int(r[0]) for r in self.connection.execute(
-                text("SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH :m"), {"m": match}
-            )]  # fmt: skip
+            ids = [
+                int(r[0])
+                for r in self.connection.execute(
+                    text("SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH :m"), {"m": match}
+                )
+            ]
             return self.rows(owner_id, ids) if ids else []
         statement = select(_E.id, _E.text).where(_E.owner_id == owner_id)
         return list(self.connection.execute(statement))
 
     def delete_owner(self, owner_id: str) -> dict[str, int]:
         """Erase every episode, vector and archived episode of the owner; counts per table."""
-        vectors = rowcount(self.connection.execute(
-            delete(vectors_table).where(
-                vectors_table.c.episode_id.in_(select(_E.id).where(_E.owner_id == owner_id))
+        vectors = rowcount(
+            self.connection.execute(
+                delete(vectors_table).where(
+                    vectors_table.c.episode_id.in_(select(_E.id).where(_E.owner_id == owner_id))
+                )
             )
-        ))  # fmt: skip
-        episodes = rowcount(self.connection.execute(delete(episodes_table).where(_E.owner_id == owner_id)))
-        archived = rowcount(self.connection.execute(
-            delete(episode_archive_table).where(_A.owner_id == owner_id)
-        ))  # fmt: skip
+        )
+        episodes = rowcount(
+            self.connection.execute(delete(episodes_table).where(_E.owner_id == owner_id))
+        )
+        archived = rowcount(
+            self.connection.execute(delete(episode_archive_table).where(_A.owner_id == owner_id))
+        )
         return {"episodes": episodes, "episode_vectors": vectors, "episode_archive": archived}
 
     def archived(self, owner_id: str) -> list[Row[Any]]:
@@ -450,10 +495,17 @@ class KnowledgeRepository:
                 _KNOWLEDGE_BY_KEY, {"kind": item.kind, "name": item.name}
             ).first()
             if found is None:
-                knowledge_id = int(self.connection.execute(
-                    insert(knowledge_table).returning(_K.id),
-                    {"kind": item.kind, "name": item.name, "attributes": attributes, "updated_at": now},
-                ).scalar_one())  # fmt: skip
+                knowledge_id = int(
+                    self.connection.execute(
+                        insert(knowledge_table).returning(_K.id),
+                        {
+                            "kind": item.kind,
+                            "name": item.name,
+                            "attributes": attributes,
+                            "updated_at": now,
+                        },
+                    ).scalar_one()
+                )
                 added += 1
             else:
                 knowledge_id = int(found.id)
@@ -462,7 +514,9 @@ class KnowledgeRepository:
                     .where(_K.id == knowledge_id)
                     .values(attributes=attributes, updated_at=now)
                 )
-                self.connection.execute(delete(knowledge_names_table).where(_N.knowledge_id == knowledge_id))
+                self.connection.execute(
+                    delete(knowledge_names_table).where(_N.knowledge_id == knowledge_id)
+                )
                 updated += 1
             self.connection.execute(
                 insert(knowledge_names_table),
@@ -481,12 +535,16 @@ class KnowledgeRepository:
                 continue
             seen.add(row.id)
             found.append(
-                Knowledge(id=row.id, kind=row.kind, name=row.name, attributes=json.loads(row.attributes))
+                Knowledge(
+                    id=row.id, kind=row.kind, name=row.name, attributes=json.loads(row.attributes)
+                )
             )
         return found
 
     def count(self) -> int:
-        return int(self.connection.execute(select(func.count()).select_from(knowledge_table)).scalar_one())
+        return int(
+            self.connection.execute(select(func.count()).select_from(knowledge_table)).scalar_one()
+        )
 
 
 __all__ = ["EpisodeHit", "EpisodeRepository", "KnowledgeRepository", "owner_key"]

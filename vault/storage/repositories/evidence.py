@@ -14,11 +14,15 @@ from vault.storage.tables import facts_table
 
 _INSERT = insert(fact_evidence_table)
 _COLUMNS = (
-    fact_evidence_table.c.id, fact_evidence_table.c.fact_id, fact_evidence_table.c.source,
-    fact_evidence_table.c.source_ref, fact_evidence_table.c.extractor,
-    fact_evidence_table.c.words, fact_evidence_table.c.observed_at,
+    fact_evidence_table.c.id,
+    fact_evidence_table.c.fact_id,
+    fact_evidence_table.c.source,
+    fact_evidence_table.c.source_ref,
+    fact_evidence_table.c.extractor,
+    fact_evidence_table.c.words,
+    fact_evidence_table.c.observed_at,
     fact_evidence_table.c.recorded_at,
-)  # fmt: skip
+)
 
 
 class EvidenceRepository:
@@ -42,16 +46,26 @@ class EvidenceRepository:
         statement = (
             select(*_COLUMNS)
             .where(fact_evidence_table.c.fact_id.in_(fact_ids))
-            .order_by(fact_evidence_table.c.fact_id, fact_evidence_table.c.observed_at,
-                      fact_evidence_table.c.id)
-        )  # fmt: skip
-        return [Evidence.model_validate(dict(row._mapping)) for row in self.connection.execute(statement)]
+            .order_by(
+                fact_evidence_table.c.fact_id,
+                fact_evidence_table.c.observed_at,
+                fact_evidence_table.c.id,
+            )
+        )
+        return [
+            Evidence.model_validate(dict(row._mapping))
+            for row in self.connection.execute(statement)
+        ]
 
     def for_athlete(self, athlete_id: str) -> list[Evidence]:
         """Every active fact's evidence for one athlete."""
-        ids = self.connection.execute(
-            select(facts_table.c.id).where(facts_table.c.athlete_id == athlete_id)
-        ).scalars().all()
+        ids = (
+            self.connection.execute(
+                select(facts_table.c.id).where(facts_table.c.athlete_id == athlete_id)
+            )
+            .scalars()
+            .all()
+        )
         return self.for_facts(list(ids))
 
     def forget_matching(self, athlete_id: str, terms: list[str]) -> int:

@@ -42,9 +42,18 @@ TABLES: dict[Kind, Table] = {Kind.FACT: facts_table, **ITEM_TABLES}
 # An athlete's whole active set in one statement: facts joined with their tags (one row per
 # tag), then patterns and notes padded to the same columns.
 _STATE_COLUMNS = (
-    "id", "text", "normalized_text", "source", "source_ref", "extractor", "confidence",
-    "occurrences", "learned_at", "last_reinforced_at", "updated_at",
-)  # fmt: skip
+    "id",
+    "text",
+    "normalized_text",
+    "source",
+    "source_ref",
+    "extractor",
+    "confidence",
+    "occurrences",
+    "learned_at",
+    "last_reinforced_at",
+    "updated_at",
+)
 
 
 def _load_active_statement() -> Any:
@@ -89,9 +98,14 @@ def _stored(column: Any) -> Any:
 
 _LOAD_ACTIVE = _load_active_statement()
 _FACT_STATE_COLUMNS = (
-    "confidence", "base_confidence", "occurrences", "observed_at", "last_reinforced_at",
-    "updated_at", "decay_due_at",
-)  # fmt: skip
+    "confidence",
+    "base_confidence",
+    "occurrences",
+    "observed_at",
+    "last_reinforced_at",
+    "updated_at",
+    "decay_due_at",
+)
 _ITEM_STATE_COLUMNS = ("confidence", "occurrences", "last_reinforced_at", "updated_at")
 _UPDATES = {
     kind: update(table)
@@ -294,9 +308,26 @@ _SOURCES = {source.value: source for source in Source}
 def _loaded_fact(row: tuple[Any, ...]) -> FactState:
     """A fact from a `_LOAD_ACTIVE` row as the driver returns it (times as canonical text on
     SQLite, datetimes on PostgreSQL; enums as their stored values)."""
-    (_, fact_id, text, normalized_text, source, source_ref, extractor, confidence, occurrences,
-     learned_at, last_reinforced_at, updated_at, category, conflict_key, base_confidence,
-     observed_at, decay_due_at, _) = row  # fmt: skip
+    (
+        _,
+        fact_id,
+        text,
+        normalized_text,
+        source,
+        source_ref,
+        extractor,
+        confidence,
+        occurrences,
+        learned_at,
+        last_reinforced_at,
+        updated_at,
+        category,
+        conflict_key,
+        base_confidence,
+        observed_at,
+        decay_due_at,
+        _,
+    ) = row
     return FactState(
         key=stored_key(Kind.FACT, fact_id),
         id=fact_id,
@@ -321,8 +352,21 @@ def _loaded_fact(row: tuple[Any, ...]) -> FactState:
 
 def _item_state(row: tuple[Any, ...], kind: Kind) -> ItemState:
     """A pattern or note from a `_LOAD_ACTIVE` row as the driver returns it."""
-    (_, item_id, text, normalized_text, source, source_ref, extractor, confidence, occurrences,
-     learned_at, last_reinforced_at, updated_at, *_) = row  # fmt: skip
+    (
+        _,
+        item_id,
+        text,
+        normalized_text,
+        source,
+        source_ref,
+        extractor,
+        confidence,
+        occurrences,
+        learned_at,
+        last_reinforced_at,
+        updated_at,
+        *_,
+    ) = row
     return ItemState(
         key=stored_key(kind, item_id),
         id=item_id,
