@@ -23,7 +23,7 @@ CONFIDENCE_DIGITS = 6  # confidences are rounded half-even to this many decimals
 DECAY_FACTOR = 0.95
 DECAY_PERIOD = timedelta(days=7)
 # Durable facts decay slower (issue 12): who the athlete is (kids, job, sport, level) and what
-# they train for outlive a ten-week break; transient ones keep the seed's rate.
+# they train for outlive a ten-week break; transient ones keep the coach guide's weekly x0.95.
 DURABLE_DECAY_FACTOR = 0.99  # half-life about 69 weeks
 GOAL_DECAY_FACTOR = 0.98  # half-life about 34 weeks
 

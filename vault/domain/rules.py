@@ -61,7 +61,7 @@ class DecayPolicy:
 
     Durable categories (context such as kids or a job, sport, level) decay at x0.99 and goals at
     x0.98, so a ten-week break does not erase who the athlete is; time preferences, durations,
-    training responses, preferences and injuries keep the seed's rate (an injury also ends by
+    training responses, preferences and injuries keep the coach guide's weekly x0.95 (an injury also ends by
     resolution). Every factor is in (0, 1]; 1.0 means "never decays".
     """
 

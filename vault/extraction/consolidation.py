@@ -32,7 +32,7 @@ from vault.extraction.rules import RuleExtractor
 
 EXTRACTOR = "consolidate:"
 PRIMARY_MIN, SIDE_MIN, ISSUE_MIN, COMPANY_MIN = 5, 5, 3, 3
-# Each supporting session reinforces (+0.1); three or more make the fact high (seed 002).
+# Each supporting session reinforces (+0.1); three or more make the fact high (the M13 memory spec).
 SESSION_CONFIDENCE = 0.6
 EVIDENCE_PER_RUN = 20  # the newest supporting sessions cited per run; older ones are counted
 

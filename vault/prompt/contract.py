@@ -5,7 +5,7 @@
      "patterns": ["tends to skip after rest days"],
      "coaching_notes": ["responds well to encouragement after hard sessions"]}
 
-Exactly the seed's contract: the shipped schema is the athlete-memory plan's `athlete_memory` property verbatim
+Exactly the JSON-Schema contract: the shipped schema is the athlete-memory plan's `athlete_memory` property verbatim
 (top level `additionalProperties: false`), and the default document holds only its keys.
 
 Facts: the top 15 by priority (confidence, then most recently reinforced, then oldest id); the
@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # jsonschema is imported on first validation, not at start-up
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
 
 
-TIMES = ("learned_at", "updated_at")  # what `with_times` adds (outside the seed's contract)
+TIMES = ("learned_at", "updated_at")  # what `with_times` adds (outside the JSON-Schema contract)
 
 
 def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def validate_contract(document: Mapping[str, Any], *, with_times: bool = False) 
     """Check `document` against the athlete-memory plan's `athlete_memory` schema, as the seed writes it.
 
     `with_times=True` accepts the two times `to_contract(..., with_times=True)` adds (and
-    checks that they are RFC 3339); everything else must still satisfy the seed's schema.
+    checks that they are RFC 3339); everything else must still satisfy the JSON schema.
 
     Raises:
         InvalidInput: one "path: message" per problem, joined with "; ".
