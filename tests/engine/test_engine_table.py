@@ -313,3 +313,27 @@ def test_vault_prompt_json_has_what_the_engine_structs_require(tmp_path: Path) -
     from tests.engine.engine_statements import check_structs
 
     check_structs(document)  # and the engine's structs
+
+
+def test_a_vault_file_from_before_the_engine_table_publishes_every_athlete_on_upgrade(
+    tmp_path: Path,
+) -> None:
+    from vault.storage.engine import create_vault_engine, sqlite_url
+    from vault.storage.migrations import downgrade
+
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+        vault.remember("ben", "prefers evening sessions")
+    engine = create_vault_engine(sqlite_url(path))
+    try:
+        downgrade(engine, "0006")  # a device that ran an earlier vault
+    finally:
+        engine.dispose()
+    assert "athlete_memory" not in {
+        name for (name,) in rows(path, "SELECT name FROM sqlite_master")
+    }
+    cli(path, "upgrade")
+    for athlete in ("ana", "ben"):
+        assert read_memory(path, athlete) is not None
+        assert_same_block(path, athlete)
