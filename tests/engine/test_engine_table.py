@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from tests.conftest import T0
@@ -337,3 +338,26 @@ def test_a_vault_file_from_before_the_engine_table_publishes_every_athlete_on_up
     for athlete in ("ana", "ben"):
         assert read_memory(path, athlete) is not None
         assert_same_block(path, athlete)
+
+
+def test_a_row_vault_cannot_apply_is_kept_unread_and_blocks_no_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vault.domain.errors import InvalidInput
+    from vault.services import engine_sync
+
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+    write_memory(path, "ana", memory(fact("a fact the merge refuses")))
+
+    def refusing_merge(*args: object, **kwargs: object) -> None:
+        raise InvalidInput("refused for the test")
+
+    monkeypatch.setattr(engine_sync, "merge", refusing_merge)
+    with open_vault(path) as vault:
+        vault.remember("ana", "has kids", trusted=True)  # the write itself goes through
+        assert {f.text for f in vault.facts("ana")} == {"primary sport: running", "has kids"}
+    ((reason,),) = rows(path, "SELECT refused FROM engine_inbox")
+    assert "refused for the test" in reason
+    assert "has kids" in engine_block(read_memory(path, "ana"))  # republished as vault's

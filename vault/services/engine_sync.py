@@ -26,7 +26,7 @@ from vault.domain.engine_document import (
     column_time,
     parse_document,
 )
-from vault.domain.errors import InvalidInput
+from vault.domain.errors import InvalidInput, VaultError
 from vault.domain.models import (
     Candidate,
     FactIn,
@@ -70,7 +70,17 @@ def apply_engine_writes(
     if not table.present:
         return report
     for row in table.pending():
-        _apply(uow, table, row, now, policy, report)
+        try:
+            # a savepoint per row: a row vault cannot apply is kept unread and never blocks
+            # the write transaction it rides in (nor every later one)
+            with uow.connection.begin_nested():
+                _apply(uow, table, row, now, policy, report)
+        except (VaultError, ValueError, TypeError) as error:
+            reason = f"could not be applied: {error}"
+            table.refuse(row.id, reason)
+            report.refused += 1
+            report.lines.append(f"engine row for {row.athlete_key!r} kept unread: {reason}")
+            log.warning("engine row for %r kept unread: %s", row.athlete_key, reason)
     return report
 
 
