@@ -361,3 +361,20 @@ def test_a_row_vault_cannot_apply_is_kept_unread_and_blocks_no_write(
     ((reason,),) = rows(path, "SELECT refused FROM engine_inbox")
     assert "refused for the test" in reason
     assert "has kids" in engine_block(read_memory(path, "ana"))  # republished as vault's
+
+
+def test_what_the_engine_wrote_shows_in_vault_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+    document = read_memory(path, "ana") or {}
+    document["key_facts"].append(
+        fact("prefers morning sessions", learned_at="2026-03-02T09:00:00Z")
+    )
+    write_memory(path, "ana", document)
+    shown = json.loads(cli(path, "facts", "ana", "--json"))  # a reading command
+    assert "prefers morning sessions" in [f["text"] for f in shown["facts"]]
+    assert rows(path, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
+    write_memory(path, "ana", {**document, "patterns": ["skips Mondays"]})
+    with open_vault(path, upgrade=True) as vault:  # an app opening its file applies what waits
+        assert [p.text for p in vault.patterns("ana")] == ["skips Mondays"]

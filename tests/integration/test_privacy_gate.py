@@ -155,6 +155,7 @@ NOT_WRITES = {
     "admin.athlete_count",
     "admin.stats",
     "admin.sql",
+    "admin.engine_writes_waiting",
     "transfer.export",
     "transfer.export_all",
     "episodes.recall",

@@ -308,9 +308,24 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
         vault = open_vault(url, upgrade=True)
     else:
         vault = open_vault(url, read_only=read_only)
+        if read_only and vault.admin.engine_writes_waiting():
+            vault = _with_engine_writes_applied(vault, url)
     write_guard(ctx).attach(vault.engine)
     ctx.call_on_close(vault.close)
     return vault
+
+
+def _with_engine_writes_applied(vault: Vault, url: str) -> Vault:
+    """A reading command shows what the on-device engine wrote too: vault applies the engine's
+    waiting rows first (one write transaction, as any vault write would), then reads. A file
+    it may not write is read as it is, with a warning."""
+    vault.close()
+    try:
+        with open_vault(url) as writable:
+            writable.admin.sync_engine()
+    except VaultError as error:
+        warn(f"the engine's latest writes are not applied yet ({error})")
+    return open_vault(url, read_only=True)
 
 
 def parse_at(value: str | None) -> datetime | None:

@@ -11,6 +11,8 @@ from vault.domain.errors import InvalidInput
 from vault.facade.store import Store, moment
 from vault.services import engine_sync, health
 from vault.storage import queries, sql_firewall
+from vault.storage.dialect import is_sqlite
+from vault.storage.repositories.engine_table import waiting_counts
 
 
 class Admin:
@@ -33,11 +35,18 @@ class Admin:
     def sync_engine(self, now: datetime | None = None) -> engine_sync.EngineSyncReport:
         """Apply the engine's waiting `athlete_memory` writes (and queued legacy rows) and
         republish every changed athlete's row, in one transaction (docs/engine.md). Every
-        write does this too; `open_vault(upgrade=True)` and `vault upgrade` run it when
-        something waits."""
+        write does this too; `open_vault(upgrade=True)`, `vault upgrade` and the reading
+        commands run it when something waits."""
         at = moment(now)
         with self._store.write(at, hooked=False) as uow:
             return engine_sync.sync(uow, at, self._store.decay_policy)
+
+    def engine_writes_waiting(self) -> int:
+        """How many rows the engine wrote that vault has not applied yet (0 on PostgreSQL)."""
+        if not is_sqlite(self._store.engine):
+            return 0
+        with self._store.read() as connection:
+            return waiting_counts(connection)[0]
 
     def erasure_pending(self) -> bool:
         """True when a forget or delete may still have copies of its text in the WAL."""
