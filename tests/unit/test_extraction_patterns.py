@@ -10,6 +10,7 @@ import pytest
 from freezegun import freeze_time
 from freezegun.api import FrozenDateTimeFactory
 
+from tests.model_builders import stored_fact
 from vault.domain.models import Fact
 from vault.domain.times import utc_now
 from vault.domain.vocabulary import Category, Source
@@ -33,22 +34,17 @@ def session(day: date, *, completed: bool = True, **fields: object) -> ActivityI
 
 
 def injury_fact(part: str, occurrences: int, fact_id: int = 1) -> Fact:
-    return Fact(
-        id=fact_id,
+    return stored_fact(
+        fact_id,
+        f"has {part} issue",
+        0.9,
+        at=NOW,
         athlete_id="ana",
-        text=f"has {part} issue",
         category=Category.INJURY,
-        conflict_key=None,
         source=Source.USER_MESSAGE,
-        source_ref=None,
         extractor="rules:injury",
-        confidence=0.9,
         occurrences=occurrences,
         tags=(f"body:{part.lower()}",),
-        learned_at=NOW,
-        observed_at=NOW,
-        last_reinforced_at=NOW,
-        updated_at=NOW,
     )
 
 

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from tests.model_builders import stored_fact, stored_item
 from vault.domain.models import Fact, ListItem
 from vault.domain.text import entity_tags
 from vault.domain.vocabulary import Category, Kind, Source
@@ -18,23 +19,15 @@ NOW = datetime(2026, 3, 16, 9, 0, tzinfo=timezone.utc)
 def fact(
     fact_id: int, text: str, category: Category, *, confidence: float = 0.8, age_days: float = 60
 ) -> Fact:
-    at = NOW - timedelta(days=age_days)
-    return Fact(
-        id=fact_id,
+    return stored_fact(
+        fact_id,
+        text,
+        confidence,
+        at=NOW - timedelta(days=age_days),
         athlete_id="ana",
-        text=text,
         category=category,
-        conflict_key=None,
         source=Source.MANUAL,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
         tags=tuple(sorted(entity_tags(text, category))),
-        learned_at=at,
-        observed_at=at,
-        last_reinforced_at=at,
-        updated_at=at,
     )
 
 
@@ -46,20 +39,8 @@ def item(
     confidence: float = 0.7,
     age_days: float = 60,
 ) -> ListItem:
-    at = NOW - timedelta(days=age_days)
-    return ListItem(
-        id=item_id,
-        athlete_id="ana",
-        kind=kind,
-        text=text,
-        source=Source.PATTERN_ANALYSIS,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
-        learned_at=at,
-        last_reinforced_at=at,
-        updated_at=at,
+    return stored_item(
+        kind, item_id, text, confidence, at=NOW - timedelta(days=age_days), athlete_id="ana"
     )
 
 

@@ -7,9 +7,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import tiktoken
 
+from tests.model_builders import stored_fact, stored_item
 from vault.domain.errors import BudgetExceeded, InvalidInput
 from vault.domain.models import AthleteMemory, Fact, ListItem
-from vault.domain.vocabulary import Category, Kind, Source
+from vault.domain.vocabulary import Kind, Source
 from vault.prompt import (
     DropReason,
     PromptTooLong,
@@ -24,39 +25,19 @@ T0 = datetime(2026, 2, 16, 8, 0, tzinfo=timezone.utc)
 
 
 def fact(id: int, text: str, confidence: float = 0.8) -> Fact:
-    return Fact(
-        id=id,
-        athlete_id="ath",
-        text=text,
-        category=Category.GENERAL,
-        conflict_key=None,
-        source=Source.CONVERSATION,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
-        tags=(),
-        learned_at=T0,
-        observed_at=T0,
-        last_reinforced_at=T0,
-        updated_at=T0,
-    )
+    return stored_fact(id, text, confidence, at=T0)
 
 
 def note(id: int, text: str, confidence: float = 0.7) -> ListItem:
-    return ListItem(
-        id=id,
-        athlete_id="ath",
-        kind=Kind.NOTE,
-        text=text,
-        source=Source.MANUAL,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
+    return stored_item(
+        Kind.NOTE,
+        id,
+        text,
+        confidence,
+        at=T0 - timedelta(days=id),
         learned_at=T0,
-        last_reinforced_at=T0 - timedelta(days=id),
         updated_at=T0,
+        source=Source.MANUAL,
     )
 
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 import jsonschema
 import pytest
 
+from tests.model_builders import stored_fact, stored_item
 from vault.domain.errors import InvalidInput
 from vault.domain.models import AthleteMemory, Fact, FactIn, ListItem
 from vault.domain.vocabulary import Category, Kind, Source
@@ -57,40 +58,12 @@ def fact(
     id, text, confidence=0.8, *, days_ago=0.0, source=Source.CONVERSATION, learned=None
 ) -> Fact:
     when = T0 - timedelta(days=days_ago)
-    return Fact(
-        id=id,
-        athlete_id="ath",
-        text=text,
-        category=Category.GENERAL,
-        conflict_key=None,
-        source=source,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
-        tags=(),
-        learned_at=learned or when,
-        observed_at=when,
-        last_reinforced_at=when,
-        updated_at=when,
-    )
+    return stored_fact(id, text, confidence, at=when, learned_at=learned, source=source)
 
 
 def item(kind, id, text, confidence=0.7, *, days_ago=0.0) -> ListItem:
-    when = T0 - timedelta(days=days_ago)
-    return ListItem(
-        id=id,
-        athlete_id="ath",
-        kind=kind,
-        text=text,
-        source=Source.BEHAVIOR,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
-        learned_at=when,
-        last_reinforced_at=when,
-        updated_at=when,
+    return stored_item(
+        kind, id, text, confidence, at=T0 - timedelta(days=days_ago), source=Source.BEHAVIOR
     )
 
 
@@ -516,20 +489,14 @@ def test_bootstrapped_memory_reaches_the_block_and_the_contract():
 
 def _stored(id: int, fact_in: FactIn) -> Fact:
     """What the repository would hand back for a merged FactIn."""
-    return Fact(
-        id=id,
-        athlete_id="ath",
-        text=fact_in.text,
+    return stored_fact(
+        id,
+        fact_in.text,
+        fact_in.confidence,
+        at=T0,
         category=fact_in.category,
         conflict_key=fact_in.conflict_key,
         source=fact_in.source,
-        source_ref=None,
         extractor=fact_in.extractor,
-        confidence=fact_in.confidence,
-        occurrences=1,
         tags=tuple(sorted(fact_in.tags or ())),
-        learned_at=T0,
-        observed_at=T0,
-        last_reinforced_at=T0,
-        updated_at=T0,
     )

@@ -12,8 +12,9 @@ import os
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from tests.model_builders import stored_fact, stored_item
 from vault.domain.models import AthleteMemory, Fact, ListItem
-from vault.domain.vocabulary import Category, Kind, Source
+from vault.domain.vocabulary import Kind, Source
 from vault.prompt import (
     facts_from_profile,
     fit_context,
@@ -38,40 +39,28 @@ def check(name: str, actual: str) -> None:
 
 def fact(id, text, confidence, days_ago=0, source=Source.CONVERSATION) -> Fact:
     when = T0 - timedelta(days=days_ago)
-    return Fact(
-        id=id,
-        athlete_id="demo",
-        text=text,
-        category=Category.GENERAL,
-        conflict_key=None,
-        source=source,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
-        tags=(),
+    return stored_fact(
+        id,
+        text,
+        confidence,
+        at=when,
         learned_at=when - timedelta(days=30),
-        observed_at=when,
-        last_reinforced_at=when,
-        updated_at=when,
+        athlete_id="demo",
+        source=source,
     )
 
 
 def item(kind, id, text, confidence, days_ago=0) -> ListItem:
     when = T0 - timedelta(days=days_ago)
-    return ListItem(
-        id=id,
-        athlete_id="demo",
-        kind=kind,
-        text=text,
-        source=Source.PATTERN_ANALYSIS,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=2,
+    return stored_item(
+        kind,
+        id,
+        text,
+        confidence,
+        at=when,
         learned_at=when - timedelta(days=20),
-        last_reinforced_at=when,
-        updated_at=when,
+        athlete_id="demo",
+        occurrences=2,
     )
 
 

@@ -9,9 +9,10 @@ import pydantic
 import pytest
 import tiktoken
 
+from tests.model_builders import stored_fact, stored_item
 from vault.domain.errors import InvalidInput
 from vault.domain.models import AthleteMemory, Fact, ListItem
-from vault.domain.vocabulary import Category, Kind, Source
+from vault.domain.vocabulary import Kind
 from vault.prompt import DROP_ORDER, DropReason, render_memory_block
 from vault.prompt.memory_block import layout
 
@@ -26,44 +27,13 @@ SEED_BLOCK = (
 
 
 def fact(id: int, text: str, confidence: float = 0.8, *, days_ago: float = 0) -> Fact:
-    when = T0 - timedelta(days=days_ago)
-    return Fact(
-        id=id,
-        athlete_id="ath",
-        text=text,
-        category=Category.GENERAL,
-        conflict_key=None,
-        source=Source.CONVERSATION,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
-        tags=(),
-        learned_at=when,
-        observed_at=when,
-        last_reinforced_at=when,
-        updated_at=when,
-    )
+    return stored_fact(id, text, confidence, at=T0 - timedelta(days=days_ago))
 
 
 def item(
     kind: Kind, id: int, text: str, confidence: float = 0.7, *, days_ago: float = 0
 ) -> ListItem:
-    when = T0 - timedelta(days=days_ago)
-    return ListItem(
-        id=id,
-        athlete_id="ath",
-        kind=kind,
-        text=text,
-        source=Source.PATTERN_ANALYSIS,
-        source_ref=None,
-        extractor=None,
-        confidence=confidence,
-        occurrences=1,
-        learned_at=when,
-        last_reinforced_at=when,
-        updated_at=when,
-    )
+    return stored_item(kind, id, text, confidence, at=T0 - timedelta(days=days_ago))
 
 
 def memory(facts=(), patterns=(), notes=()) -> AthleteMemory:
