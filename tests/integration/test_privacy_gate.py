@@ -22,6 +22,11 @@ from click.testing import CliRunner
 from tests.conftest import T0
 from vault import FactIn, InvalidInput, Vault
 from vault.cli import main
+from vault.facade.admin import Admin
+from vault.facade.episodes import Episodes
+from vault.facade.knowledge import KnowledgeBase
+from vault.facade.renamed import Renamed
+from vault.facade.transfer import Transfer
 
 SECRET = "hunter2zq"
 PII = f"my password {SECRET}"  # a credential: refused on every path
@@ -187,42 +192,31 @@ NOT_WRITES = {
     "close",
     "busy_retry",
 }
-RESOURCES = ("episodes", "knowledge", "transfer", "admin")
+# the facade's rooms: `Vault` itself, then each resource object (`v.episodes`, ...)
+RESOURCES: dict[str, type] = {
+    "": Vault,
+    "episodes": Episodes,
+    "knowledge": KnowledgeBase,
+    "transfer": Transfer,
+    "admin": Admin,
+}
 
 
 def _public_paths() -> set[str]:
-    """Vault's public attributes (old names kept for a release delegate and are left out) and
-    those of each resource object, as `resource.method`."""
-    from vault.facade.renamed import Renamed
-
+    """Every public method, as `name` on Vault or `resource.name`; Vault's old names (kept for
+    a release, delegating to the new ones) are left out."""
     paths = {
         n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)
     }
-    from vault.facade.admin import Admin
-    from vault.facade.episodes import Episodes
-    from vault.facade.knowledge import KnowledgeBase
-    from vault.facade.transfer import Transfer
-
-    for resource, cls in zip(RESOURCES, (Episodes, KnowledgeBase, Transfer, Admin)):
-        paths |= {f"{resource}.{n}" for n in dir(cls) if not n.startswith("_")}
+    for resource, cls in RESOURCES.items():
+        if resource:
+            paths |= {f"{resource}.{n}" for n in dir(cls) if not n.startswith("_")}
     return paths
 
 
 def _method(path: str) -> Any:
-    from vault.facade.admin import Admin
-    from vault.facade.episodes import Episodes
-    from vault.facade.knowledge import KnowledgeBase
-    from vault.facade.transfer import Transfer
-
     owner, _, name = path.rpartition(".")
-    classes = {
-        "": Vault,
-        "episodes": Episodes,
-        "knowledge": KnowledgeBase,
-        "transfer": Transfer,
-        "admin": Admin,
-    }
-    return getattr(classes[owner], name)
+    return getattr(RESOURCES[owner], name)
 
 
 def test_every_public_write_path_is_listed() -> None:
