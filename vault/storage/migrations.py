@@ -139,8 +139,7 @@ def _migration_connection(engine: Engine) -> Iterator[Connection]:
         migration_engine.dispose()
 
 
-# -- what `vault upgrade` reports: the legacy table (adopted by revision 0002) and its outcome
-ADOPTION_TABLE = "legacy_adoption"
+# -- what `vault upgrade` reports: what the file was, and whether the engine left work for vault
 
 
 def is_empty(engine: Engine) -> bool:
@@ -173,12 +172,3 @@ def engine_sync_pending(engine: Engine) -> bool:
             )
         ).scalar_one()
     return bool(waiting)
-
-
-def adopted_count(engine: Engine) -> int:
-    """Legacy rows revision 0002 adopted (0 when nothing was adopted)."""
-    with engine.connect() as connection:
-        if not inspect(connection).has_table(ADOPTION_TABLE):
-            return 0
-        statement = text(f"SELECT COUNT(*) FROM {ADOPTION_TABLE} WHERE status = 'adopted'")
-        return int(connection.execute(statement).scalar_one())
