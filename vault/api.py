@@ -28,6 +28,7 @@ from vault.domain.models import (
     Fact,
     FactIn,
     ForgetResult,
+    Ignored,
     ListItem,
     MergeResult,
     describe_validation_error,
@@ -175,7 +176,7 @@ class Vault:
         if not checked:
             return MergeResult()
         with self._store.write(at) as uow:
-            return services.merge(uow, athlete, checked, at, self.decay_policy)
+            return services.merge(uow, athlete, checked, at, self.decay_policy, trusted=trusted)
 
     def remember(
         self,
@@ -329,7 +330,7 @@ class Vault:
     ) -> MergeResult:
         """Extract facts from a message the athlete wrote at `now` and merge them."""
         at = moment(now)
-        return self.merge(athlete_id, learning.from_message(text, at, extractor=extractor), at)
+        return self._learn(athlete_id, learning.from_message(text, at, extractor=extractor), at)
 
     def ingest_activity(
         self,
@@ -344,21 +345,20 @@ class Vault:
         in the same transaction, so PAST EXPERIENCE fills itself."""
         athlete = validated_athlete(athlete_id)
         found, happened = learning.from_activity(activity, extractor=extractor)
-        checked = checked_candidates(found, trusted=False)
-        episodes = [  # the raw notes become episodes: what the gate refuses is dropped, like facts
-            e
-            for e in episode_services.episodes_from_activity(activity)
-            if privacy_gate.passes(privacy_gate.episode_fields([e]))
-        ]
+        refused: list[str] = []
+        checked = privacy_gate.kept_candidates(checked_candidates(found, trusted=False), refused)
+        # the raw notes become episodes, personal data redacted; one the gate refuses is left out
+        episodes = episode_services.episodes_from_activity(activity)
         at = moment(now) if now is not None else happened
         with self._store.write(at) as uow:
-            result = (
+            result = _with_refused(
                 services.merge(uow, athlete, checked, at, self.decay_policy)
                 if checked
-                else MergeResult()
+                else MergeResult(),
+                refused,
             )
             if episodes:
-                episode_services.add_episodes(uow, athlete, episodes, at)
+                episode_services.add_episodes(uow, athlete, episodes, at, strict=False)
                 consolidated = consolidation.run(uow, athlete, at, self.decay_policy)
                 result = consolidation.combined(result, consolidated)
             return result
@@ -380,8 +380,11 @@ class Vault:
         now: datetime | None = None,
         extractor: Extractor | None = None,
     ) -> MergeResult:
-        """Extract facts from the athlete's turns of a conversation and merge them."""
-        return self.merge(athlete_id, learning.from_conversation(turns, extractor=extractor), now)
+        """Extract facts from the athlete's turns of a conversation and merge them; a fact the
+        privacy gate refuses is left out (listed in `ignored`), the rest is merged."""
+        return self._learn(
+            athlete_id, learning.from_conversation(turns, extractor=extractor), moment(now)
+        )
 
     def learn_patterns(
         self,
@@ -392,7 +395,7 @@ class Vault:
         """Detect recurring patterns in the activity history and merge them."""
         at = moment(now)
         facts = self.facts(athlete_id, at)
-        return self.merge(athlete_id, learning.patterns_from(activities, facts, at), at)
+        return self._learn(athlete_id, learning.patterns_from(activities, facts, at), at)
 
     def bootstrap(
         self, athlete_id: str, profile: Profile | dict[str, Any], now: datetime | None = None
@@ -403,7 +406,14 @@ class Vault:
             facts = facts_from_profile(profile, at)
         except ValidationError as error:
             raise InvalidInput(describe_validation_error(error)) from None
-        return self.merge(athlete_id, facts, at)
+        return self._learn(athlete_id, facts, at)
+
+    def _learn(self, athlete_id: str, found: Sequence[Candidate], at: datetime) -> MergeResult:
+        """Merge what an extractor found: what the privacy gate refuses is left out and listed
+        in `ignored` (its reason, never its text), the rest is merged in one transaction."""
+        refused: list[str] = []
+        kept = privacy_gate.kept_candidates(checked_candidates(found, trusted=False), refused)
+        return _with_refused(self.merge(athlete_id, kept, at), refused)
 
     @staticmethod
     def extract_message(text: str, now: datetime | None = None) -> list[Candidate]:
@@ -499,6 +509,13 @@ class Vault:
     ) -> list[Fact]:
         warn_renamed("Vault.facts_by_category", "facts(athlete_id, now, category=category)")
         return self.facts(athlete_id, now, category=category)
+
+
+def _with_refused(result: MergeResult, refused: list[str]) -> MergeResult:
+    if not refused:
+        return result
+    extra = tuple(Ignored(text="", reason=f"privacy: {reason}") for reason in refused)
+    return result.model_copy(update={"ignored": result.ignored + extra})
 
 
 def _category(category: Category | str | None) -> Category | None:

@@ -158,6 +158,7 @@ class AddEpisodesResult(BaseModel):
     updated: tuple[int, ...] = ()
     skipped: tuple[tuple[int, str], ...] = ()  # (input index, reason)
     archived: int = 0
+    redacted: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (input index, kinds redacted)
 
 
 class KnowledgeIn(BaseModel):

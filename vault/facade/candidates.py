@@ -17,10 +17,9 @@ _MODELS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "no
 
 
 def checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
-    """Validated candidates (at most ITEMS_PER_CALL, read lazily), privacy-checked unless
-    `trusted`; InvalidInput for anything else."""
-    if not isinstance(trusted, bool):
-        raise InvalidInput(f"trusted must be True or False, got {trusted!r}")
+    """Validated candidates (at most ITEMS_PER_CALL, read lazily); InvalidInput for anything
+    else. The privacy gate is the merge service's (vault.services.privacy_gate)."""
+    privacy_gate.require_bool(trusted)
     if candidates is None or isinstance(candidates, (str, bytes, dict, BaseModel)):
         raise InvalidInput(
             "candidates must be a list of FactIn, PatternIn, NoteIn, Retraction or dicts"
@@ -31,9 +30,7 @@ def checked_candidates(candidates: Any, *, trusted: bool) -> list[Candidate]:
         raise InvalidInput(f"candidates must be a list, got {type(candidates).__name__}") from None
     if len(taken) > ITEMS_PER_CALL:
         raise InvalidInput(f"at most {ITEMS_PER_CALL} candidates per merge")
-    checked = [_candidate(c) for c in taken]
-    privacy_gate.check(privacy_gate.candidate_fields(checked), trusted=trusted)
-    return checked
+    return [_candidate(c) for c in taken]
 
 
 def _candidate(candidate: Candidate | dict[str, Any]) -> Candidate:

@@ -41,7 +41,9 @@ class Episodes:
         trusted: bool = False,
     ) -> AddEpisodesResult:
         """Record episodes in one transaction (set-wise); a known `ref` is rewritten in place.
-        Text, type, outcome, ref and meta pass the privacy gate unless `trusted`.
+        Personal data in the text, type, outcome and meta is redacted in place (`redacted` says
+        where) unless `trusted`; a ref or meta key holding an e-mail or card number is
+        PrivacyRefused and nothing is written.
 
         `policy` (the store triggers) skips what it would not remember; past `cap` the
         owner's oldest episodes move to `episode_archive`. `embedder` (vault.Embedder; or the
@@ -50,7 +52,7 @@ class Episodes:
         """
         owner = validated_athlete(owner_id)
         checked = [validated(EpisodeIn, item) for item in items]
-        privacy_gate.check(privacy_gate.episode_fields(checked), trusted=trusted)
+        privacy_gate.require_bool(trusted)
         with self._store.write() as uow:
             return services.add_episodes(
                 uow,
@@ -62,6 +64,7 @@ class Episodes:
                 embed=embed,
                 model=model,
                 embedder=embedder,
+                trusted=trusted,
             )
 
     def add_one(
@@ -86,30 +89,42 @@ class Episodes:
         progress: Callable[[int], None] | None = None,
         embedder: Embedder | None = None,
         trusted: bool = False,
+        strict: bool = False,
+        on_refused: Callable[[int, str], None] | None = None,
     ) -> dict[str, int]:
         """Record a stream of episodes in ONE transaction, `batch` at a time (flat memory).
 
         `items` is read lazily, inside the transaction: an invalid item (InvalidInput) writes
-        nothing. `progress(n)` is called after each batch with its size. Returns the counts
-        `episodes`, `added`, `updated` and `archived`.
+        nothing. Personal data is redacted in place (unless `trusted`); an episode the privacy
+        gate refuses is skipped and reported to `on_refused(position, reason)` (position counts
+        items from 1) while the rest is written, or, with `strict`, is PrivacyRefused and
+        nothing is written. `progress(n)` is called after each batch with its size. Returns the
+        counts `episodes` (read), `added`, `updated`, `archived`, `redacted` and `refused`.
         """
         owner = validated_athlete(owner_id)
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise InvalidInput(f"batch must be a whole number >= 1, got {batch!r}")
         privacy_gate.require_bool(trusted)
         at = moment(now)
-        counts = dict.fromkeys(("episodes", "added", "updated", "archived"), 0)
+        counts = dict.fromkeys(
+            ("episodes", "added", "updated", "archived", "redacted", "refused"), 0
+        )
         stream = iter(items)
         with self._store.write() as uow:
             while chunk := [validated(EpisodeIn, i) for i in itertools.islice(stream, batch)]:
-                privacy_gate.check(
-                    privacy_gate.episode_fields(chunk), trusted=trusted
-                )  # rolls back all
-                result = services.add_episodes(uow, owner, chunk, at, embedder=embedder)
+                result = services.add_episodes(
+                    uow, owner, chunk, at, embedder=embedder, trusted=trusted, strict=strict
+                )  # strict: a refusal rolls back all
+                for index, reason in result.skipped:
+                    if reason.startswith("refused: "):
+                        counts["refused"] += 1
+                        if on_refused is not None:
+                            on_refused(counts["episodes"] + index + 1, reason[9:])
                 counts["episodes"] += len(chunk)
                 counts["added"] += len(result.added)
                 counts["updated"] += len(result.updated)
                 counts["archived"] += result.archived
+                counts["redacted"] += len(result.redacted)
                 if progress is not None:
                     progress(len(chunk))
         return counts

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from vault.domain.errors import InvalidInput
+from vault.domain.errors import InvalidInput, PrivacyRefused
 from vault.domain.models import validated_athlete
 from vault.facade.store import Store, moment
 from vault.services import copy as copying
@@ -58,17 +58,29 @@ class Transfer:
         documents: Iterable[dict[str, Any] | interchange.ExportDocument],
         *,
         trusted: bool = False,
+        strict: bool = True,
+        on_refused: Callable[[int, str], None] | None = None,
     ) -> list[interchange.ImportReport]:
-        """Restore several documents in ONE transaction (all or nothing); idempotent like
-        `import_document`. Every document is validated before anything is written."""
+        """Restore several documents in ONE transaction; idempotent like `import_document`.
+        Every document is validated before anything is written. A document the privacy gate
+        refuses is PrivacyRefused and nothing is written (`strict`, the default), or, with
+        `strict=False`, is left out and reported to `on_refused(position, reason)` (position
+        counts documents from 1) while the others are restored."""
         docs = [interchange.validate_document(d) for d in documents]
-        if not privacy_gate.require_bool(trusted):
-            for doc in docs:
-                interchange.check_privacy(doc)
-        if not docs:
+        kept = []
+        for position, doc in enumerate(docs, 1):
+            if not strict and not privacy_gate.require_bool(trusted):
+                try:
+                    interchange.check_privacy(doc)
+                except PrivacyRefused as error:
+                    if on_refused is not None:
+                        on_refused(position, error.problem)
+                    continue
+            kept.append(doc)
+        if not kept:
             return []
         with self._store.write() as uow:
-            return [interchange.restore(uow, doc) for doc in docs]
+            return [interchange.restore(uow, doc, trusted=trusted) for doc in kept]
 
     def import_memories_yaml(
         self,

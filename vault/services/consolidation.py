@@ -14,6 +14,7 @@ from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.text import normalize_text
 from vault.extraction.consolidation import Session, consolidate
 from vault.extraction.privacy import scrub
+from vault.services import privacy_gate
 from vault.services.memory import merge
 from vault.storage.uow import UnitOfWork
 
@@ -37,7 +38,8 @@ def run(
     fresh = [c for c in proposed if (normalize_text(c.text), c.source_ref) not in cited]
     if not fresh:
         return MergeResult()
-    return merge(uow, athlete_id, scrub(fresh), now, policy)
+    # what the gate refuses (a name read from a session's words) is left out, never fatal
+    return merge(uow, athlete_id, privacy_gate.kept_candidates(scrub(fresh)), now, policy)
 
 
 def _cited(uow: UnitOfWork, athlete_id: str) -> set[tuple[str, str | None]]:

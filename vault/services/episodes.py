@@ -37,11 +37,12 @@ from vault.domain.episodes import (
     meta_json,
     name_key,
 )
-from vault.domain.errors import InvalidInput
+from vault.domain.errors import InvalidInput, PrivacyRefused
 from vault.domain.limits import EPISODE_CAP
 from vault.domain.models import validated
 from vault.domain.text import query_terms
 from vault.extraction import ActivityIn
+from vault.services import privacy_gate
 from vault.storage.dialect import has_fts5
 from vault.storage.repositories.episodes import (
     EpisodeRepository,
@@ -115,21 +116,39 @@ def add_episodes(
     embed: Embed | None = None,
     model: str = "app",
     embedder: Embedder | None = None,
+    trusted: bool = False,
+    strict: bool = True,
 ) -> AddEpisodesResult:
     """Record episodes set-wise; an existing `ref` of the owner is rewritten, not duplicated.
 
-    With a `policy`, events it does not keep are skipped (reported with their input index).
-    Past `cap` episodes the owner's oldest are archived as `capped`.
+    Each episode passes the privacy gate first unless `trusted`: personal data in its text,
+    type, outcome and metadata is redacted in place (reported in `redacted`); one the gate
+    refuses (an e-mail or card number in its ref or a metadata key) is PrivacyRefused when
+    `strict`, else skipped with the reason. With a `policy`, events it does not keep are
+    skipped (reported with their input index). Past `cap` episodes the owner's oldest are
+    archived as `capped`.
     """
     skipped: list[tuple[int, str]] = []
     kept: list[tuple[int, EpisodeIn]] = []
+    redacted: list[tuple[int, tuple[str, ...]]] = []
+    gated = not privacy_gate.require_bool(trusted)
     for index, item in enumerate(items):
+        if gated:
+            try:
+                item, kinds = privacy_gate.screen_episode(item, f"episode {index + 1}")
+            except PrivacyRefused as error:
+                if strict:
+                    raise
+                skipped.append((index, f"refused: {error.problem}"))
+                continue
+            if kinds:
+                redacted.append((index, kinds))
         if policy is not None and policy.decide(item) is None:
             skipped.append((index, "not_notable"))
         else:
             kept.append((index, item))
     if not kept:
-        return AddEpisodesResult(skipped=tuple(skipped))
+        return AddEpisodesResult(skipped=tuple(sorted(skipped)), redacted=tuple(redacted))
     uow.athletes.ensure(owner_id, now)
     last_by_ref: dict[str, int] = {}
     for position, (_index, item) in enumerate(kept):
@@ -183,6 +202,7 @@ def add_episodes(
         updated=tuple(r["target"] for r in updates),
         skipped=tuple(sorted(skipped)),
         archived=archived,
+        redacted=tuple(redacted),
     )
 
 
@@ -717,9 +737,15 @@ def load_knowledge_files(paths: Sequence[Path]) -> list[KnowledgeIn]:
 
 
 def store_knowledge(
-    uow: UnitOfWork, items: Sequence[KnowledgeIn], now: datetime
+    uow: UnitOfWork, items: Sequence[KnowledgeIn], now: datetime, *, trusted: bool = False
 ) -> tuple[int, int]:
-    """Insert or replace knowledge rows; (added, updated)."""
+    """Insert or replace knowledge rows; (added, updated). Personal data in any field is
+    redacted first unless `trusted` (vault.services.privacy_gate)."""
+    if not privacy_gate.require_bool(trusted):
+        items = [
+            privacy_gate.screen_knowledge(item, f"knowledge {n}")[0]
+            for n, item in enumerate(items, 1)
+        ]
     return KnowledgeRepository(uow.connection).upsert(items, now)
 
 

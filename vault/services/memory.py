@@ -25,7 +25,7 @@ from vault.domain.rules import (
 )
 from vault.domain.text import matches_query, query_terms
 from vault.domain.vocabulary import ArchiveReason, Kind
-from vault.services import evidence
+from vault.services import evidence, privacy_gate
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.engine_table import EngineTableRepository
@@ -41,8 +41,14 @@ def merge(
     candidates: Sequence[Candidate],
     now: datetime,
     policy: DecayPolicy = DEFAULT_DECAY_POLICY,
+    *,
+    trusted: bool = False,
 ) -> MergeResult:
-    """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap."""
+    """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap.
+
+    Every candidate passes the privacy gate first (PrivacyRefused names the first refused
+    one, and nothing is written) unless `trusted` (vault.services.privacy_gate)."""
+    candidates = privacy_gate.screen_candidates(candidates, trusted=trusted)
     uow.athletes.ensure(athlete_id, now)
     plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now, policy)
     carried = evidence.carried_over(uow, plan)

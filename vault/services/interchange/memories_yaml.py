@@ -136,9 +136,8 @@ def import_memories_yaml(
     parsed = _parse(load_text(source, where) if isinstance(source, str) else source, where)
     if not parsed.memories and not parsed.archived:
         raise InvalidInput(f"{where} holds no memories")
-    privacy_gate.check(
-        privacy_gate.memories_file_fields(parsed.memories, parsed.archived), trusted=trusted
-    )
+    if not privacy_gate.require_bool(trusted):
+        privacy_gate.check_memories_file(parsed.memories, parsed.archived)
     moment = utc_now() if now is None else require_aware(now, "now")
     protos = [_proto(i, m) for i, m in enumerate(parsed.memories)]
     res = resolve(protos, [], [])

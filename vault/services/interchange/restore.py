@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from vault.domain.document import ExportDocument
 from vault.domain.text import normalize_text
 from vault.domain.vocabulary import Kind
+from vault.services import privacy_gate
 from vault.services.interchange.validate import validate_document
 from vault.storage.repositories.snapshot import (
     ARCHIVE,
@@ -47,12 +48,17 @@ class ImportReport(BaseModel):
     messages: tuple[str, ...] = ()
 
 
-def restore(uow: UnitOfWork, document: dict[str, Any] | ExportDocument) -> ImportReport:
+def restore(
+    uow: UnitOfWork, document: dict[str, Any] | ExportDocument, *, trusted: bool = False
+) -> ImportReport:
     """Replace the athlete's rows with the document's, inside the caller's unit of work.
 
-    The document is validated first (InvalidInput, nothing written). The caller commits.
+    The document is validated first, its texts, source_refs and tags passing the privacy gate
+    unless `trusted` (InvalidInput, nothing written). The caller commits.
     """
     doc = validate_document(document)
+    if not privacy_gate.require_bool(trusted):
+        privacy_gate.check_document(doc)
     wanted = to_snapshot(doc)
     current = uow.snapshots.read(doc.athlete.id, lock=True)
     changed = current is None or shape(current) != shape(wanted)

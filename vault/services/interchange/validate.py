@@ -37,7 +37,7 @@ def check_privacy(doc: ExportDocument) -> None:
     """Every text, source_ref and tag passes the privacy gate every other write passes
     (`vault.services.privacy_gate`), or InvalidInput names the row. Skipped only for trusted
     imports."""
-    privacy_gate.check(privacy_gate.document_fields(doc), trusted=False)
+    privacy_gate.check_document(doc)
 
 
 def _check_ids(doc: ExportDocument) -> None:
