@@ -61,7 +61,9 @@ def test_add_then_recall_as_json(tmp_path: Path) -> None:
     }
 
 
-def test_import_json_lines_is_all_or_nothing(tmp_path: Path) -> None:
+def test_import_json_lines_skips_a_bad_line_or_with_strict_is_all_or_nothing(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "v.db"
     good = tmp_path / "good.jsonl"
     good.write_text(
@@ -74,11 +76,21 @@ def test_import_json_lines_is_all_or_nothing(tmp_path: Path) -> None:
     code, out = run(db, "episode", "import", "ana", str(good))
     assert code == 0 and out.startswith("imported 5 episodes: 5 added")
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"text": "fine"}\n{"text": ""}\n')
-    code, out = run(db, "episode", "import", "ana", str(bad))
+    bad.write_text(
+        '{"text": "fine"}\n{"text": ""}\n{"text": "call me on 07700 900123"}\n'
+        '{"text": "ok", "ref": "ana@example.com"}\n'
+    )
+    code, out = run(db, "episode", "import", "ana", str(bad), "--strict")
     assert code == 1 and "bad.jsonl:2" in out
     code, out = run(db, "recall", "ana", "fine", "--json")
     assert json.loads(out) == []
+    code, out = run(db, "episode", "import", "ana", str(bad))
+    assert code == 0, out
+    assert "bad.jsonl:2" in out and "bad.jsonl:4" in out  # each skipped line, on stderr
+    assert "2 episodes: 2 added" in out and "1 redacted, 2 refused" in out
+    code, out = run(db, "recall", "ana", "call me", "--json")
+    assert "call me on [phone]" in [e["text"] for e in json.loads(out)]
+    assert "07700" not in out
 
 
 def test_knowledge_load_and_errors_are_one_line(tmp_path: Path) -> None:
@@ -120,8 +132,8 @@ def test_prompt_context_prints_seed_003_sections_from_knowledge_and_episodes(
     )
     code, out = run(db, "prompt", "ana", "--context", "hill repeats at Parliament Hill")
     assert code == 0, out
-    assert out.startswith("KNOWLEDGE:\n") and "Parliament Hill" in out.split("PAST EXPERIENCE:")[0]
-    assert "legs felt flat" in out.split("PAST EXPERIENCE:")[1]
+    assert out.startswith("KNOWLEDGE (") and "Parliament Hill" in out.split("PAST EXPERIENCE")[0]
+    assert "legs felt flat" in out.split("PAST EXPERIENCE")[1]
 
 
 def test_recall_explains_and_reembed_loads_the_apps_embedder(

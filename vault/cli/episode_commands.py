@@ -118,27 +118,49 @@ def add(
         click.echo(f"added episode {result.added[0]}")
 
 
-def _episode_lines(
-    stream: IO[bytes], path: str, advance: Callable[[int], None]
-) -> Iterator[EpisodeIn]:
+class _Lines:
     """The stream's JSON Lines as episodes, read one line at a time (each at most
-    MAX_DOCUMENT_BYTES); a line that is not a valid episode is InvalidInput naming it."""
-    number = 1
-    while line := read_line(stream, path, number):
-        advance(len(line))
-        if line.strip():
-            where = f"{path}:{number}"
-            try:
-                data = json.loads(decode(line, where))
-            except json.JSONDecodeError as error:
-                raise InvalidInput(f"{where}: not JSON ({error.msg})") from None
-            if not isinstance(data, dict):
-                raise InvalidInput(f"{where}: expected a JSON object, got {type(data).__name__}")
-            try:
-                yield validated(EpisodeIn, data)
-            except InvalidInput as error:
-                raise InvalidInput(f"{where}: {error}") from None
-        number += 1
+    MAX_DOCUMENT_BYTES). A line that is not a valid episode is InvalidInput naming it when
+    `strict`, else skipped and reported (`bad` counts them); `numbers` holds the line of each
+    episode yielded, so a refusal reported by position names its line."""
+
+    def __init__(self, path: str, strict: bool) -> None:
+        self.path, self.strict = path, strict
+        self.numbers: list[int] = []
+        self.bad = 0
+
+    def read(self, stream: IO[bytes], advance: Callable[[int], None]) -> Iterator[EpisodeIn]:
+        number = 1
+        while line := read_line(stream, self.path, number):
+            advance(len(line))
+            if line.strip():
+                try:
+                    episode = self._episode(line, f"{self.path}:{number}")
+                except InvalidInput as error:
+                    if self.strict:
+                        raise
+                    self.bad += 1
+                    click.echo(f"skipped {error}", err=True)
+                else:
+                    self.numbers.append(number)
+                    yield episode
+            number += 1
+
+    def refused(self, position: int, reason: str) -> None:
+        click.echo(f"skipped {self.path}:{self.numbers[position - 1]}: {reason}", err=True)
+
+    @staticmethod
+    def _episode(line: bytes, where: str) -> EpisodeIn:
+        try:
+            data = json.loads(decode(line, where))
+        except json.JSONDecodeError as error:
+            raise InvalidInput(f"{where}: not JSON ({error.msg})") from None
+        if not isinstance(data, dict):
+            raise InvalidInput(f"{where}: expected a JSON object, got {type(data).__name__}")
+        try:
+            return validated(EpisodeIn, data)
+        except InvalidInput as error:
+            raise InvalidInput(f"{where}: {error}") from None
 
 
 @episode.command("import")
@@ -147,6 +169,12 @@ def _episode_lines(
     "path", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=str)
 )
 @click.option("--trusted", is_flag=True, help=TRUSTED_HELP)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="All or nothing: a line that is not a valid episode, or one the privacy gate "
+    "refuses, writes nothing and exits 1 (default: it is skipped and reported).",
+)
 @json_option("Print the counts as JSON.")
 @db_option
 @click.pass_context
@@ -156,33 +184,47 @@ def import_(
     owner: str,
     path: str,
     trusted: bool,
+    strict: bool,
     as_json: bool,
     embedder_spec: str | None,
 ) -> None:
     """Import OWNER's episodes from a JSON Lines file, `-` for stdin (text, ref, at, type,
     outcome, meta).
 
-    The file is read a line at a time and written in one transaction: a bad line writes
-    nothing. A line may hold at most 16 MB. With --embedder each episode's vector is stored too.
+    The file is read a line at a time and written in one transaction. Personal data in an
+    episode is redacted in place ([phone], [email], ...); a line that is not a valid episode or
+    that the privacy gate refuses (an e-mail or card number in its ref) is skipped and reported
+    on stderr with its line number, the rest is written, and the summary says how many were
+    written, redacted and refused (exit 0). With --strict such a line writes nothing (exit 1).
+    A line may hold at most 16 MB. With --embedder each episode's vector is stored too.
     """
     validated_athlete(owner)
     embedder = _load_embedder(embedder_spec)
+    lines = _Lines(path, strict)
     with open_binary(path) as stream:
         vault = open_from_cli(ctx, create=True)
         with committing(ctx, "the import"), progress(stream_size(stream), "importing") as advance:
             counts = vault.episodes.import_stream(
                 owner,
-                _episode_lines(stream, path, advance),
+                lines.read(stream, advance),
                 batch=IMPORT_BATCH,
                 embedder=embedder,
                 trusted=trusted,
+                strict=strict,
+                on_refused=lines.refused,
             )
+    refused = counts["refused"] + lines.bad
+    written = counts["added"] + counts["updated"]
     if as_json:
-        echo_json({name: counts[name] for name in ("added", "updated", "archived")})
+        echo_json(
+            {name: counts[name] for name in ("added", "updated", "archived", "redacted")}
+            | {"written": written, "refused": refused}
+        )
     else:
         click.echo(
-            f"imported {counted(counts['episodes'], 'episode')}: {counts['added']} added, "
-            f"{counts['updated']} updated, {counts['archived']} archived"
+            f"imported {counted(written, 'episode')}: {counts['added']} added, "
+            f"{counts['updated']} updated, {counts['archived']} archived; "
+            f"{counts['redacted']} redacted, {refused} refused"
         )
 
 

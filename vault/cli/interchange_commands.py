@@ -211,12 +211,24 @@ class Counts:
     is_flag=True,
     help="Your own export: skip the privacy filter every other write passes.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="In a stream, a document the privacy filter refuses fails the import (exit 1) "
+    "instead of being skipped and reported.",
+)
 @verbose_option
 @json_option("Print the import report (or the stream's counts) as JSON.")
 @db_option
 @click.pass_context
 def import_(
-    ctx: click.Context, path: str, skip_bad: bool, trusted: bool, verbose: bool, as_json: bool
+    ctx: click.Context,
+    path: str,
+    skip_bad: bool,
+    trusted: bool,
+    strict: bool,
+    verbose: bool,
+    as_json: bool,
 ) -> None:
     """Restore the athlete(s) in PATH (`-` for stdin), exactly: a vault-export document (JSON
     or YAML), or the JSON Lines stream of `vault export --all`.
@@ -228,7 +240,9 @@ def import_(
     with open_binary(path) as stream:
         first = read_line(stream, path, 1)
         if _is_stream_line(first):
-            _import_stream(ctx, stream, path, first, skip_bad, trusted, verbose, as_json)
+            _import_stream(
+                ctx, stream, path, first, skip_bad, trusted, verbose, as_json, strict=strict
+            )
             return
         rest = stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
         raw = first + rest
@@ -252,12 +266,21 @@ def _import_stream(
     trusted: bool,
     verbose: bool,
     as_json: bool,
+    *,
+    strict: bool = False,
 ) -> None:
     vault = open_from_cli(ctx, create=True)
     totals = Counts()
     size = stream_size(stream)
     batch: list[Any] = []
+    lines: list[int] = []  # the line of each document of the batch
     first_line = 1
+    refused = 0
+
+    def report_refused(position: int, reason: str) -> None:
+        nonlocal refused
+        refused += 1
+        warn(f"skipped line {lines[position - 1]}: {reason}")
 
     def flush(last_line: int) -> None:
         nonlocal batch, first_line
@@ -265,12 +288,15 @@ def _import_stream(
             first_line = last_line + 1
             return
         with committing(ctx, f"lines {first_line}-{last_line} of {path}"):
-            reports = vault.transfer.import_documents(batch, trusted=trusted)
+            reports = vault.transfer.import_documents(
+                batch, trusted=trusted, strict=strict, on_refused=report_refused
+            )
         for report in reports:
             totals.add_report(report)
             if verbose:
                 click.echo(f"{'restored' if report.changed else 'unchanged'} {report.athlete_id}")
         batch, first_line = [], last_line + 1
+        lines.clear()
 
     with progress(size, "importing") as advance:
         number, line = 1, first
@@ -281,6 +307,7 @@ def _import_stream(
                     batch.append(
                         parse_text(decode(line, f"{path} line {number}"), f"{path} line {number}")
                     )
+                    lines.append(number)
                 except VaultError as error:
                     if not skip_bad:
                         raise CliError(f"line {number}: {error}{_committed(totals)}") from None
@@ -296,12 +323,14 @@ def _import_stream(
         "restored": totals.restored,
         "unchanged": totals.unchanged,
         "skipped": totals.skipped,
+        "refused": refused,
         **totals.rows,
     }
     if as_json:
         echo_json(summary)
     else:
         skipped = f", {totals.skipped} skipped" if totals.skipped else ""
+        skipped += f", {refused} refused by the privacy filter" if refused else ""
         click.echo(
             f"imported {counted(totals.athletes, 'athlete')} from {path} ({totals.restored} restored, "
             f"{totals.unchanged} unchanged{skipped}; {totals.describe()})"

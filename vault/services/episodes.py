@@ -38,7 +38,7 @@ from vault.domain.episodes import (
     name_key,
 )
 from vault.domain.errors import InvalidInput, PrivacyRefused
-from vault.domain.limits import EPISODE_CAP
+from vault.domain.limits import EPISODE_CAP, EPISODE_TEXT_MAX
 from vault.domain.models import validated
 from vault.domain.text import query_terms
 from vault.extraction import ActivityIn
@@ -649,7 +649,7 @@ def episodes_from_activity(
         summary = f"missed {summary}"
     found = [
         EpisodeIn(
-            text=summary[:2000],
+            text=summary[:EPISODE_TEXT_MAX],
             type=kind,
             outcome=outcome,
             at=when,
@@ -661,7 +661,7 @@ def episodes_from_activity(
     if injury:
         found.append(
             EpisodeIn(
-                text=f"{notes}"[:2000],
+                text=notes[:EPISODE_TEXT_MAX],
                 type="injury",
                 outcome="negative",
                 at=when,
