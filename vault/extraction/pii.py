@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from vault.extraction import pii_numbers
 from vault.extraction.clauses import KNOWN_WORDS
@@ -29,7 +30,7 @@ class Span:
 
 
 # -- e-mail addresses, also spelled with words: "ana at example dot com", "ana(at)example.com"
-_AT_WORD = r"(?:\s*[\(\[\{<]\s*at\s*[\)\]\}>]\s*|\s+at\s+)"
+_AT_WORD = r"(?:\s*@\s*|\s*[\(\[\{<]\s*at\s*[\)\]\}>]\s*|\s+at\s+)"
 _DOT_WORD = r"(?:\s*[\(\[\{<]\s*dot\s*[\)\]\}>]\s*|\s+dot\s+)"
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}\s?@\s?[\w-]{1,63}(?:\s?\.\s?[\w-]{1,63}){1,4}")
 _EMAIL_WORDS = re.compile(
@@ -62,7 +63,8 @@ def _emails(text: str) -> list[Span]:
     spans = []
     if "@" in text:
         spans = [Span("email", m.start(), m.end()) for m in _EMAIL.finditer(text)]
-    if _AT_OR_DOT_WORD.search(text) is None:
+    lowered = text.lower()
+    if ("at" not in lowered and "dot" not in lowered) or _AT_OR_DOT_WORD.search(text) is None:
         return spans
     for match in _EMAIL_WORDS.finditer(text):
         written = match.group(0)
@@ -84,7 +86,12 @@ _WEB_TLDS = frozenset("com org net io co uk de fr es it nl app me ly ai dev".spl
 _TRAILING = ".,;:!?)]'"
 
 
+_DOTTED = re.compile(r"\w\.[A-Za-z]")
+
+
 def _urls(text: str) -> list[Span]:
+    if "://" not in text and _DOTTED.search(text) is None:
+        return []
     spans = [
         Span("url", m.start(), m.start() + len(m.group(0).rstrip(_TRAILING)))
         for m in _LINK.finditer(text)
@@ -150,21 +157,31 @@ def _secret_value(word: str, glue: str, value: str) -> bool:
     return re.match(_PASSWORD, lowered_word) is not None and core.lower() not in _DESCRIBES
 
 
+# Cheap first looks (substring tests run in C): most texts name no secret at all.
 _SECRET_HINTS = ("pass", "pw", "pin", "log", "user", "key", "token", "secret", "cv", "code")
+_SECRET_WORD = re.compile(
+    r"\b(?:pass|pw|pin|log|user|api|secret|access|auth|token|security|cvv|cvc)", re.IGNORECASE
+)
+_KEY_PREFIXES = ("sk-", "ghp_", "AKIA", "xox", "AIza")
+_LONG_RUN = re.compile(r"[\w-]{32}")
 
 
 def _secrets(text: str) -> list[Span]:
     spans = []
     lowered = text.lower()
-    matches = _CREDENTIAL.finditer(text) if any(h in lowered for h in _SECRET_HINTS) else ()
+    named = any(h in lowered for h in _SECRET_HINTS) and _SECRET_WORD.search(text) is not None
+    matches = _CREDENTIAL.finditer(text) if named else ()
     for match in matches:
         if _secret_value(match.group("word"), match.group("glue"), match.group("value")):
             end = match.end("value")
             while end > match.start("value") and text[end - 1] in ".,;!?":
                 end -= 1
             spans.append(Span("credential", match.start("value"), end))
-    spans += [Span("credential", m.start(), m.end()) for m in _API_KEY.finditer(text)]
-    return spans + [Span("credential", m.start(), m.end()) for m in _LONG_TOKEN.finditer(text)]
+    if any(prefix in text for prefix in _KEY_PREFIXES):
+        spans += [Span("credential", m.start(), m.end()) for m in _API_KEY.finditer(text)]
+    if _LONG_RUN.search(text) is not None:
+        spans += [Span("credential", m.start(), m.end()) for m in _LONG_TOKEN.finditer(text)]
+    return spans
 
 
 # -- dates of birth: a birth word, then a date in digits or words ("DOB 3/2/90", "born on the
@@ -198,9 +215,16 @@ _MONTH_ONLY = re.compile(rf"^{_MONTH}$", re.IGNORECASE)
 _BIRTH_HINT = re.compile(rf"\b{_BIRTH_CUE}", re.IGNORECASE)
 
 
+_BIRTH_HINTS = (
+    "born", "birth", "bday", "b-day", "dob", "d.o.b", "geboren", "n\u00e9", "nee", "nacid",
+    "nato", "nata",
+)  # fmt: skip
+
+
 def _birthdates(text: str) -> list[Span]:
     spans: list[Span] = []
-    if _BIRTH_HINT.search(text) is None:
+    lowered = text.lower()
+    if not any(hint in lowered for hint in _BIRTH_HINTS) or _BIRTH_HINT.search(text) is None:
         return spans
     for match in _BIRTH.finditer(text):
         date = match.group("date")
@@ -229,7 +253,16 @@ _DOCUMENT = re.compile(
 _SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
 
 
+_DOCUMENT_HINTS = (
+    "passport", "licen", "ssn", "nhs", "insurance", "tax", "sort code", "routing", "account",
+    "acct", "member", "policy", "document", "id ", "id:", "id#", "id number",
+)  # fmt: skip
+
+
 def _documents(text: str) -> list[Span]:
+    lowered = text.lower()
+    if not any(hint in lowered for hint in _DOCUMENT_HINTS):
+        return [Span("document", m.start(), m.end()) for m in _SSN.finditer(text)]
     spans = [
         Span("document", m.start("value"), m.end("value"))
         for m in _DOCUMENT.finditer(text)
@@ -275,6 +308,20 @@ _STREET_NAME_THEN_NUMBER = re.compile(
 _NUMBER_THEN_STREET_NAME = re.compile(  # "10 rue de la Paix", "3, calle Mayor"
     rf"\b{_HOUSE},?\s+(?i:{_ROMANCE_STREET})(?:\s+(?i:{_PARTICLE}))*(?:\s+[^\W\d_][\w'-]*){{1,3}}"
 )
+# Cheap first looks: most texts hold no street word at all, and the patterns above start at
+# every word.
+_SUFFIXES = (
+    "stra", "str.", "gasse", "weg", "allee", "platz", "damm", "ufer", "laan", "gracht", "plein",
+    "steeg", "gade", "vej", "gatan", "v\u00e4gen", "veien", "gata", "utca", "katu",
+)  # fmt: skip
+_SUFFIX_HINT = re.compile(
+    r"(?:stra(?:ss|\u00df)e|str\.|gasse|weg|allee|platz|damm|ufer|straat|laan|gracht|plein|steeg"
+    r"|gade|vej|gatan|v\u00e4gen|veien|gata|utca|katu)\s*(?:(?:nr|no|n[\u00ba\u00b0o]|num|#)\.?\s*)?\d"
+)
+_STREET_WORD_HINT = re.compile(
+    rf"\b(?:{_ROMANCE_STREET}|via|place|plaza|corso|largo|avenue|boulevard|all\u00e9e|paseo"
+    r"|camino|chauss?\u00e9e|plac)"
+)
 _POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b")
 
 
@@ -285,7 +332,13 @@ def _addresses(text: str) -> list[Span]:
         if m.group("type").lower() not in _PLAIN_STREET_WORDS
         or all(word[0].isupper() for word in m.group("name").split())
     ]
-    for pattern in (_STREET_SUFFIX, _STREET_NAME_THEN_NUMBER, _NUMBER_THEN_STREET_NAME):
+    lowered = text.lower()
+    patterns = []
+    if any(s in lowered for s in _SUFFIXES) and _SUFFIX_HINT.search(lowered):
+        patterns.append(_STREET_SUFFIX)
+    if _STREET_WORD_HINT.search(lowered):
+        patterns += [_STREET_NAME_THEN_NUMBER, _NUMBER_THEN_STREET_NAME]
+    for pattern in patterns:
         spans += [Span("address", m.start(), m.end()) for m in pattern.finditer(text)]
     return spans + [Span("address", m.start(), m.end()) for m in _POSTCODE.finditer(text)]
 
@@ -330,10 +383,50 @@ def _is_name(text: str, match: re.Match[str]) -> bool:
     return True
 
 
+# A word where a person goes ("runs with john", "RUNS WITH JOHN", "john says ..."): read as a
+# name when the given-name list of `gender_guesser` knows it, whatever its case.
+_PERSON_SLOT = re.compile(
+    r"\b(?:with|and|told|tells|asked|met|meets|called|named|by|friend|buddy|partner|wife"
+    r"|husband|girlfriend|boyfriend|brother|sister|mum|mom|dad|son|daughter|colleague|coach)"
+    r"\s+(?P<after>[a-z]{2,20}|[A-Z]{2,20})\b(?!')"
+    r"|(?:^|[.!?;:]\s*)(?P<before>[a-z]{2,20}|[A-Z]{2,20})(?='s\b|\s+(?:says|said|thinks|told"
+    r"|wants|runs|rides|swims|trains|and i|is my|was my)\b)",
+    re.IGNORECASE,
+)
+# Given names that are also everyday English words in a coach's memory ("with max effort",
+# "long run", "will", "may"): never read as a name when not capitalised.
+_ALSO_WORDS = frozenset(
+    """
+    max min long easy hard will may can an sun run bay mark bill art rich rose hope joy faith
+    grace june july august summer winter autumn dawn river hunter chase sky pat ray gene drew
+    jack guy miles lane hill park dale glen wood stone bell king earl lee young page trail
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_GIVEN_NAMES: list[object] = []  # the detector, loaded on first use (about 1.5 s, 4 MB)
+
+
+def _given_name(word: str) -> bool:
+    lowered = word.lower()
+    if lowered in _ALSO_WORDS or lowered in _ALLOWED or lowered in KNOWN_WORDS:
+        return False
+    if not _GIVEN_NAMES:
+        import gender_guesser.detector  # only for memory text with a word where a person goes
+
+        _GIVEN_NAMES.append(gender_guesser.detector.Detector(case_sensitive=False))
+    detector: Any = _GIVEN_NAMES[0]
+    return bool(detector.get_gender(lowered) != "unknown")
+
+
 def _names(text: str) -> list[Span]:
-    return [
+    spans = [
         Span("name", m.start(), m.end()) for m in _CAPITALISED.finditer(text) if _is_name(text, m)
     ]
+    for match in _PERSON_SLOT.finditer(text):
+        group = "after" if match.group("after") else "before"
+        word = match.group(group)
+        if not (word[0].isupper() and word[1:].islower()) and _given_name(word):
+            spans.append(Span("name", match.start(group), match.end(group)))
+    return spans
 
 
 ALL_KINDS = (
