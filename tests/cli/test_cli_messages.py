@@ -36,9 +36,12 @@ def test_a_privacy_refusal_in_an_import_names_the_cli_flag(tmp_path: Path) -> No
     document["facts"][0]["text"] = "email me at ana@example.com"
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(document))
-    result = run("--db", db, "import", str(path))
+    result = run("--db", db, "import", str(path), "--strict")
     assert result.exit_code == 1
     assert "--trusted" in result.stderr and "trusted=True" not in result.stderr
+    skipped = run("--db", db, "import", str(path))  # one bad item is skipped and reported
+    assert skipped.exit_code == 0 and "skipped line 1" in skipped.stderr
+    assert "1 refused by the privacy filter" in skipped.stdout
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:

@@ -211,6 +211,7 @@ def test_export_all_streams_json_lines_and_import_reads_them_back(tmp_path: Path
         "restored": 7,
         "unchanged": 0,
         "skipped": 0,
+        "refused": 0,
         "facts": 7,
         "patterns": 0,
         "notes": 0,

@@ -102,20 +102,19 @@ def test_forget_erases_words_that_match_behind_a_fact_that_stays(
     assert rows(db_path, "SELECT words FROM fact_evidence") == [("hill repeats are my thing",)]
 
 
-def test_evidence_holding_personal_data_is_refused_and_nothing_is_written(
+def test_evidence_words_are_speech_personal_data_redacted_in_place(
     vault: Vault, db_path: Path
 ) -> None:
-    with pytest.raises(InvalidInput, match="evidence"):
-        vault.merge("ana", [_fact("likes swimming", "m1", "call me on +44 7700 900123")], now=T0)
-    assert rows(db_path, "SELECT COUNT(*) FROM facts") == [(0,)]
+    vault.merge("ana", [_fact("likes swimming", "m1", "call me on +44 7700 900123")], now=T0)
+    assert rows(db_path, "SELECT words FROM fact_evidence") == [("call me on [phone]",)]
 
 
-def test_learned_words_are_kept_with_names_redacted(vault: Vault) -> None:
+def test_learned_words_are_kept_whole_names_and_races_included(vault: Vault) -> None:
     vault.ingest_message("ana", "I swim every Tuesday with Jonathan Meyers", now=T0)
     (fact,) = vault.facts("ana", T0)
     (evidence,) = vault.why([fact.id])[fact.id]
     assert fact.text == "primary sport: swimming"
-    assert evidence.words == "I swim every Tuesday with [name] [name]"
+    assert evidence.words == "I swim every Tuesday with Jonathan Meyers"
     assert evidence.source.value == "user_message" and evidence.extractor == "rules:sport"
 
 

@@ -286,8 +286,9 @@ def _tables(vault: Vault) -> str:
 
 
 def _found(stored: str, needle: str) -> bool:
+    """Whether `needle` is in one stored value (digits compared with separators dropped)."""
     if needle.isdigit():
-        return needle in re.sub(r"\D", "", stored.replace("\n", "x"))
+        return any(needle in re.sub(r"\D", "", value) for value in stored.split("\n"))
     return needle.lower() in stored.lower()
 
 
@@ -349,7 +350,7 @@ def test_numbers_and_nested_values_are_read_at_any_depth(tmp_path: Path) -> None
             now=T0,
         )
         stored = _tables(vault)
-        assert str(card) not in stored and "79460958" not in re.sub(r"\D", "", stored)
+        assert not _found(stored, str(card)) and not _found(stored, "2079460958")
         assert "DE89" not in stored and "[iban]" in stored and "[card]" in stored
         # an identifier is opaque: a real activity id is kept, never read as a phone number
         vault.episodes.add("ana", [{"text": "tempo", "meta": {"activity_id": 9876543210}}], now=T0)

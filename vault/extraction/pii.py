@@ -56,6 +56,14 @@ _MAIL_HOSTS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _AT_SPLIT = re.compile(_AT_WORD, re.IGNORECASE)
+# Words before a bare " at " that say where, not whose mailbox ("my blog at myruns.io").
+_NOT_A_MAILBOX = frozenset(
+    """
+    blog site website web page shop store me us him her them you it this that home work school
+    online app out up look looking check one is are am was were be been live lives living
+    stay stayed meet meeting work works worked job run runs ran found find available open
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
 _SPELLED = re.compile(r"[\(\[\{<]\s*(?:at|dot)|\bdot\b", re.IGNORECASE)
 
 
@@ -72,9 +80,13 @@ def _emails(text: str) -> list[Span]:
             continue
         local, host = _AT_SPLIT.split(written, maxsplit=1)
         host_words = {w.lower() for w in re.split(r"\W+", host) if w}
-        # "ana at example dot com", "ana(at)example.com", "ana.b at example.com" are addresses;
-        # "my blog at myruns.io" is a website, unless the host is a mail service
-        if _SPELLED.search(written) or re.search(r"[._+\d]", local) or host_words & _MAIL_HOSTS:
+        # "ana at example dot com", "ana(at)example.com", "ana at example.org" are addresses;
+        # "my blog at myruns.io", "find me at myruns.io" name a website
+        if (
+            _SPELLED.search(written)
+            or host_words & _MAIL_HOSTS
+            or (len(local) > 1 and local.lower() not in _NOT_A_MAILBOX)
+        ):
             spans.append(Span("email", match.start(), match.end()))
     return spans
 

@@ -123,9 +123,7 @@ def cards(text: str) -> Iterator[tuple[int, int]]:
         yield from _card_windows(text, groups, cue)
 
 
-def _card_windows(
-    text: str, groups: list[tuple[int, int]], cue: bool
-) -> Iterator[tuple[int, int]]:
+def _card_windows(text: str, groups: list[tuple[int, int]], cue: bool) -> Iterator[tuple[int, int]]:
     """The longest runs of consecutive groups that form a Luhn-valid card number (a window
     never holds more than 19 digits, so a long list of numbers costs linear time)."""
     first = 0
