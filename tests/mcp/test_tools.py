@@ -190,7 +190,7 @@ def test_add_episode_then_recall_it(vault: Vault) -> None:
 
 
 def test_episode_tools_refuse_bad_input(vault: Vault) -> None:
-    refused(call(vault, "add_episode", {"text": "x" * 2001}, writes=True), "2000")
+    refused(call(vault, "add_episode", {"text": "x" * 20_001}, writes=True), "20000")
     refused(call(vault, "add_episode", {"text": "ran", "type": "x" * 41}, writes=True), "type")
     refused(call(vault, "recall_episodes", {}), "query")
     refused(call(vault, "recall_episodes", {"query": "run", "limit": 101}), "limit")
@@ -233,7 +233,6 @@ def test_list_athletes_shows_only_the_served_ones(vault: Vault) -> None:
     [
         ("add_memory", {"text": "my password hunter2zq"}),
         ("add_memory", {"text": "pays with card 4111.1111.1111.1111", "kind": "note"}),
-        ("add_episode", {"text": "long run, card 4111 1111 1111 1111 hunter2zq"}),
     ],
 )
 def test_writes_pass_the_privacy_gate_and_agents_cannot_vouch(
@@ -242,4 +241,16 @@ def test_writes_pass_the_privacy_gate_and_agents_cannot_vouch(
     refused(call(vault, tool, arguments, writes=True), "personal data")
     exported = vault.transfer.export("ana") if vault.summary("ana") else {}
     assert "hunter2zq" not in str(exported) and "4111" not in str(exported)
-    assert not vault.episodes.recall("ana", "long run card", k=5)
+
+
+def test_an_episode_keeps_its_words_with_personal_data_redacted(vault: Vault) -> None:
+    ok(
+        call(
+            vault,
+            "add_episode",
+            {"text": "long run, paid with card 4111 1111 1111 1111"},
+            writes=True,
+        )
+    )
+    (episode,) = vault.episodes.recall("ana", "long run card", k=5)
+    assert episode.text == "long run, paid with card [card]"
