@@ -16,6 +16,9 @@ it replaced (what the engine had read), it says:
   a fact whose confidence fell: the engine's own decay, which vault's decay already covers;
 - a fact, pattern or note left out: the engine's own decay or cap, never a retraction.
 
+What was erased stays erased (`vault.services.engine_sync` asks the erasure record): a fact
+is a new statement only when its `learned_at` comes after the erasure.
+
 Lenient, item by item: anything the engine's types allow is taken. A source outside vault's list
 is mapped to `conversation`, a confidence outside 0..1 is clamped, and each adjustment is noted;
 an item that cannot be read (no text, a wrong type) is left out with a note. Only a row that is
@@ -72,6 +75,7 @@ class Observation:
     observed_at: datetime
     confidence: float = 0.7  # facts carry the engine's own; patterns and notes take vault's
     source: Source = FALLBACK_SOURCE
+    learned_at: datetime | None = None  # a fact's own time (the erasure rule compares it)
 
 
 @dataclass
@@ -122,7 +126,14 @@ def changes(
             continue  # repeated unchanged, or the engine's own decay
         when = written_at if old is not None else _observed(fact.learned_at, written_at)
         result.observations.append(
-            Observation("fact", fact.text, when, confidence, _source(fact.source, result.notes))
+            Observation(
+                "fact",
+                fact.text,
+                when,
+                confidence,
+                _source(fact.source, result.notes),
+                fact.learned_at,
+            )
         )
     for kind, now_items, old_items in (
         ("pattern", current.patterns, () if previous is None else previous.patterns),

@@ -26,6 +26,7 @@ from vault.domain.engine_document import (
     column_time,
     parse_document,
 )
+from vault.domain.erasure import erasure_text
 from vault.domain.errors import InvalidInput, VaultError
 from vault.domain.models import (
     Candidate,
@@ -38,7 +39,9 @@ from vault.domain.models import (
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.prompt.engine_row import engine_document, engine_json
+from vault.prompt.items import utc_text
 from vault.prompt.memory_block import render_rows
+from vault.services.erasure import athlete_erased_at, erased_items
 from vault.services.memory import merge
 from vault.services.privacy_gate import candidate_problem
 from vault.storage import queries
@@ -136,10 +139,12 @@ def _apply(
     written_at = min(column_time(row.written_at) or current.updated_at or now, now)
     found = changes(_previous(row.previous_json), current, written_at)
     lines = list(found.notes)
-    candidates = [c for o in found.observations if (c := _candidate(o, legacy, lines)) is not None]
-    uow.athletes.ensure(athlete_id, now)
+    observations = _not_erased(uow, athlete_id, found.observations, lines)
+    candidates = [c for o in observations if (c := _candidate(o, legacy, lines)) is not None]
     if candidates:
         merge(uow, athlete_id, candidates, now, policy)
+    # else: nothing to keep; an athlete vault does not have (deleted, or never had memory) is
+    # not made, and the row the engine wrote is taken down at commit
     table.mark_dirty(athlete_id)  # republish even when nothing merged: withheld text leaves the row
     table.applied(row.id)
     report.applied += 1
@@ -156,6 +161,41 @@ def _apply(
 
 
 _NONE = {"facts": 0, "patterns": 0, "notes": 0}
+
+
+def _not_erased(
+    uow: UnitOfWork, athlete_id: str, observations: list[Observation], lines: list[str]
+) -> list[Observation]:
+    """Erasure wins over a stale write-back (docs/engine.md, "What was erased stays erased").
+
+    A fact equal to an erased item, or of an athlete deleted since, stays erased unless its
+    `learned_at` comes after the erasure (a new statement); a pattern or note equal to an erased
+    one stays erased. An item vault holds again (stated anew after its erasure) is not erased.
+    The lines name no erased text: they are logged and printed.
+    """
+    if not observations:
+        return observations
+    erased = erased_items(uow, athlete_id, [o.text for o in observations])
+    deleted = athlete_erased_at(uow, athlete_id)
+    if not erased and deleted is None:
+        return observations
+    active = {erasure_text(state.text) for state in uow.memory.load_active(athlete_id)}
+    kept = []
+    for observation in observations:
+        when = erased.get(observation.text)
+        if observation.kind == "fact" and deleted is not None:
+            when = deleted if when is None else max(when, deleted)
+        new_statement = (
+            observation.kind == "fact"
+            and observation.learned_at is not None
+            and when is not None
+            and observation.learned_at > when
+        )
+        if when is None or new_statement or erasure_text(observation.text) in active:
+            kept.append(observation)
+        else:
+            lines.append(f"a {observation.kind} erased at {utc_text(when)} stays erased")
+    return kept
 
 
 def _key_text(raw: object) -> str:
