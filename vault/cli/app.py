@@ -383,6 +383,8 @@ def _with_engine_writes_applied(vault: Vault, url: str) -> Vault:
 
 def apply_engine_writes(url: str) -> None:
     """Apply the engine's waiting rows of the vault at `url` (a warning when it cannot)."""
+    from vault.api import open_vault
+
     try:
         with open_vault(url) as writable:
             writable.admin.sync_engine()
