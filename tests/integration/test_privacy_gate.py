@@ -312,7 +312,7 @@ CLI_WRITES = {  # command -> how to make it write PII
     "episode add": lambda path: ["episode", "add", "ana", PII],
     "episode import": lambda path: ["episode", "import", "ana", str(path)],
     "knowledge load": lambda path: ["knowledge", "load", str(path)],
-    "import": lambda path: ["import", str(path)],
+    "import": lambda path: ["import", str(path), "--strict"],  # --strict: refused, exit 1
 }
 CLI_SPEECH = {"episode add", "episode import", "knowledge load"}  # redacted, not refused
 CLI_LEARNING = {"ingest", "bootstrap", "demo"}  # extractor output only, through the gate
@@ -518,6 +518,12 @@ SERVICE_NOT_WRITES = {
     "vault.services.engine_sync.sync",
     # facts consolidated from stored sessions: merged through merge's gate
     "vault.services.consolidation.run",
+    # the erasure record: keyed hashes of what was removed, never a text
+    "vault.services.erasure.record_erasure",
+    "vault.services.erasure.record_athlete_erasure",
+    "vault.services.erasure.erased_items",
+    "vault.services.erasure.erased_since",
+    "vault.services.erasure.athlete_erased_at",
     # merge's own plumbing: rows of a merge plan that merge's gate passed
     "vault.services.evidence.carried_over",
     "vault.services.evidence.record",
