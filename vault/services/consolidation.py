@@ -7,10 +7,12 @@ evidence (one reinforcement).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime
 
-from vault.domain.models import MergeResult
-from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
+from vault.domain.limits import ACTIVE_FLOOR
+from vault.domain.models import FactIn, MergeResult
+from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy, boosted, decayed
 from vault.domain.text import normalize_text
 from vault.extraction.consolidation import Session, consolidate
 from vault.extraction.privacy import scrub
@@ -30,7 +32,7 @@ def run(
         Session(ref=ref, at=at, sport=meta.get("sport"), text=text)
         for ref, at, text, meta in uow.episodes.activity_sessions(athlete_id, SESSIONS_READ)
     ]
-    proposed = consolidate(sessions)
+    proposed = _alive(consolidate(sessions), now, policy)
     if not proposed:
         return MergeResult()
     cited = _cited(uow, athlete_id)
@@ -38,6 +40,28 @@ def run(
     if not fresh:
         return MergeResult()
     return merge(uow, athlete_id, scrub(fresh), now, policy)
+
+
+def _alive(proposed: list[FactIn], now: datetime, policy: DecayPolicy) -> list[FactIn]:
+    """The proposed facts that their own sessions still hold up as of `now`.
+
+    A fact is worth what its sessions gave it, decayed from the newest of them: a race goal or
+    an Achilles complaint whose sessions would have decayed below the floor by now is not
+    rebuilt by an unrelated new session (the merge would date it from today).
+    """
+    by_text: dict[str, list[FactIn]] = defaultdict(list)
+    for candidate in proposed:
+        by_text[candidate.text].append(candidate)
+    kept: list[FactIn] = []
+    for cited in by_text.values():
+        newest = max(c.observed_at or now for c in cited)
+        worth = cited[0].confidence
+        for occurrences in range(2, len(cited) + 1):
+            worth = boosted(worth, occurrences)
+        factor = policy.factor(cited[0].category)
+        if decayed(worth, newest, now, factor) >= ACTIVE_FLOOR:
+            kept.extend(cited)
+    return kept
 
 
 def _cited(uow: UnitOfWork, athlete_id: str) -> set[tuple[str, str | None]]:
