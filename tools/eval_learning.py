@@ -298,19 +298,30 @@ class AutoTally:
     stored_correct: int = 0
     gold: int = 0
     recalled: int = 0
+    recalled_any: int = 0  # by any stored fact, block or not: what belief holds back
     speakers: int = 0
     by_kind: dict[str, list[int]] = field(default_factory=dict)
     wrong: list[str] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)
 
-    def add(self, who: str, facts: list[tuple[str, float]], written: list[str]) -> None:
+    def add(
+        self,
+        who: str,
+        facts: list[tuple[str, float]],
+        written: list[str],
+        given: list[str] | None = None,
+    ) -> None:
+        """`written`: the speaker's own person-written facts (recall's denominator and support);
+        `given`: other person-written facts about the speaker (support only)."""
         self.speakers += 1
         sentences = _sentences(written)
+        support = sentences + _sentences(given or [])
         block = []
+        stored = [text for text, _ in facts]
         for text, confidence in facts:
             self.seen.append(f"{who}: {confidence:.2f} {text}")
-            ok = any(supports(s, text) for s in sentences)
+            ok = any(supports(s, text) for s in support)
             vague = is_vague(text)
             self.stored += 1
             self.stored_correct += ok and not vague
@@ -323,12 +334,14 @@ class AutoTally:
             elif ok:
                 self.block_correct += 1
             else:
-                self.wrong.append(f"{who}: {confidence:.2f} {text}")
+                said = " | ".join(WHY.get((who, text), []))[:300]
+                self.wrong.append(f"{who}: {confidence:.2f} {text}   <- {said}")
         for sentence in sentences:
             kinds = kinds_of(sentence)
             if not kinds:
                 continue
             hit = any(supports(sentence, text) for text in block)
+            self.recalled_any += any(supports(sentence, text) for text in stored)
             self.gold += 1
             self.recalled += hit
             for kind in kinds:
@@ -351,7 +364,8 @@ class AutoTally:
         return (
             f"| {name} | {self.block} | {precision:.2f} ({self.block_correct}/{judged}) | "
             f"{precision_all:.2f} ({self.stored_correct}/{judged_all}) | {vague:.0%} | "
-            f"{recall:.2f} ({self.recalled}/{self.gold}) | {kinds} |"
+            f"{recall:.2f} ({self.recalled}/{self.gold}) | "
+            f"{self.recalled_any / self.gold if self.gold else 1.0:.2f} | {kinds} |"
         )
 
 
@@ -373,13 +387,19 @@ def _learn_many(feeds: dict[str, Any]) -> dict[str, list[tuple[str, float]]]:
         try:
             for who, feed in feeds.items():
                 now = feed(vault, who)
-                found[who] = [(f.text, f.confidence) for f in vault.facts(who, now)]
+                facts = vault.facts(who, now)
+                found[who] = [(f.text, f.confidence) for f in facts]
+                if WHY:
+                    cited = vault.why([f.id for f in facts])
+                    for f in facts:
+                        WHY[(who, f.text)] = [e.words or "" for e in cited[f.id]]
         finally:
             vault.close()
     return found
 
 
 MSC_SESSION_GAP = timedelta(days=3)
+WHY: dict[tuple[str, str], list[str]] = {}  # filled when --show asks for the words
 
 
 def msc(part: str, limit: int | None = None) -> AutoTally:
@@ -394,6 +414,13 @@ def msc(part: str, limit: int | None = None) -> AutoTally:
         dialogues = dialogues[:limit]
     feeds: dict[str, Any] = {}
     written: dict[str, list[str]] = {}
+    # the persona each speaker was given (people wrote it too): support for precision only
+    given: dict[str, list[str]] = {}
+    first = MSC_DIR / "session_2_valid.jsonl"
+    initial = {
+        row["initial_data_id"]: row["init_personachat"]["init_personas"]
+        for row in map(json.loads, first.open(encoding="utf-8"))
+    }
     for dialogue in dialogues:
         for bot in ("bot_0", "bot_1"):
             who = f"msc-{dialogue.split('_')[1]}-{bot[-1]}"
@@ -407,6 +434,7 @@ def msc(part: str, limit: int | None = None) -> AutoTally:
                 for u in session.get(dialogue, [])
                 if u["id"] == bot and u.get("persona_text")
             ]
+            given[who] = initial[dialogue][int(bot[-1])] if dialogue in initial else []
 
             def feed(vault: Any, who: str, per_session: list[list[str]] = per_session) -> datetime:
                 moment = START
@@ -424,7 +452,7 @@ def msc(part: str, limit: int | None = None) -> AutoTally:
             feeds[who] = feed
     tally = AutoTally()
     for who, facts in _learn_many(feeds).items():
-        tally.add(who, facts, written[who])
+        tally.add(who, facts, written[who], given[who])
     return tally
 
 
@@ -490,6 +518,8 @@ def main() -> None:
     parser.add_argument("--facts", action="store_true", help="list every fact kept")
     args = parser.parse_args()
     part = "blind" if args.blind else "dev"
+    if args.show:
+        WHY[("", "")] = []  # non-empty: collect the evidence words of each fact
     wanted = (lambda name: args.only in (None, name))
     auto: dict[str, AutoTally] = {}
     if wanted("msc"):
@@ -505,8 +535,8 @@ def main() -> None:
         results["training log (1040 activities), dev"] = training_log(Path(args.activities))
     if auto:
         print("| source | block facts | block precision | all-facts precision | vague | recall "
-              "| recall by kind |")
-        print("|---|---|---|---|---|---|---|")
+              "| recall, all facts | recall by kind |")
+        print("|---|---|---|---|---|---|---|---|")
         for name, tally in auto.items():
             print(tally.row(name))
         print()

@@ -63,9 +63,11 @@ _GROUPS = [
     "walking walk walks walked",
     "strength training gym weights weight lifting lift lifts weightlifting powerlifting"
     " bodybuilding crossfit",
-    "yoga", "pilates", "dancing dance dances dancer ballet",
+    "yoga", "pilates", "martial arts karate judo taekwondo jiu-jitsu kickboxing",
+    "football soccer", "disability disabled deaf blind wheelchair", "dancing dance dances dancer ballet",
     "climbing climb climbs climber bouldering",
-    "kids kid children child son sons daughter daughters baby babies",
+    "kids kid children child son sons daughter daughters baby babies mom dad mother father"
+    " parent",
     "partner wife husband married spouse boyfriend girlfriend fiance fiancee",
     "student school college university uni studying study studies major majoring degree"
     " class classes",
@@ -146,10 +148,38 @@ def _stem(word: str) -> str:
     return word
 
 
+# A written fact a coach needs is about the speaker, now: first person, not past, not negated,
+# not a wish (a goal is the one kind that is a wish by nature).
+_SELF = re.compile(r"^(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|our)\b")
+_OTHER = re.compile(
+    r"^(?:my|our) (?:\w+ )?(?:wife|husband|partner|boyfriend|girlfriend|mom|mother|dad|father"
+    r"|parents?|sons?|daughters?|kids?|children|child|brother|sister|siblings?|friends?|family"
+    r"|grand\w+|uncle|aunt|cousin|dog|dogs|cat|cats|pets?|boss|neighbou?r)s?\b(?! and i\b)"
+)
+_NOT_NOW = re.compile(
+    r"\b(?:used to|was|were|as a (?:kid|child|teen)|when i was|years ago|in high school"
+    r"|in college|don't|do not|didn't|never|can't|cannot|not|no longer|won't|went|had)\b"
+)
+_WISH = re.compile(
+    r"\b(?:want(?:s|ed)? to|would like|'d like|wish|hope|plan(?:ning)? to|will|might|may"
+    r"|someday|one day|thinking about|going to|gonna|considering)\b"
+)
+
+
+def about_self_now(sentence: str, kinds: set[str]) -> bool:
+    """The label rule: a first-person statement of now (a goal may be a wish)."""
+    low = sentence.lower().replace("\u2019", "'").strip()
+    if not _SELF.match(low) or _OTHER.match(low) or _NOT_NOW.search(low):
+        return False
+    return kinds == {"goal"} or "goal" in kinds or not _WISH.search(low)
+
+
 def kinds_of(sentence: str) -> set[str]:
     """The coach kinds a written fact belongs to (empty: a coach does not need it)."""
     low = sentence.lower()
     found = {kind for kind, cue in KINDS.items() if cue.search(low)}
+    if found and not about_self_now(sentence, found):
+        return set()
     if "exercise" in found and _WATCHING.search(low) and not re.search(
         r"\b(?:play|plays|played|playing|run|swim|hike|gym|work ?out)\b", low
     ):

@@ -47,6 +47,8 @@ _LASTING = re.compile(
     r"|recurring|keeps?|kept|again|still|ongoing|on and off|since|every time|whenever|bad"
     r"|dodgy|weak|old|has been|have been|'ve been)\b"
 )
+_PRACTICE = frozenset({Category.SPORT, Category.PREFERENCE, Category.CONTEXT})
+_SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|television)\b|\bspectat")
 # "I'm a history major in college": a present "I am" is now, whatever place it names.
 _PRESENT_BE = re.compile(r"^(?:i'm|i am|we're|we are)\b")
 # A finding that states a negation ("is not working", "dislikes treadmill") reads a negated
@@ -58,8 +60,10 @@ def self_description(finding: Finding, clause: Clause) -> bool:
     """True when `clause` describes the speaker, now, with a durable predicate."""
     if not (clause.asserts and clause.explicit_self) or clause.echo:
         return False
-    if clause.past or clause.one_off:
+    if clause.past or clause.future or clause.one_off:
         return False
+    if finding.category in _PRACTICE and _SPECTATOR.search(clause.context or clause.text):
+        return False  # "I like to watch racing": a fan is not an athlete
     if clause.remote_past and not _PRESENT_BE.match(clause.text):
         return False
     if clause.negated and not _NEGATIVE_FACT.search(finding.text or ""):

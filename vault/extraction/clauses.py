@@ -55,6 +55,7 @@ class Clause:
     context: str = ""  # the whole sentence, normalised (who "my kids" are, when it happened)
     explicit_self: bool = False  # the speaker is named as subject ("I", "my"), not assumed
     past: bool = False  # the verb after the subject is in the past tense ("I went", "I started")
+    future: bool = False  # a plan or a promise ("I will", "I'm going to"), not a description
 
     @property
     def asserts(self) -> bool:
@@ -135,7 +136,8 @@ _PERSON = (
     r"wife|wifey|husband|hubby|missus|partner|boyfriend|girlfriend|bf|gf|fiancee?|friends?|buddy"
     r"|buddies|mates?|coach"
     r"|coaches|physio|doctor|doc|dad|father|mum|mom|mother|parents?|sons?|daughters?|kids?|child"
-    r"|children|brother|sister|siblings?|colleagues?|boss|teammates?|club|neighbou?r|dog|family"
+    r"|children|brother|sister|siblings?|colleagues?|boss|teammates?|club|neighbou?r|dogs?|cats?"
+    r"|pets?|puppy|puppies|family"
     r"|grandma|grandpa|uncle|aunt|cousin|team|group|baby|toddler|twins|other half|pt|trainer"
 )
 PERSON_WORDS = _PERSON
@@ -207,6 +209,10 @@ _REMOTE_PAST = re.compile(
     r"|back when|when i was|as a (?:kid|child|teen|teenager)|in (?:high school|college|university"
     r"|uni|school|my (?:twenties|teens|20s|30s))|previously|formerly|at one point|in the past"
     r"|a long time ago|growing up)\b"
+)
+_FUTURE = re.compile(
+    r"\b(?:i|we) (?:\w+ )?(?:will|shall)\b|\b(?:i'll|we'll)\b|\b(?:i'm|i am|we're|we are)"
+    r" (?:\w+ )?going to (?!be\b)|\bin (?:a few|\d+|two|three|five|ten) years\b|\bsomeday\b"
 )
 # "Total beginner here", "runner here": the chat way of saying "I am".
 _HERE_SELF = re.compile(r"^(?:an? )?(?:[a-z'-]+ ){0,3}[a-z'-]+ here$")
@@ -327,8 +333,9 @@ def split_clauses(text: str) -> list[Clause]:
                 _PAIR_WITH_SELF.match(stripped)
                 or _SELF_START.match(stripped)
                 or _HERE_SELF.match(stripped)
+                or (_SELF_ANY.search(stripped) and not _OTHER_ANY.search(stripped))
             ):
-                named_self = True
+                named_self = True  # "I ...", "my ...", "beginner here", "evenings suit my runs"
             last = position == len(parts) - 1
             question = bool(
                 _INVERSION.match(stripped) or (asks and (last or _QUESTION_WORD.match(stripped)))
@@ -356,6 +363,7 @@ def split_clauses(text: str) -> list[Clause]:
                     context=sentence,
                     explicit_self=named_self and subject is Subject.SELF,
                     past=bool(_PAST_VERB.match(stripped)),
+                    future=bool(_FUTURE.search(body)),
                 )
             )
     return clauses

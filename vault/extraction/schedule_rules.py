@@ -62,6 +62,15 @@ _PER_PERIOD = re.compile(r" ?(?:a|per|each|every) (?:week|day|month)| ?(?:weekly
 _FOR_BEFORE = re.compile(r"\bfor (?:about |around |roughly |approx\w* )?$")
 
 
+# What makes a time of day a training time: the clause names a session or a way of training.
+_ABOUT_TRAINING = re.compile(
+    rf"\b{_VERB}(?:s|ning|ing|ming)?\b|\b(?:ran|rode|swam|train\w*|sessions?|workouts?"
+    r"|work(?:ing)? out|exercis\w*|gym|lift\w*|yoga|pilates|practice|laps|miles|km"
+    r"|(?:morning|evening|lunchtime|afternoon|early|night) (?:runner|rider|swimmer|cyclist"
+    r"|trainer|person)|early bird|early riser|night owl)\b"
+)
+
+
 def _time_bucket(text: str) -> str | None:
     cleaned = _NO_TIME.sub(" ", text)
     buckets = {value for _, value in all_matches(_TIME_T, cleaned)}
@@ -91,8 +100,8 @@ def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     explicit = _TIME_PREFERENCE.search(clause.text)
     habit = explicit or _TIME_HABIT.search(clause.text)
-    if habit is None:
-        return []
+    if habit is None or not _ABOUT_TRAINING.search(clause.text):
+        return []  # a slot needs a statement about training: "evenings with a cigar" is none
     return [
         Finding(
             "time_preference",
