@@ -48,7 +48,7 @@ _TEMPLATES = [
     r"trains ",
 ]
 _DROP = {
-    "issue", "issues", "sessions", "session", "pain", "injury", "min", "diet", "a", "an", "the",
+    "issue", "issues", "sessions", "session", "pain", "injury", "min", "a", "an", "the",
     "regularly", "with", "left", "right", "lower", "upper", "of", "in", "for", "and", "to", "on", "at", "runs",
 }
 GENERIC = {"sports", "sport", "exercise", "outdoor", "activities", "company", "working", "out",

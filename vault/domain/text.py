@@ -176,13 +176,15 @@ _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
     (
         re.compile(
             r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
-            r"|has sleep debt|has a disability|busy schedule|commutes .+|run-commutes .+"
+            r"|has sleep debt|has a disability|has a partner|busy schedule|commutes .+"
+            r"|run-commutes .+|sleeps .+|counts calories|does intermittent fasting|preps meals"
             r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
             r"|pescatarian)|eats .+|had .+"
             rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"
         ),
         Category.CONTEXT,
     ),
+    (re.compile(r"^wants to (lose weight|get stronger)$"), Category.GOAL),
 )
 
 

@@ -53,7 +53,7 @@ _SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|televisio
 _PRESENT_BE = re.compile(r"^(?:i'm|i am|we're|we are)\b")
 # A finding that states a negation ("is not working", "dislikes treadmill") reads a negated
 # clause on purpose.
-_NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b")
+_NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b|\bpoorly\b")
 
 
 def self_description(finding: Finding, clause: Clause) -> bool:

@@ -121,6 +121,16 @@ def _activity_at(text: str) -> str | None:
     return None
 
 
+def activity_named(text: str) -> str | None:
+    """The activity a phrase names from its first word ("yoga", "spin", "rock climbing"), for
+    rules whose own verb already says it is done ("took up tennis", "tennis lessons")."""
+    item = text.strip(" .!?")
+    for pattern, value in _ACTIVITY_AT:
+        if pattern.match(item):
+            return None if value == "working out" else value
+    return None
+
+
 def _items(text: str, bare: bool = False, tastes: bool = True) -> list[tuple[int, str]]:
     """(offset, activity) for each list item of `text` that names an activity; with `bare`,
     only items that are the activity alone ("I can't stand running indoors" dislikes the

@@ -71,6 +71,9 @@ _ABOUT_TRAINING = re.compile(
 )
 
 
+_LIKING = re.compile(r"(?:love|like|enjoy)")
+
+
 def _time_bucket(text: str) -> str | None:
     cleaned = _NO_TIME.sub(" ", text)
     buckets = {value for _, value in all_matches(_TIME_T, cleaned)}
@@ -93,6 +96,8 @@ def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
 
     Gives "prefers <morning|lunchtime|afternoon|evening> sessions".
     """
+    if _ABOUT_TRAINING.search(clause.context or clause.text):
+        memo.about_training = True  # "I mostly run. Always in the evening, ..."
     if not clause.asserts or clause.negated or clause.remote_past or clause.one_off:
         return []
     bucket = _time_bucket(clause.text)
@@ -100,8 +105,11 @@ def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     explicit = _TIME_PREFERENCE.search(clause.text)
     habit = explicit or _TIME_HABIT.search(clause.text)
-    if habit is None or not _ABOUT_TRAINING.search(clause.text):
-        return []  # a slot needs a statement about training: "evenings with a cigar" is none
+    if habit is None:
+        return []
+    stated = explicit is not None and _LIKING.match(explicit.group(0)) is None
+    if not stated and not memo.about_training:
+        return []  # a habit or a liking must be about training: "evenings with a cigar" is none
     return [
         Finding(
             "time_preference",
