@@ -358,9 +358,7 @@ class AutoTally:
         precision_all = self.stored_correct / judged_all if judged_all else 1.0
         vague = self.block_vague / self.block if self.block else 0.0
         recall = self.recalled / self.gold if self.gold else 1.0
-        kinds = " ".join(
-            f"{k} {v[0] / v[1]:.2f}" for k, v in sorted(self.by_kind.items()) if v[1]
-        )
+        kinds = " ".join(f"{k} {v[0] / v[1]:.2f}" for k, v in sorted(self.by_kind.items()) if v[1])
         return (
             f"| {name} | {self.block} | {precision:.2f} ({self.block_correct}/{judged}) | "
             f"{precision_all:.2f} ({self.stored_correct}/{judged_all}) | {vague:.0%} | "
@@ -456,6 +454,12 @@ def msc(part: str, limit: int | None = None) -> AutoTally:
     return tally
 
 
+def _first_person(text: str, name: str) -> str:
+    text = re.sub(rf"^{re.escape(name)}'s\b", "My", text.strip())
+    text = re.sub(rf"^{re.escape(name)}\b", "I", text)
+    return re.sub(r"^(?:She|He)\b", "I", text)
+
+
 def _locomo_time(text: str) -> datetime:
     return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
 
@@ -470,13 +474,13 @@ def locomo(path: Path, part: str) -> AutoTally:
         if sample["sample_id"] not in chosen:
             continue
         chat = sample["conversation"]
-        numbers = sorted(
-            int(k.split("_")[1]) for k in chat if re.fullmatch(r"session_\d+", k)
-        )
+        numbers = sorted(int(k.split("_")[1]) for k in chat if re.fullmatch(r"session_\d+", k))
         for speaker in (chat["speaker_a"], chat["speaker_b"]):
             who = f"{sample['sample_id']}-{speaker}".lower()
+            # observations name the speaker in the third person: read them as the speaker's
+            # own ("Caroline is ..." -> "I is ..."), so the label rule's first person applies
             written[who] = [
-                item[0]
+                _first_person(item[0], speaker)
                 for key, observed in sample["observation"].items()
                 for item in observed.get(speaker, [])
             ]
@@ -520,7 +524,10 @@ def main() -> None:
     part = "blind" if args.blind else "dev"
     if args.show:
         WHY[("", "")] = []  # non-empty: collect the evidence words of each fact
-    wanted = (lambda name: args.only in (None, name))
+
+    def wanted(name: str) -> bool:
+        return args.only in (None, name)
+
     auto: dict[str, AutoTally] = {}
     if wanted("msc"):
         auto[f"Multi-Session Chat, {part}"] = msc(part, args.limit)
@@ -534,8 +541,10 @@ def main() -> None:
     if wanted("log") and args.activities and not args.blind:
         results["training log (1040 activities), dev"] = training_log(Path(args.activities))
     if auto:
-        print("| source | block facts | block precision | all-facts precision | vague | recall "
-              "| recall, all facts | recall by kind |")
+        print(
+            "| source | block facts | block precision | all-facts precision | vague | recall "
+            "| recall, all facts | recall by kind |"
+        )
         print("|---|---|---|---|---|---|---|---|")
         for name, tally in auto.items():
             print(tally.row(name))

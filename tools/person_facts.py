@@ -48,11 +48,45 @@ _TEMPLATES = [
     r"trains ",
 ]
 _DROP = {
-    "issue", "issues", "sessions", "session", "pain", "injury", "min", "a", "an", "the",
-    "regularly", "with", "left", "right", "lower", "upper", "of", "in", "for", "and", "to", "on", "at", "runs",
+    "issue",
+    "issues",
+    "sessions",
+    "session",
+    "pain",
+    "injury",
+    "min",
+    "a",
+    "an",
+    "the",
+    "regularly",
+    "with",
+    "left",
+    "right",
+    "lower",
+    "upper",
+    "of",
+    "in",
+    "for",
+    "and",
+    "to",
+    "on",
+    "at",
+    "runs",
 }
-GENERIC = {"sports", "sport", "exercise", "outdoor", "activities", "company", "working", "out",
-           "adventures", "business", "work", "fitness"}
+GENERIC = {
+    "sports",
+    "sport",
+    "exercise",
+    "outdoor",
+    "activities",
+    "company",
+    "working",
+    "out",
+    "adventures",
+    "business",
+    "work",
+    "fitness",
+}
 
 # Synonym groups: a key term matches any word of its group in a written fact.
 _GROUPS = [
@@ -63,22 +97,34 @@ _GROUPS = [
     "walking walk walks walked",
     "strength training gym weights weight lifting lift lifts weightlifting powerlifting"
     " bodybuilding crossfit",
-    "yoga", "pilates", "martial arts karate judo taekwondo jiu-jitsu kickboxing",
-    "football soccer", "disability disabled deaf blind wheelchair", "dancing dance dances dancer ballet",
+    "yoga",
+    "pilates",
+    "martial arts karate judo taekwondo jiu-jitsu kickboxing",
+    "football soccer",
+    "disability disabled deaf blind wheelchair",
+    "dancing dance dances dancer ballet",
     "climbing climb climbs climber bouldering",
-    "kids kid children child son sons daughter daughters baby babies mom dad mother father"
-    " parent",
+    "kids kid children child son sons daughter daughters baby babies mom dad mother father parent",
     "partner wife husband married spouse boyfriend girlfriend fiance fiancee",
     "student school college university uni studying study studies major majoring degree"
     " class classes",
     "retired retire retirement",
-    "vegan", "vegetarian", "gluten-free gluten celiac",
-    "morning mornings", "evening evenings", "night nights", "lunchtime lunch", "afternoon",
+    "vegan",
+    "vegetarian",
+    "gluten-free gluten celiac",
+    "morning mornings",
+    "evening evenings",
+    "night nights",
+    "lunchtime lunch",
+    "afternoon",
     "group club team friends together",
     "busy hectic",
     "sleep sleeping asleep insomnia",
-    "half marathon", "ultra ultramarathon", "triathlon ironman",
-    "strength stronger", "weight pounds lbs kg lose",
+    "half marathon",
+    "ultra ultramarathon",
+    "triathlon ironman",
+    "strength stronger",
+    "weight pounds lbs kg lose",
 ]
 _SYNONYMS: dict[str, set[str]] = {}
 for _group in _GROUPS:
@@ -115,7 +161,7 @@ KINDS: dict[str, re.Pattern[str]] = {
         r"|husband|spouse|boyfriend|girlfriend|fianc\w*|grandchildren|grandkids)\b"
     ),
     "health": re.compile(
-        r"\b(?:injur\w*|hurt\w*|pain\w*|ache\w*|sore|knees?|ankles?|bad back|shoulders?|hips?"
+        r"\b(?:injur\w*|hurt\w*|pain(?:s|ful)?|aches?|aching|sore|knees?|ankles?|bad back|shoulders?|hips?"
         r"|surgery|broke|broken|sprain\w*|asthma|diabet\w*|arthritis|cancer|disab\w*"
         r"|wheelchair|allerg\w*|illness|sick|condition|blind|deaf|heart|blood pressure"
         r"|depress\w*|anxiety)\b"
@@ -158,7 +204,8 @@ _OTHER = re.compile(
 )
 _NOT_NOW = re.compile(
     r"\b(?:used to|was|were|as a (?:kid|child|teen)|when i was|years ago|in high school"
-    r"|in college|don't|do not|didn't|never|can't|cannot|not|no longer|won't|went|had)\b"
+    r"|in college|don't|do not|didn't|never|can't|cannot|not|no longer|won't|went|had|ago"
+    r"|last (?:year|month|week|night|summer|weekend)|yesterday)\b"
 )
 _WISH = re.compile(
     r"\b(?:want(?:s|ed)? to|would like|'d like|wish|hope|plan(?:ning)? to|will|might|may"
@@ -180,8 +227,10 @@ def kinds_of(sentence: str) -> set[str]:
     found = {kind for kind, cue in KINDS.items() if cue.search(low)}
     if found and not about_self_now(sentence, found):
         return set()
-    if "exercise" in found and _WATCHING.search(low) and not re.search(
-        r"\b(?:play|plays|played|playing|run|swim|hike|gym|work ?out)\b", low
+    if (
+        "exercise" in found
+        and _WATCHING.search(low)
+        and not re.search(r"\b(?:play|plays|played|playing|run|swim|hike|gym|work ?out)\b", low)
     ):
         found.discard("exercise")
     return found

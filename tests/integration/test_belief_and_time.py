@@ -94,8 +94,12 @@ def test_a_fact_that_decayed_away_is_not_rebuilt_from_its_old_sessions(vault: Va
     for n in range(3):
         vault.ingest_activity(
             "ana",
-            {"id": f"a{n}", "started_at": T0 + timedelta(days=2 * n), "sport": "Run",
-             "description": "achilles sore again"},
+            {
+                "id": f"a{n}",
+                "started_at": T0 + timedelta(days=2 * n),
+                "sport": "Run",
+                "description": "achilles sore again",
+            },
         )
     assert _facts(vault, 5)["has recurring achilles issue"][0] >= BLOCK
     two_years = T0 + timedelta(days=730)

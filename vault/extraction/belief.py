@@ -49,6 +49,10 @@ _LASTING = re.compile(
 )
 _PRACTICE = frozenset({Category.SPORT, Category.PREFERENCE, Category.CONTEXT})
 _SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|television)\b|\bspectat")
+_ALWAYS_BUSY = re.compile(
+    r"\b(?:always|constantly|schedule|life|lifestyle|job|every (?:day|week)|all the time"
+    r"|time[- ]poor|juggling|full[- ]time)\b"
+)
 # "I'm a history major in college": a present "I am" is now, whatever place it names.
 _PRESENT_BE = re.compile(r"^(?:i'm|i am|we're|we are)\b")
 # A finding that states a negation ("is not working", "dislikes treadmill") reads a negated
@@ -70,6 +74,8 @@ def self_description(finding: Finding, clause: Clause) -> bool:
         return False
     if finding.category is Category.INJURY:
         return bool(_LASTING.search(clause.context or clause.text))
+    if finding.text == "busy schedule":  # "I've been busy lately" is a season, not a life
+        return bool(_ALWAYS_BUSY.search(clause.context or clause.text))
     return finding.category in _DURABLE
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.lexicon import sports
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
@@ -32,7 +33,7 @@ _ACTIVITY_T = compile_table(ACTIVITIES)
 _ACTIVITY_AT = tuple((re.compile(rf"(?:{rx})(?![\w-])"), value) for rx, value in ACTIVITIES)
 _AGENT_T = compile_table(ACTIVITY_AGENTS)
 _LIKE_OBJECT_T = compile_table(LIKE_OBJECTS)
-_ENDURANCE = frozenset({"running", "cycling", "swimming", "rowing"})
+_ENDURANCE = sports.ENDURANCE
 
 _LIKE = re.compile(
     r"\b(?:like|likes|love|loves|enjoy|enjoys|adore|adores|really into|big fan of|fond of)\b"

@@ -163,8 +163,10 @@ def eating(clause: Clause, memo: Memo) -> list[Finding]:
     if match.group("c") or kind == "healthy":
         text = "eats healthy"
     elif match.group("f"):
-        text = "counts calories" if "calorie" in match.group("f") else (
-            "does intermittent fasting" if "fasting" in match.group("f") else "preps meals"
+        text = (
+            "counts calories"
+            if "calorie" in match.group("f")
+            else ("does intermittent fasting" if "fasting" in match.group("f") else "preps meals")
         )
     elif kind and kind not in {"strict", "new"}:
         text = f"eats a {kind.replace('-', ' ')} diet".replace("ketogenic", "keto")
@@ -183,14 +185,21 @@ def aims(clause: Clause, memo: Memo) -> list[Finding]:
     weight = _WEIGHT.search(clause.text)
     if weight:
         found.append(
-            _finding("goal", clause, weight.start(), "wants to lose weight", "goal:weight",
-                     Category.GOAL)
+            _finding(
+                "goal", clause, weight.start(), "wants to lose weight", "goal:weight", Category.GOAL
+            )
         )
     strength = _STRENGTH.search(clause.text)
     if strength:
         found.append(
-            _finding("goal", clause, strength.start(), "wants to get stronger", "goal:strength",
-                     Category.GOAL)
+            _finding(
+                "goal",
+                clause,
+                strength.start(),
+                "wants to get stronger",
+                "goal:strength",
+                Category.GOAL,
+            )
         )
     return found
 

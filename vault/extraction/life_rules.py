@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from vault.domain.lexicon import sports
 from vault.domain.text import entity_tags
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
@@ -207,7 +208,7 @@ _AGENT_SPORT = {
     "tennis player": "tennis",
     "footballer": "football",
 }
-_ENDURANCE = ("running", "cycling", "swimming", "rowing")
+_ENDURANCE = sports.ENDURANCE
 
 _LIKE_T = compile_table(LIKE_OBJECTS)
 _DISLIKE = re.compile(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select
 
 from vault.domain.models import Evidence
 from vault.domain.text import matches_query
@@ -76,17 +76,20 @@ class EvidenceRepository:
         if not refs and not times:
             return set()
         table = fact_evidence_table
-        condition = table.c.source_ref.in_(refs) if refs else None
+        conditions: list[ColumnElement[bool]] = []
+        if refs:
+            conditions.append(table.c.source_ref.in_(refs))
         if times:
-            by_time = table.c.source_ref.is_(None) & table.c.observed_at.in_(times)
-            condition = by_time if condition is None else condition | by_time
+            conditions.append(table.c.source_ref.is_(None) & table.c.observed_at.in_(times))
+        condition = or_(*conditions)
         rows = self.connection.execute(
             select(
-                table.c.fact_id, table.c.source_ref, table.c.observed_at, table.c.source,
+                table.c.fact_id,
+                table.c.source_ref,
+                table.c.observed_at,
+                table.c.source,
                 table.c.words,
-            ).where(
-                (table.c.athlete_id == athlete_id) & condition
-            )
+            ).where((table.c.athlete_id == athlete_id) & condition)
         )
         return {(row[0], row[1], row[2], str(row[3]), row[4]) for row in rows}
 
