@@ -112,10 +112,7 @@ def _prompt_rows_statement() -> Any:
             t.c.last_reinforced_at,
             null(),
             null(),
-        ).where(
-            (t.c.athlete_id == bindparam("athlete"))
-            & (t.c.learned_at <= bindparam("now", type_=UTCDateTime()))
-        )
+        ).where(t.c.athlete_id == bindparam("athlete"))
         for kind, t in ((Kind.PATTERN, _patterns), (Kind.NOTE, _notes))
     ]
     return union_all(facts, *items)
