@@ -109,3 +109,28 @@ def test_a_fact_that_decayed_away_is_not_rebuilt_from_its_old_sessions(vault: Va
     )
     assert not [t for t in _facts(vault, 731) if "achilles" in t]
     assert vault.consolidate("ana", now=two_years + timedelta(days=1)).added == ()
+
+
+def test_forgetting_a_consolidated_fact_is_not_undone_by_the_next_consolidation(
+    vault: Vault,
+) -> None:
+    def session(n: int, note: str) -> None:
+        vault.ingest_activity(
+            "ana",
+            {
+                "id": f"s{n}",
+                "started_at": T0 + timedelta(days=2 * n),
+                "sport": "Run",
+                "description": note,
+            },
+        )
+
+    for n in range(4):
+        session(n, "easy miles with the club")
+    assert "likes group runs" in _facts(vault, 8)
+    vault.forget("ana", "group runs", now=T0 + timedelta(days=8))
+    session(5, "tempo alone")  # the next consolidation reads the same old sessions
+    assert "likes group runs" not in _facts(vault, 11)
+    for n in range(6, 9):  # three new sessions with others, after the forget: learned again
+        session(n, "long run with the club")
+    assert "likes group runs" in _facts(vault, 18)
