@@ -254,3 +254,15 @@ def test_an_episode_keeps_its_words_with_personal_data_redacted(vault: Vault) ->
     )
     (episode,) = vault.episodes.recall("ana", "long run card", k=5)
     assert episode.text == "long run, paid with card [card]"
+
+
+def test_learn_from_an_activity_without_a_time_and_a_retried_call_adds_nothing(
+    vault: Vault,
+) -> None:
+    note = {"text": "Easy run with the club, calf tight again", "source": "activity"}
+    first = ok(call(vault, "learn", note, writes=True))
+    assert first["added"]  # no time given: the session happened now
+    again = ok(call(vault, "learn", note, writes=True))
+    assert again["added"] == [] and again["updated"] == []
+    [fact] = [f for f in vault.facts("ana") if "calf" in f.text]
+    assert fact.occurrences == 1

@@ -53,7 +53,9 @@ def merge(
     one, and nothing is written) unless `trusted` (vault.services.privacy_gate)."""
     candidates = privacy_gate.screen_candidates(candidates, trusted=trusted)
     uow.athletes.ensure(athlete_id, now)
-    plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now, policy)
+    active = uow.memory.load_active(athlete_id)
+    candidates = evidence.unseen(uow, athlete_id, active, candidates)
+    plan = plan_merge(active, list(candidates), now, policy)
     carried = evidence.carried_over(uow, plan)
     written = uow.memory.write(athlete_id, plan)
     evidence.record(uow, athlete_id, plan, candidates, carried, now)
