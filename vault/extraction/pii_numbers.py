@@ -32,6 +32,10 @@ from stdnum.iso7064 import mod_97_10
 # 30 µs); text without a run of 7+ digits costs nothing.
 PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "IN", "AU", "BR", "PL", "IE")
 
+# Regions whose numbers have no trunk prefix and 9 digits: a bare 9-digit run there is as often
+# an order number or an id as a phone, so it counts only with separators or a phone word.
+_SEPARATED_ONLY = frozenset({"ES", "IT", "PL"})
+
 _RUN = re.compile(r"(?<![\d+])\+?\(?\d[\d().\-\t /]*\d")
 _PHONE_WORD = re.compile(
     r"(?:\b(?:call|phone|tel|telephone|mobile|mob|cell|cellphone|fax|whatsapp|text|sms|ring"
@@ -70,19 +74,23 @@ def _is_phone(value: str, before: str) -> bool:
             if phonenumbers.is_possible_number(number):
                 return True
         else:
+            bare = value.isdigit()
             for region in _national_regions(digits):
+                if bare and region in _SEPARATED_ONLY:
+                    continue
                 if phonenumbers.is_valid_number(phonenumbers.parse(value, region)):
                     return True
     except phonenumbers.NumberParseException:
         pass
     if _PHONE_WORD.search(before[-30:]):
         return True
-    separated = (
-        re.search(r"[-.()]", value)
-        or value.startswith("0")
-        or re.fullmatch(r"\d{3} \d{3} \d{4}", value)
+    # a run libphonenumber does not know is a phone when it is shaped like one to a person:
+    # a trunk 0 or a leading ( before the area code, or the 3-3-4 North American grouping;
+    # not ranges ("130-140"), dates, scores or ISBNs
+    shaped = value.startswith(("0", "(")) or re.fullmatch(
+        r"\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}", value
     )
-    return bool(separated) and not re.fullmatch(r"\d{1,4}(?:\.\d{1,4})+", value)
+    return bool(shaped) and not re.fullmatch(r"\d{1,4}(?:\.\d{1,4})+", value)
 
 
 def phones(text: str) -> Iterator[tuple[int, int]]:
