@@ -2,8 +2,7 @@
 
 Memory and learning live on `Vault`; the other resources hang off it, one small object each:
 `v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
-(doctor/erase/stats/sql). Old method names that moved keep working for one release with a
-DeprecationWarning (vault.facade.renamed).
+(doctor/erase/stats/sql). CHANGELOG.md lists where the methods of earlier drafts went.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine, exc
 
 from vault.domain.errors import AthleteNotFound, InvalidInput
-from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS, MAX_FACTS, PROMPT_FLOOR
+from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS, MAX_FACTS
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -37,7 +36,6 @@ from vault.domain.models import (
 from vault.domain.rules import DecayPolicy
 from vault.domain.vocabulary import Category, Kind, parse_category
 from vault.facade.opening import open_failure, remove_unwritten, would_create
-from vault.facade.renamed import Renamed, warn_renamed
 from vault.facade.store import Store, checked_decay_policy, moment
 from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_rows
 from vault.prompt.tokens import DEFAULT_ENCODING
@@ -57,12 +55,6 @@ if TYPE_CHECKING:
     from vault.facade.transfer import Transfer
     from vault.prompt.bootstrap import Profile
     from vault.prompt.sections import Ranker
-
-
-def _read_knowledge_files(*args: Any, **kwargs: Any) -> Any:
-    from vault.facade.knowledge import read_knowledge_files
-
-    return read_knowledge_files(*args, **kwargs)
 
 
 def open_vault(
@@ -523,45 +515,6 @@ class Vault:
         memory = self.memory(athlete_id, now)
         items: list[Fact | ListItem] = [*memory.facts, *memory.patterns, *memory.notes]
         return list(self.relevance_ranker(now)(items, context, limit))
-
-    # -- old names, kept for one release (DeprecationWarning)
-    active_facts = Renamed("facts")
-    add_episodes = Renamed("episodes.add")
-    add_episode = Renamed("episodes.add_one")
-    import_episodes = Renamed("episodes.import_stream")
-    record_activity_episodes = Renamed("episodes.from_activity")
-    recall = Renamed("episodes.recall")
-    forget_episodes = Renamed("episodes.forget")
-    expire_episodes = Renamed("episodes.expire")
-    cleanup_episode_archive = Renamed("episodes.cleanup_archive")
-    experience_sections = Renamed("episodes.sections")
-    read_knowledge = Renamed("knowledge.read_files", static=_read_knowledge_files)
-    load_knowledge = Renamed("knowledge.load")
-    knowledge_for = Renamed("knowledge.for_context")
-    export = Renamed("transfer.export")
-    export_all = Renamed("transfer.export_all")
-    import_document = Renamed("transfer.import_document")
-    import_documents = Renamed("transfer.import_documents")
-    import_memories_yaml = Renamed("transfer.import_memories_yaml")
-    copy_to = Renamed("transfer.copy_to")
-    backup = Renamed("transfer.backup")
-    doctor = Renamed("admin.doctor")
-    erase = Renamed("admin.erase")
-    erasure_pending = Renamed("admin.erasure_pending")
-    stats = Renamed("admin.stats")
-    run_query = Renamed("admin.sql")
-    athlete_count = Renamed("admin.athlete_count")
-    facts_due_count = Renamed("admin.facts_due_count")
-
-    def prompt_facts(self, athlete_id: str, now: datetime | None = None) -> list[Fact]:
-        warn_renamed("Vault.prompt_facts", "facts(athlete_id, now, min_confidence=PROMPT_FLOOR)")
-        return self.facts(athlete_id, now, min_confidence=PROMPT_FLOOR)
-
-    def facts_by_category(
-        self, athlete_id: str, category: Category | str, now: datetime | None = None
-    ) -> list[Fact]:
-        warn_renamed("Vault.facts_by_category", "facts(athlete_id, now, category=category)")
-        return self.facts(athlete_id, now, category=category)
 
 
 def _category(category: Category | str | None) -> Category | None:
