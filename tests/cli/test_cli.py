@@ -4,6 +4,7 @@ README's command table is checked by tests/test_docs.py)."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -140,6 +141,15 @@ def test_demo_runs_on_a_local_file_and_is_repeatable(run) -> None:  # type: igno
     assert first.exit_code == 0, first.output
     assert "superseded" in first.output and "resolved" in first.output
     assert run("demo").output == first.output
+
+
+def test_the_demos_closing_hint_prints_the_block_it_showed_last(run) -> None:  # type: ignore[no-untyped-def]
+    shown = run("demo").output
+    last_block = shown.split("what the coach model now sees")[-1].split("\n\n")[0]
+    hint = re.search(r"try: vault (prompt \S+ --at \S+) for the block above", shown)
+    assert hint is not None, shown.splitlines()[-1]
+    printed = run(*hint.group(1).split()).output
+    assert [line.strip() for line in last_block.splitlines()[1:]] == printed.splitlines()
 
 
 def _commands() -> list[str]:

@@ -270,7 +270,7 @@ EXPLAINED = (
 
 @main.group()
 def knowledge() -> None:
-    """Static reference knowledge about named things (NPCs, courses, shoes...)."""
+    """Static reference knowledge about named things (routes, courses, shoes...)."""
 
 
 @knowledge.command("load")
