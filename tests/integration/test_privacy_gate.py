@@ -28,7 +28,6 @@ from vault.domain.episodes import EpisodeIn, KnowledgeIn
 from vault.facade.admin import Admin
 from vault.facade.episodes import Episodes
 from vault.facade.knowledge import KnowledgeBase
-from vault.facade.renamed import Renamed
 from vault.facade.transfer import Transfer
 
 SECRET = "hunter2zq"
@@ -154,9 +153,7 @@ NOT_WRITES = {
     # reads
     "facts",
     "memory",
-    "prompt_facts",
     "top_facts",
-    "facts_by_category",
     "patterns",
     "notes",
     "archive",
@@ -220,11 +217,9 @@ RESOURCES: dict[str, type] = {
 
 
 def _public_paths() -> set[str]:
-    """Every public method, as `name` on Vault or `resource.name`; Vault's old names (kept for
-    a release, delegating to the new ones) are left out."""
-    paths = {
-        n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)
-    }
+    """Every public method, as `name` on Vault or `resource.name` (the resources themselves,
+    built on first use, are not methods)."""
+    paths = {n for n in vars(Vault) if not n.startswith("_") and n not in RESOURCES}
     for resource, cls in RESOURCES.items():
         if resource:
             paths |= {f"{resource}.{n}" for n in dir(cls) if not n.startswith("_")}
@@ -526,6 +521,7 @@ SERVICE_NOT_WRITES = {
     "vault.services.erasure.athlete_erased_at",
     # merge's own plumbing: rows of a merge plan that merge's gate passed
     "vault.services.evidence.carried_over",
+    "vault.services.evidence.unseen",  # reads which evidence is new
     "vault.services.evidence.record",
     # erase, lower or read what is stored; vectors of stored episodes
     "vault.services.episodes.reembed",

@@ -87,9 +87,7 @@ def _is_phone(value: str, before: str) -> bool:
     # a run libphonenumber does not know is a phone when it is shaped like one to a person:
     # a trunk 0 or a leading ( before the area code, or the 3-3-4 North American grouping;
     # not ranges ("130-140"), dates, scores or ISBNs
-    shaped = value.startswith(("0", "(")) or re.fullmatch(
-        r"\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}", value
-    )
+    shaped = value.startswith(("0", "(")) or re.fullmatch(r"\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}", value)
     return bool(shaped) and not re.fullmatch(r"\d{1,4}(?:\.\d{1,4})+", value)
 
 
