@@ -50,7 +50,7 @@ from vault.prompt.contract import to_contract, validate_contract
 from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_rows
 from vault.prompt.sections import Ranker
 from vault.prompt.tokens import DEFAULT_ENCODING
-from vault.services import consolidation, learning, privacy_gate
+from vault.services import activity_episodes, consolidation, learning, privacy_gate
 from vault.services import episodes as episode_services
 from vault.services import evidence as evidence_services
 from vault.services import memory as services
@@ -347,7 +347,7 @@ class Vault:
         checked = checked_candidates(found, trusted=False)
         episodes = [  # the raw notes become episodes: what the gate refuses is dropped, like facts
             e
-            for e in episode_services.episodes_from_activity(activity)
+            for e in activity_episodes.episodes_from_activity(activity)
             if privacy_gate.passes(privacy_gate.episode_fields([e]))
         ]
         at = moment(now) if now is not None else happened

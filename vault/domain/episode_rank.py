@@ -28,11 +28,11 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, WordGroup, stems, words
+from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
@@ -273,53 +273,6 @@ def matches(
     if not query.names:
         return [weights.text * t for t in text]
     return [weights.text * t + weights.entity * _entity(query, c) for t, c in zip(text, pool)]
-
-
-def expand(
-    query: Query,
-    seeds: Sequence[Candidate],
-    pool: Sequence[Candidate],
-    *,
-    per_seed: int = 3,
-    weight: float = 0.3,
-) -> Query:
-    """The second hop: `query` plus the `per_seed` most specific words of each seed episode
-    (the first hop's best), at `weight`. Specific: rarest in the pool, then most repeated in
-    the seed, then alphabetical (deterministic). Words the query has are not added twice."""
-    if not seeds:
-        return query
-    df: Counter[str] = Counter()
-    for candidate in pool:
-        df.update(_document(candidate.text, candidate.meta_json)[0].keys())
-    have = {g.stem for g in query.groups}
-    added: dict[str, WordGroup] = {}
-    for seed in seeds:
-        counts = _document(seed.text, seed.meta_json)[0]
-        surface = {
-            stem: word for word in reversed(words(seed.text)) for stem in (_stem_of(word),) if stem
-        }
-        ranked = sorted(
-            (s for s in counts if s not in have and s not in added and len(s) > 2 and s in surface),
-            key=lambda s: (df[s], -counts[s], s),
-        )
-        for root in ranked[:per_seed]:
-            if df[root] >= len(pool):
-                break  # in every candidate: tells nothing apart
-            added[root] = WordGroup(root, frozenset(), (surface[root],), weight)
-    if not added:
-        return query
-    return replace(query, groups=(*query.groups, *added.values()))
-
-
-def covers(query: Query, candidate: Candidate) -> bool:
-    """Whether the episode holds every word group of the query (its stem or a synonym)."""
-    counts = _document(candidate.text, candidate.meta_json)[0]
-    return all(g.stem in counts or any(r in counts for r in g.related) for g in query.groups)
-
-
-def _stem_of(word: str) -> str:
-    found = stems(word)
-    return found[0] if found else ""
 
 
 def _lifts(

@@ -116,7 +116,11 @@ _AFTER = (
 _OLDEST = select(func.min(_E.occurred_at)).where(_E.owner_id == bindparam("owner"))
 _ACTIVITY_SESSIONS = (
     select(_E.ref, _E.occurred_at, _E.text, _META)
-    .where(_E.owner_id == bindparam("owner"), _E.ref.like("activity:%"), _E.type != "injury")
+    .where(
+        _E.owner_id == bindparam("owner"),
+        _E.ref.like("activity:%"),
+        _E.ref.not_like("activity:%:injury"),  # the second row older versions wrote for pain
+    )
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
