@@ -80,8 +80,9 @@ def load_labels(path: Path) -> list[dict[str, Any]]:
 
 
 def score(found: list[str], evidence: list[list[str]], k: int) -> float:
-    """The share of evidence groups with a turn among the first k found."""
-    top = set(found[:k])
+    """The share of evidence groups with a turn among the first k refs found (a message
+    `D3:14.2` of a turn cut into messages stands for its turn `D3:14`)."""
+    top = {ref.partition(".")[0] if ref.startswith("D") else ref for ref in found[:k]}
     return sum(1 for group in evidence if top & set(group)) / len(evidence)
 
 
@@ -173,6 +174,9 @@ def main() -> None:
         "--locomo", type=Path, metavar="LOCOMO10_JSON", help="measure on LoCoMo instead"
     )
     parser.add_argument("--split", choices=("dev", "blind", "all"), default="dev")
+    parser.add_argument(
+        "--messages", action="store_true", help="LoCoMo turns cut into one message per sentence"
+    )
     parser.add_argument("--trusted", action="store_true", help="import past the privacy gate")
     parser.add_argument("--only", action="append", default=[], help="methods whose label starts so")
     parser.add_argument("--misses", action="store_true", help="print the questions missed at 10")
@@ -187,7 +191,7 @@ def main() -> None:
     if args.locomo is not None:
         import locomo
 
-        episodes, asked_questions, asked_at = locomo.load(args.locomo, args.split)
+        episodes, asked_questions, asked_at = locomo.load(args.locomo, args.split, args.messages)
         labels = locomo_labels(asked_questions)
     else:
         episodes, questions = load(args.data)

@@ -57,11 +57,36 @@ def _clean_ids(raw: list[str], known: set[str]) -> tuple[str, ...]:
     return tuple(found)
 
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def as_messages(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The turns cut into one message per sentence, the way people write in a messaging app:
+    `D3:14.2` is the third message of turn D3:14, each a few seconds after the one before,
+    turns a minute apart. A stand-in for real chats' bursts (LoCoMo's turns alternate
+    speakers), used to measure bursts on development data."""
+    found: list[dict[str, Any]] = []
+    for index, row in enumerate(rows):
+        speaker, _, said = row["text"].partition(": ")
+        pieces = [p for p in _SENTENCE.split(said) if p.strip()] or [said]
+        for number, piece in enumerate(pieces):
+            found.append(
+                {
+                    **row,
+                    "text": f"{speaker}: {piece}",
+                    "ref": f"{row['ref']}.{number}",
+                    "at": row["at"] + timedelta(minutes=index % 1000, seconds=5 * number),
+                }
+            )
+    return found
+
+
 def load(
-    path: Path, split: str = "dev"
+    path: Path, split: str = "dev", messages: bool = False
 ) -> tuple[dict[str, list[dict[str, Any]]], list[Question], dict[str, datetime]]:
     """Episodes per owner, questions, and when each owner is asked (a day after its last
-    session). `split`: "dev" (eight conversations), "blind" (BLIND) or "all"."""
+    session). `split`: "dev" (eight conversations), "blind" (BLIND) or "all". With
+    `messages`, each turn becomes one message per sentence (`as_messages`)."""
     samples = json.loads(Path(path).read_text(encoding="utf-8"))
     episodes: dict[str, list[dict[str, Any]]] = {}
     questions: list[Question] = []
@@ -88,7 +113,7 @@ def load(
                         "meta": {"speaker": turn["speaker"], "session": key},
                     }
                 )
-        episodes[owner] = rows
+        episodes[owner] = as_messages(rows) if messages else rows
         asked[owner] = (last or datetime(2024, 1, 1, tzinfo=UTC)) + timedelta(days=1)
         known = {r["ref"] for r in rows}
         for qa in sample["qa"]:

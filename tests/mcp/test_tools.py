@@ -12,7 +12,14 @@ from mcp_client import call, ok, refused, session
 from vault import Vault
 from vault.cli import main
 
-READS = {"read_memory", "search_facts", "recall_episodes", "fact_history", "list_athletes"}
+READS = {
+    "read_memory",
+    "search_facts",
+    "recall_episodes",
+    "conversation_topics",
+    "fact_history",
+    "list_athletes",
+}
 WRITES = {"add_memory", "learn", "add_episode"}
 
 
@@ -187,6 +194,28 @@ def test_add_episode_then_recall_it(vault: Vault) -> None:
         )
     )
     assert again["updated"] == added["added"] and again["added"] == []
+
+
+def test_conversation_topics_count_what_the_episodes_said(vault: Vault) -> None:
+    vault.episodes.add(
+        "ana",
+        [
+            {"text": "Went camping by the lake with the kids", "at": "2026-03-01T09:00:00Z"},
+            {"text": "More camping plans for June", "at": "2026-03-08T09:00:00Z"},
+            {"text": "Knee felt fine on the hills", "at": "2026-03-09T09:00:00Z"},
+        ],
+    )
+    listed = ok(call(vault, "conversation_topics", {"limit": 2}))
+    assert listed["topics"][0] == {
+        "topic": "camping",
+        "mention_count": 2,
+        "first_mentioned": "2026-03-01T09:00:00Z",
+        "last_mentioned": "2026-03-08T09:00:00Z",
+    }
+    assert len(listed["topics"]) == 2
+    touched = ok(call(vault, "conversation_topics", {"about": "how was the knee?"}))
+    assert [t["topic"] for t in touched["topics"]] == ["knee"]
+    refused(call(vault, "conversation_topics", {"limit": 201}), "limit")
 
 
 def test_episode_tools_refuse_bad_input(vault: Vault) -> None:

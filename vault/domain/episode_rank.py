@@ -27,7 +27,7 @@ import itertools
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -71,7 +71,17 @@ class Candidate:
     parsed only when something reads `meta` (a filter, a name lookup, the k results).
     """
 
-    __slots__ = ("_meta", "id", "meta_json", "occurred_at", "row", "text", "type", "vector")
+    __slots__ = (
+        "_meta",
+        "id",
+        "members",
+        "meta_json",
+        "occurred_at",
+        "row",
+        "text",
+        "type",
+        "vector",
+    )
 
     def __init__(
         self,
@@ -83,8 +93,10 @@ class Candidate:
         *,
         vector: float | None = None,
         row: Any = None,
+        members: tuple[Candidate, ...] = (),
     ) -> None:
         self.id = id
+        self.members = members  # a burst: its messages, in order (the unit is ranked once)
         self.text = text
         self.type = type
         self.occurred_at = occurred_at
@@ -104,6 +116,32 @@ class Candidate:
 
     def __repr__(self) -> str:
         return f"Candidate({self.id!r}, {self.text!r}, {self.type!r}, {self.occurred_at!r})"
+
+    @property
+    def size(self) -> int:
+        """How many of recall's k places this candidate fills (a burst: one per message)."""
+        return len(self.members) or 1
+
+    @property
+    def session(self) -> str:
+        """The session it belongs to: its `session` metadata, else its day."""
+        found = self.meta.get("session")
+        return str(found) if found is not None else self.occurred_at.date().isoformat()
+
+
+def burst(members: Sequence[Candidate]) -> Candidate:
+    """One unit of consecutive messages of one speaker: ranked on their words together, shown
+    as one, each message keeping its own row (and ref)."""
+    first = members[0]
+    return Candidate(
+        first.id,
+        "\n".join(m.text for m in members),
+        first.type,
+        first.occurred_at,
+        first.meta_json,
+        row=first.row,
+        members=tuple(members),
+    )
 
 
 @dataclass(frozen=True)
@@ -321,3 +359,35 @@ def _fill(
         if len(chosen) == k:
             return True
     return False
+
+
+def spread(
+    ranked: Sequence[Ranked],
+    places: int,
+    penalty: float,
+    size: Callable[[Ranked], int] = lambda item: item.candidate.size,
+) -> list[Ranked]:
+    """Pick from `ranked` (best first) until `places` episodes are filled (a burst fills one
+    per message), each pick's score lowered by `penalty` for every pick already made from its
+    session: a top k that covers sessions rather than ten neighbours of one hit. Ties keep
+    the ranked order; `penalty` 0 keeps it whole. `size`: the places an item fills."""
+    remaining = list(ranked)
+    chosen: list[Ranked] = []
+    used: Counter[str] = Counter()
+    filled = 0
+    while remaining and filled < places:
+        best = 0
+        best_score = -math.inf
+        for index, item in enumerate(remaining):
+            adjusted = (
+                item.score - penalty * used[item.candidate.session] if penalty else item.score
+            )
+            if adjusted > best_score:
+                best, best_score = index, adjusted
+            if not penalty:
+                break
+        item = remaining.pop(best)
+        chosen.append(item)
+        used[item.candidate.session] += 1
+        filled += size(item)
+    return chosen

@@ -8,10 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from vault.domain.embedding import Embed, Embedder, resolve_embedder
-from vault.domain.episodes import AddEpisodesResult, Episode, EpisodeIn, StorePolicy
+from vault.domain.episodes import AddEpisodesResult, Episode, EpisodeIn, StorePolicy, Topic
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import EPISODE_ARCHIVE_RETENTION_DAYS, EPISODE_BUDGET, EPISODE_CAP
 from vault.domain.models import validated, validated_athlete
+from vault.domain.topics import topic_keys
 from vault.extraction import ActivityIn
 from vault.facade.store import Store, moment
 from vault.prompt.episodes import EpisodeSections, render_episode_sections
@@ -162,6 +163,26 @@ class Episodes:
                     embedder=resolve_embedder(embedder, embed, model),
                 ),
             )
+
+    def topics(self, owner_id: str, *, limit: int = 20, about: str | None = None) -> list[Topic]:
+        """What the owner's conversations were about (the `conversation_topics` view): topics
+        most mentioned first. With `about`, only the topics among its words and phrases (the
+        ones a question touches)."""
+        owner = validated_athlete(owner_id)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be a whole number from 1 to 1000, got {limit!r}")
+        named = None if about is None else topic_keys(about)
+        with self._store.read() as connection:
+            rows = EpisodeRepository(connection).topics(owner, limit, named)
+        return [
+            Topic(
+                topic=r.topic,
+                mention_count=int(r.mention_count),
+                first_mentioned=r.first_mentioned,
+                last_mentioned=r.last_mentioned,
+            )
+            for r in rows
+        ]
 
     def reembed(self, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
         """(Re)write every episode's vector (of `owner_id`, or of all owners) with `embedder`,

@@ -61,6 +61,13 @@ OptionalQueryArg = Annotated[
         validation_alias=_aliases("query", "q", "search", "search_query", "context"),
     ),
 ]
+AboutArg = Annotated[
+    str | None,
+    Field(
+        max_length=MAX_QUERY,
+        description="A question: only the topics among its words and phrases; leave out for all.",
+    ),
+]
 TextArg = Annotated[
     str,
     Stripped,
@@ -273,6 +280,19 @@ class RecallResult(_Out):
     athlete_id: str
     query: str
     episodes: list[RecalledEpisode]
+
+
+class TopicRow(_Out):
+    topic: str
+    mention_count: int
+    first_mentioned: datetime
+    last_mentioned: datetime
+
+
+class TopicList(_Out):
+    athlete_id: str
+    about: str | None
+    topics: list[TopicRow]
 
 
 class SkippedEpisode(_Out):

@@ -18,6 +18,7 @@ from vault.domain.episodes import AddEpisodesResult, EpisodeIn, StorePolicy, met
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import EPISODE_CAP
 from vault.domain.text import query_terms
+from vault.domain.topics import topics
 from vault.storage.repositories.episodes import owner_key
 from vault.storage.search_index import purge_erased_terms
 from vault.storage.uow import UnitOfWork
@@ -84,6 +85,7 @@ def add_episodes(
             )
     new_ids = uow.episodes.insert(inserts)
     uow.episodes.update(updates)
+    _write_topics(uow, owner_id, inserts, new_ids, updates)
     chosen = resolve_embedder(embedder, embed, model)
     if chosen is not None:
         # in the episodes' own transaction: an embedder that fails writes no episode either
@@ -103,6 +105,24 @@ def add_episodes(
         skipped=tuple(sorted(skipped)),
         archived=archived,
     )
+
+
+def _write_topics(
+    uow: UnitOfWork,
+    owner_id: str,
+    inserts: list[dict[str, Any]],
+    new_ids: Sequence[int],
+    updates: list[dict[str, Any]],
+) -> None:
+    """The topics of the episodes just written, in their transaction (a rewritten episode's
+    old topics go first)."""
+    written = [(i, r) for i, r in zip(new_ids, inserts)] + [(r["target"], r) for r in updates]
+    rows = [
+        {"episode_id": episode_id, "topic": topic, "occurred_at": row["occurred_at"]}
+        for episode_id, row in written
+        for topic in topics(row["text"])
+    ]
+    uow.episodes.put_topics(owner_id, rows, [r["target"] for r in updates])
 
 
 def reembed(

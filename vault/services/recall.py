@@ -8,6 +8,7 @@ vault.domain.episode_rank, and spreads the top k over sessions.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -15,7 +16,16 @@ from typing import Any
 
 from vault.domain.embedding import Embedder, cosines, pack
 from vault.domain.episode_query import RELATED_SURFACE, Query, Window, analyze, stem
-from vault.domain.episode_rank import DEFAULT_WEIGHTS, Candidate, Ranked, Weights, matches, rank
+from vault.domain.episode_rank import (
+    DEFAULT_WEIGHTS,
+    Candidate,
+    Ranked,
+    Weights,
+    burst,
+    matches,
+    rank,
+    spread,
+)
 from vault.domain.episodes import Episode
 from vault.domain.errors import InvalidInput
 from vault.storage.dialect import has_fts5
@@ -24,6 +34,12 @@ from vault.storage.repositories.episodes import EpisodeRepository, fts_any, fts_
 NEIGHBOUR_WEIGHT = 0.4
 VECTOR_SCAN = 2000  # the owner's newest episodes whose vectors a query is compared with
 VECTOR_TOP = 2  # per place of k: episodes the vectors alone bring in
+BURST_GAP = timedelta(minutes=5)  # one speaker's consecutive messages this close: one burst
+BURST_REACH = 5  # messages fetched on each side of a best match to find its burst
+BURST_MAX = 8  # messages of one burst at most
+BURST_SHOWN = 2  # messages of one burst returned at most (those holding words asked about)
+SPREAD_DEPTH = 3  # ranked per place of k before the spread picks
+SESSION_PENALTY = 0.15  # a pick's score lowered by this per pick already made from its session
 NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighbours fetched
 SESSION_GAP = timedelta(hours=1)  # episodes this close without `session` metadata: one session
 GROUP_CAP = 64  # candidates per query word (newest first) and for all words together
@@ -39,15 +55,22 @@ class RecallOptions:
     - `dates`: a calendar date in the question ("on May 2nd", "April 27th") is that day.
     - `neighbours`: a turn's score lifted by this share of its best session neighbour's text
       score (the answer often sits one turn after the words the question repeats).
+    - `bursts`: consecutive messages of one speaker at most BURST_GAP apart around a best
+      match are ranked as one unit (their words together) and returned together, each message
+      with its own ref (a burst of five fills five of the k places).
+    - `spread`: each pick's score is lowered by this much per pick already made from its
+      session (its `session` metadata, else its day): answers spread over sessions.
     """
 
     dates: bool = True
     neighbours: float = NEIGHBOUR_WEIGHT
+    bursts: bool = True
+    spread: float = 0.0  # measured: every penalty tried lost on LoCoMo dev (docs/recall.md)
 
     @classmethod
     def plain(cls) -> RecallOptions:
         """Every structural part off: the ranking of names, synonyms, time words and recency."""
-        return cls(dates=False, neighbours=0.0)
+        return cls(dates=False, neighbours=0.0, bursts=False, spread=0.0)
 
     @staticmethod
     def steps() -> list[tuple[str, dict[str, Any]]]:
@@ -55,6 +78,8 @@ class RecallOptions:
         return [
             ("+ calendar dates in the question resolved to that day", {"dates": True}),
             ("+ session neighbours", {"neighbours": NEIGHBOUR_WEIGHT}),
+            ("+ bursts ranked as one unit", {"bursts": True}),
+            ("+ top k spread over sessions", {"spread": SESSION_PENALTY}),
         ]
 
 
@@ -109,7 +134,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     neighbours: dict[int, list[int]] | None = None
     if options.neighbours > 0 and pool:
         weights = replace(weights, neighbour=options.neighbours)
-        neighbours = _add_neighbours(search, analyzed, k, estimate, weights)
+        neighbours = _add_neighbours(search, analyzed, k, estimate, weights, options.bursts)
     if request.embedder is not None:
         _score_vectors(search, request.text, request.embedder, k)
     ranked = rank(
@@ -117,28 +142,49 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
         search.pool,
         now,
         window=window,
-        k=k,
+        k=k * SPREAD_DEPTH if options.spread or options.bursts else k,
         total=estimate,
         weights=weights,
         neighbours=neighbours,
     )
-    return [_episode(request.owner_id, r) for r in ranked]
+    shown = {id(r): _shown(analyzed, r, estimate) for r in ranked}
+    found: list[Episode] = []
+    for item in spread(ranked, k, options.spread, lambda r: len(shown[id(r)])):
+        found.extend(_episodes(request.owner_id, item, shown[id(item)]))
+    return found[:k]
 
 
-def _episode(owner_id: str, ranked: Ranked) -> Episode:
-    c = ranked.candidate
-    return Episode(
-        id=c.id,
-        owner_id=owner_id,
-        ref=c.row[1],
-        type=c.type,
-        outcome=c.row[3],
-        text=c.text,
-        occurred_at=c.occurred_at,
-        meta=c.meta,
-        score=ranked.score,
-        parts=ranked.parts,
-    )
+def _shown(query: Query, ranked: Ranked, total: int) -> tuple[Candidate, ...]:
+    """The messages of a ranked burst that are returned: those holding a word asked about
+    (each fills one of the k places; the speaker's name is in every one of them), the first
+    of them when none does alone."""
+    members = ranked.candidate.members
+    if not members:
+        return (ranked.candidate,)
+    named = {stem(name) for name in query.names}
+    words = tuple(g for g in query.groups if g.stem not in named)
+    own = matches(replace(query, groups=words, names=()), members, total)
+    holding = tuple(m for m, score in zip(members, own) if score > 0)
+    return holding[:BURST_SHOWN] or members[:1]
+
+
+def _episodes(owner_id: str, ranked: Ranked, shown: tuple[Candidate, ...]) -> list[Episode]:
+    """The episode ranked, or the shown messages of the burst ranked (its score and parts)."""
+    return [
+        Episode(
+            id=c.id,
+            owner_id=owner_id,
+            ref=c.row[1],
+            type=c.type,
+            outcome=c.row[3],
+            text=c.text,
+            occurred_at=c.occurred_at,
+            meta=c.meta,
+            score=ranked.score,
+            parts=ranked.parts,
+        )
+        for c in shown
+    ]
 
 
 def _score_vectors(search: _Search, question: str, embedder: Embedder, k: int) -> None:
@@ -190,31 +236,100 @@ def _pool(search: _Search, query: Query, window: Window | None, recent: int) -> 
 
 
 def _add_neighbours(
-    search: _Search, query: Query, k: int, total: int, weights: Weights
+    search: _Search, query: Query, k: int, total: int, weights: Weights, bursts: bool
 ) -> dict[int, list[int]]:
-    """Fetch the session neighbours of the best-matching candidates into the pool; return who
-    neighbours whom (both ways), by id."""
+    """Fetch the session neighbours of the best-matching candidates into the pool and, with
+    `bursts`, gather each one's burst (the consecutive messages its speaker sent around it)
+    into one unit in place of its messages; return who neighbours whom (both ways), by id."""
     pool = search.pool
     scores = matches(query, pool, total, weights)
     seeds = sorted(
         (i for i, s in enumerate(scores) if s > 0), key=lambda i: (-scores[i], -pool[i].id)
     )[: min(NEIGHBOUR_SEEDS, 2 * k)]
     known = {c.id: c for c in pool}
-    neighbours: dict[int, list[int]] = {}
+    reach = BURST_REACH if bursts else 1
+    pairs: list[tuple[int, int]] = []
+    chains: list[list[Candidate]] = []
     for seed in [pool[i] for i in seeds]:
-        before, after = search.episodes.adjacent(search.owner_id, seed.id, seed.occurred_at)
-        for row in (*before, *after):
-            other = known.get(row.id) or _candidate(row)
-            if not _same_session(seed, other):
-                continue
-            if row.id not in known:
-                if not _passes(other, search.filters):
+        before, after = search.episodes.adjacent(
+            search.owner_id, seed.id, seed.occurred_at, n=reach
+        )
+        chain = [seed]
+        for side in (before, after):
+            last = seed
+            for row in side:  # nearest first
+                other = known.get(row.id) or _candidate(row)
+                if not _passes(other, search.filters) or not _same_session(last, other):
+                    break
+                known.setdefault(other.id, other)
+                if bursts and _same_burst(last, other):
+                    chain.append(other)
+                    last = other
                     continue
-                known[row.id] = other
-                pool.append(other)
-            neighbours.setdefault(seed.id, []).append(other.id)
-            neighbours.setdefault(other.id, []).append(seed.id)
+                pairs.append((last.id, other.id))
+                break
+        if len(chain) > 1:
+            chains.append(chain)
+    unit_of = _units(chains)
+    members = {m.id for chain in unit_of.values() for m in chain}
+    units = {uid: burst(sorted(chain, key=_order)) for uid, chain in unit_of.items()}
+    representative = {m.id: uid for uid, chain in unit_of.items() for m in chain}
+    in_pool = {c.id for c in pool}
+    pool[:] = [c for c in pool if c.id not in members]
+    for candidate in known.values():
+        if candidate.id not in members and candidate.id not in in_pool:
+            pool.append(candidate)
+    pool.extend(units.values())
+    neighbours: dict[int, list[int]] = {}
+    for a, b in pairs:
+        first, second = representative.get(a, a), representative.get(b, b)
+        if first != second:
+            neighbours.setdefault(first, []).append(second)
+            neighbours.setdefault(second, []).append(first)
     return neighbours
+
+
+def _units(chains: list[list[Candidate]]) -> dict[int, list[Candidate]]:
+    """Chains that share a message are one burst: {first member's id: its messages}."""
+    merged: list[dict[int, Candidate]] = []
+    for chain in chains:
+        found = {c.id: c for c in chain}
+        overlapping = [m for m in merged if m.keys() & found.keys()]
+        for m in overlapping:
+            found.update(m)
+            merged.remove(m)
+        merged.append(found)
+    units: dict[int, list[Candidate]] = {}
+    for group in merged:
+        ordered = sorted(group.values(), key=_order)[:BURST_MAX]
+        units[ordered[0].id] = ordered
+    return units
+
+
+def _order(candidate: Candidate) -> tuple[datetime, int]:
+    return (candidate.occurred_at, candidate.id)
+
+
+_SPEAKER = re.compile(r"^([^\W\d_][\w .'-]{0,40}):\s")
+
+
+def _speaker(candidate: Candidate) -> str | None:
+    """Who sent it: `speaker` metadata, else a "Name: " the text opens with."""
+    found = candidate.meta.get("speaker")
+    if found is not None:
+        return str(found)
+    match = _SPEAKER.match(candidate.text)
+    return match.group(1) if match else None
+
+
+def _same_burst(a: Candidate, b: Candidate) -> bool:
+    """Consecutive messages of one speaker, at most BURST_GAP apart."""
+    speaker = _speaker(a)
+    return (
+        speaker is not None
+        and speaker == _speaker(b)
+        and abs(a.occurred_at - b.occurred_at) <= BURST_GAP
+    )
 
 
 def _candidate(row: Any) -> Candidate:
