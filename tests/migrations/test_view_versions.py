@@ -75,7 +75,7 @@ def test_every_revision_leaves_the_views_it_promises(db_path: Path) -> None:
             **{v.name: v.create_sql() for v in CURRENT_VIEWS},
             episodes.name: episodes.create_sql(),
             FACT_EVIDENCE_V1.name: FACT_EVIDENCE_V1.create_sql(),  # 0009: the facts' evidence
-            CONVERSATION_TOPICS_V1.name: CONVERSATION_TOPICS_V1.create_sql(),  # 0010: topics
+            CONVERSATION_TOPICS_V1.name: CONVERSATION_TOPICS_V1.create_sql(),  # 0011: topics
         }
         downgrade(engine, "0002")
         assert _stored_views(db_path) == expected

@@ -171,7 +171,7 @@ EPISODE_LIST_V1: dict[str, View] = {
         "e.metadata, e.created_at FROM episodes AS e",
     ),
 }
-# Seed 004's `conversation_topics`, version 1 (revision 0010 spells the same SQL literally).
+# Seed 004's `conversation_topics`, version 1 (revision 0011 spells the same SQL literally).
 CONVERSATION_TOPICS_V1 = View(
     "conversation_topics",
     "SELECT t.athlete_id, t.topic, COUNT(*) AS mention_count, "

@@ -1,7 +1,7 @@
 """Conversation topics: the `episode_topics` table and seed 004's `conversation_topics` view.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-25
 
 Purpose: per owner, what their conversations were about (seed 004's CONVERSATION_TOPICS: topic,
@@ -28,8 +28,8 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
