@@ -116,7 +116,9 @@ def merge(
             if same is not None:
                 same[OCC] += 1
                 day = now_s[:10]  # belief needs another day: a same-day repeat lifts nothing
-                if not (same[CONF] < PROMPT_FLOOR and same[LEARNED][:10] == same[OBSERVED][:10] == day):
+                if not (
+                    same[CONF] < PROMPT_FLOOR and same[LEARNED][:10] == same[OBSERVED][:10] == day
+                ):
                     same[CONF] = boosted(same[CONF], same[OCC])
                 same[BASE] = same[CONF]
                 same[REINFORCED] = max(same[REINFORCED], now_s)
@@ -236,7 +238,9 @@ def memory_block(db: sqlite3.Connection, athlete: str, now: datetime) -> tuple[s
         sections = [
             [
                 text.replace("|", "/")
-                for (text,) in db.execute(sql, (athlete, as_of) if "learned_at" in sql else (athlete,))
+                for (text,) in db.execute(
+                    sql, (athlete, as_of) if "learned_at" in sql else (athlete,)
+                )
             ]
             for _, sql in _BLOCK_QUERIES
         ]
@@ -283,7 +287,9 @@ def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
         lists = [
             [
                 text.replace("|", "/")
-                for (text,) in db.execute(sql, (athlete, as_of) if "learned_at" in sql else (athlete,))
+                for (text,) in db.execute(
+                    sql, (athlete, as_of) if "learned_at" in sql else (athlete,)
+                )
             ]
             for _, sql in _BLOCK_QUERIES[1:]
         ]
