@@ -285,12 +285,7 @@ def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
             for t, src, c, learned in db.execute(_ENGINE_FACTS, (athlete,))
         ]
         lists = [
-            [
-                text.replace("|", "/")
-                for (text,) in db.execute(
-                    sql, (athlete, as_of) if "learned_at" in sql else (athlete,)
-                )
-            ]
+            [text.replace("|", "/") for (text,) in db.execute(sql, (athlete,))]
             for _, sql in _BLOCK_QUERIES[1:]
         ]
         sections = [[f[0] for f in facts], *lists]
