@@ -40,13 +40,14 @@ class Store:
         self._one_statement = one_statement(engine)
         self._reader: Connection | None = None
         self._reader_lock = threading.Lock()
+        self._published = engine_sync.PublishedRows()  # spares re-rendering an unchanged row
 
     def unit_of_work(self) -> UnitOfWork:
         return UnitOfWork(self._writer, hooks=self.hooks(None))
 
     def hooks(self, now: datetime | None) -> EngineSyncHooks:
         """Every write transaction applies the engine's writes and republishes its rows."""
-        return EngineSyncHooks(policy=self.decay_policy, now=now)
+        return EngineSyncHooks(policy=self.decay_policy, now=now, published=self._published)
 
     @contextmanager
     def write(self, now: datetime | None = None, *, hooked: bool = True) -> Iterator[UnitOfWork]:
