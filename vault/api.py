@@ -1,7 +1,7 @@
 """`Vault`: open a file, then one method per operation, each in its own transaction.
 
 Memory and learning live on `Vault`; the other resources hang off it, one small object each:
-`v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
+`v.items` (corrections of one item by id), `v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
 (doctor/erase/stats/sql). Old method names that moved keep working for one release with a
 DeprecationWarning (vault.facade.renamed).
 """
@@ -40,6 +40,7 @@ from vault.extraction import ActivityIn, Extractor, Turn, rank_relevant
 from vault.facade.admin import Admin
 from vault.facade.candidates import checked_candidates
 from vault.facade.episodes import Episodes
+from vault.facade.items import Items
 from vault.facade.knowledge import KnowledgeBase, read_knowledge_files
 from vault.facade.opening import open_failure, remove_unwritten, would_create
 from vault.facade.renamed import Renamed, warn_renamed
@@ -113,6 +114,7 @@ class Vault:
     def __init__(self, engine: Engine, *, decay_policy: DecayPolicy | None = None) -> None:
         self._store = Store(engine, decay_policy)
         self.episodes = Episodes(self._store)
+        self.items = Items(self._store)
         self.knowledge = KnowledgeBase(self._store)
         self.transfer = Transfer(self._store)
         self.admin = Admin(self._store)

@@ -24,6 +24,7 @@ from vault import FactIn, InvalidInput, Vault
 from vault.cli import main
 from vault.facade.admin import Admin
 from vault.facade.episodes import Episodes
+from vault.facade.items import Items
 from vault.facade.knowledge import KnowledgeBase
 from vault.facade.renamed import Renamed
 from vault.facade.transfer import Transfer
@@ -47,6 +48,11 @@ def _document(vault: Vault, text: str) -> dict[str, Any]:
     vault.delete_athlete("doc")
     document["facts"][0]["text"] = text
     return document
+
+
+def _a_fact(vault: Vault) -> int:
+    vault.merge("ana", [FactIn(text="goal: 10k")], now=T0, trusted=True)
+    return vault.facts("ana", T0)[0].id
 
 
 Write = Callable[[Vault, str, bool], object]
@@ -103,6 +109,7 @@ WRITES: dict[str, list[Write]] = {
             trusted=t,
         )
     ],
+    "items.edit": [lambda v, s, t: v.items.edit("ana", "fact", _a_fact(v), s, now=T0, trusted=t)],
     "knowledge.load": [
         lambda v, s, t: v.knowledge.load(
             [{"kind": "shoe", "name": "Pegasus", "attributes": {"note": s}}], now=T0, trusted=t
@@ -166,6 +173,8 @@ NOT_WRITES = {
     "episodes.recall",
     "episodes.sections",
     "episodes.vector_models",
+    "episodes.newest",
+    "episodes.count",
     "knowledge.for_context",
     "knowledge.read_files",
     # erase or lower what is stored, never add text
@@ -177,6 +186,8 @@ NOT_WRITES = {
     "episodes.expire",
     "episodes.cleanup_archive",
     "admin.erase",
+    "items.reject",
+    "items.delete",
     # vectors of episodes, and facts consolidated from sessions, already stored (their text
     # passed the gate on the way in)
     "episodes.reembed",
@@ -195,6 +206,7 @@ NOT_WRITES = {
 # the facade's rooms: `Vault` itself, then each resource object (`v.episodes`, ...)
 RESOURCES: dict[str, type] = {
     "": Vault,
+    "items": Items,
     "episodes": Episodes,
     "knowledge": KnowledgeBase,
     "transfer": Transfer,

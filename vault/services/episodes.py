@@ -738,3 +738,20 @@ def context_keys(context: str, longest: int = 4) -> list[str]:
 def lookup_knowledge(repository: KnowledgeRepository, context: str) -> list[Knowledge]:
     """Knowledge rows named (by name or alias) in `context`."""
     return repository.lookup(context_keys(context))
+
+
+def stored_episode(row: Any) -> Episode:
+    """An episode row (the repository's COLUMNS) as the model listings return."""
+    meta = row.meta
+    if isinstance(meta, str):
+        meta = json.loads(meta) if meta else {}
+    return Episode(
+        id=row.id,
+        owner_id=row.owner_id,
+        ref=row.ref,
+        type=row.type,
+        outcome=row.outcome,
+        text=row.text,
+        occurred_at=row.occurred_at,
+        meta=meta or {},
+    )
