@@ -26,6 +26,7 @@ COMMANDS = {
     "import": "interchange_commands",
     "import-yaml": "interchange_commands",
     "mcp": "mcp_commands",
+    "ui": "ui_commands",
     "ingest": "learning_commands",
     "relevant": "learning_commands",
     "consolidate": "learning_commands",

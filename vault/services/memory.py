@@ -83,8 +83,9 @@ def _not_erased(
     kept: list[Candidate] = []
     refused: list[tuple[str, str]] = []
     for candidate in candidates:
-        when = erased.get(candidate.text) if candidate in dated else None  # type: ignore[union-attr]
-        if when is not None and when >= candidate.observed_at:  # type: ignore[union-attr,operator]
+        observed = None if isinstance(candidate, Retraction) else candidate.observed_at
+        when = None if observed is None else erased.get(candidate.text)  # type: ignore[union-attr]
+        if when is not None and observed is not None and when >= observed:
             refused.append((candidate.text, ERASED))  # type: ignore[union-attr]
         else:
             kept.append(candidate)
