@@ -13,7 +13,7 @@ from vault import Vault
 from vault.cli import main
 
 READS = {"read_memory", "search_facts", "recall_episodes", "fact_history", "list_athletes"}
-WRITES = {"add_memory", "learn", "add_episode"}
+WRITES = {"add_memory", "learn", "add_episode", "correct_memory_item"}
 
 
 def tools(vault: Vault, **flags: bool) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def test_writes_and_forget_are_offered_only_when_allowed(vault: Vault) -> None:
     assert all(writing[name].annotations.read_only_hint is False for name in WRITES)
     assert all(writing[name].annotations.destructive_hint is False for name in WRITES)
     forgetting = tools(vault, writes=True, forget=True)
-    assert set(forgetting) == READS | WRITES | {"forget"}
+    assert set(forgetting) == READS | WRITES | {"forget", "remove_memory_item"}
     assert forgetting["forget"].annotations.destructive_hint is True
 
 
