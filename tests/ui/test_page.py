@@ -207,3 +207,35 @@ def test_without_the_extra_vault_ui_says_which_one_in_one_line(
 def test_a_non_loopback_address_needs_a_token(page_file: Path) -> None:
     result = CliRunner().invoke(main, ["--db", str(page_file), "ui", "--host", "0.0.0.0"])
     assert result.exit_code == 2 and "--token" in result.output
+
+
+def test_read_only_shows_the_engines_waiting_writes_as_waiting(page_file: Path) -> None:
+    from tests.engine.engine_statements import write_memory
+
+    marker = {"fact": "swims on sundays", "source": "conversation", "confidence": 0.9}
+    document = {"key_facts": [{**marker, "learned_at": "2026-11-20T08:00:00Z"}]}
+    write_memory(page_file, "ana", {**document, "patterns": [], "coaching_notes": []})
+    with open_vault(page_file, read_only=True) as vault:
+        html = client(vault, read_only=True).get("/athlete?id=ana").text
+        assert "1 write by the coaching app is waiting (read-only: not applied" in html
+        assert "swims on sundays" not in html
+        assert vault.admin.engine_writes_waiting() == 1
+
+
+def test_a_writable_page_applies_the_engines_waiting_writes_first(
+    page_vault: Vault, page_file: Path
+) -> None:
+    from tests.engine.engine_statements import write_memory
+
+    document = page_vault.contract("ana")
+    document["key_facts"].append(
+        {
+            "fact": "swims on sundays",
+            "source": "conversation",
+            "confidence": 0.9,
+            "learned_at": "2026-11-20T08:00:00Z",
+        }
+    )
+    write_memory(page_file, "ana", document)
+    html = client(page_vault).get("/athlete?id=ana").text
+    assert "swims on sundays" in html and "waiting" not in html

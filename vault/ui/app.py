@@ -162,6 +162,8 @@ class MemoryPage:
         self, request: Request, athlete: str, *, error: str | None = None, status: int = 200
     ) -> Response:
         try:
+            if not self.read_only and self.vault.admin.engine_writes_waiting():
+                self.vault.admin.sync_engine()  # what the coaching app wrote shows at once
             page = pages.athlete_page(
                 self.vault,
                 athlete,
