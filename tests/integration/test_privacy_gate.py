@@ -308,7 +308,9 @@ CLI_WRITES = {  # command -> how to make it write PII
 CLI_LEARNING = {"ingest", "bootstrap", "demo"}  # extractor output only, through the gate
 # serves agents: its write tools call the gated facade methods, never with trusted=True
 # (tests/mcp/test_write_tools.py refuses personal data through the protocol)
-CLI_SERVERS = {"mcp"}
+# the memory page's forms call v.items.edit (gated, never trusted), forget and delete
+# (tests/ui/test_page.py refuses personal data through the page)
+CLI_SERVERS = {"mcp", "ui"}
 CLI_NOT_WRITES = {
     "backup",
     "cleanup",
