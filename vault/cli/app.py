@@ -357,8 +357,14 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
         vault = open_vault(url, upgrade=True)
     else:
         vault = open_vault(url, read_only=read_only)
-        if read_only and vault.admin.engine_writes_waiting():
-            vault = _with_engine_writes_applied(vault, url)
+        if vault.admin.engine_writes_waiting():
+            if read_only:
+                vault = _with_engine_writes_applied(vault, url)
+            else:
+                try:
+                    vault.admin.sync_engine()
+                except VaultError as error:
+                    warn(f"the engine's latest writes are not applied yet ({error})")
     write_guard(ctx).attach(vault.engine)
     ctx.call_on_close(vault.close)
     return vault
@@ -371,12 +377,19 @@ def _with_engine_writes_applied(vault: Vault, url: str) -> Vault:
     from vault.api import open_vault
 
     vault.close()
+    apply_engine_writes(url)
+    return open_vault(url, read_only=True)
+
+
+def apply_engine_writes(url: str) -> None:
+    """Apply the engine's waiting rows of the vault at `url` (a warning when it cannot)."""
+    from vault.api import open_vault
+
     try:
         with open_vault(url) as writable:
             writable.admin.sync_engine()
     except VaultError as error:
         warn(f"the engine's latest writes are not applied yet ({error})")
-    return open_vault(url, read_only=True)
 
 
 def parse_at(value: str | None) -> datetime | None:

@@ -23,11 +23,12 @@ athlete, which is how a stale copy of a deleted athlete is recognised).
   `ErasureReason` or its value; anything else is InvalidInput and nothing is written.
 - `record_athlete_erasure(uow, athlete_id, item_texts, now)`: `vault delete`'s record: the
   athlete's items and the athlete itself, reason `delete`.
-- `erased_since(uow, athlete_id, text) -> datetime | None`: when the item (or the whole
-  athlete) was last erased; None when never. Times compare with an item's own time: an item
+- `erased_since(uow, athlete_id, text) -> datetime | None`: when the item, or the whole
+  athlete, was last erased; None when never. Times compare with an item's own time: an item
   stated after its erasure is a new statement.
-- `erased_items(uow, athlete_id, texts) -> dict[str, datetime]`: the same for a batch, keyed
-  by the texts given; only those erased are in it.
+- `erased_items(uow, athlete_id, texts) -> dict[str, datetime]`: for a batch, when each text
+  was last erased as an item (the athlete's delete recorded every item it erased), keyed by
+  the texts given; only the erased ones are in it.
 - `athlete_erased_at(uow, athlete_id) -> datetime | None`: when the athlete was last deleted.
 
 Readers never create anything: a vault with no secret yet has recorded no erasure.
@@ -88,29 +89,33 @@ def record_athlete_erasure(
 
 
 def erased_items(uow: UnitOfWork, athlete_id: str, texts: Iterable[str]) -> dict[str, datetime]:
-    """When each erased text of the batch was last erased (the athlete's delete included)."""
+    """When each text of the batch was last erased as an item; only erased ones are in it.
+
+    Item by item only: the athlete's own delete is `athlete_erased_at` (its items were recorded
+    one by one as well, so a text the athlete never had is not in here)."""
     repository = ErasureRepository(uow.connection)
     secret = repository.secret(create=False)
     if secret is None:
         return {}
-    athlete = athlete_digest(secret, athlete_id)
     by_key: dict[str, list[str]] = {}
     for text in texts:
         if erasure_text(text):
             by_key.setdefault(item_digest(secret, athlete_id, text), []).append(text)
-    found = repository.latest(athlete, by_key)
-    deleted = repository.athlete_erased_at(athlete)
-    result: dict[str, datetime] = {}
-    for key, group in by_key.items():
-        times = [t for t in (found.get(key), deleted) if t is not None]
-        if times:
-            result.update(dict.fromkeys(group, max(times)))
-    return result
+    found = repository.latest(athlete_digest(secret, athlete_id), by_key)
+    return {text: at for key, at in found.items() for text in by_key[key]}
 
 
 def erased_since(uow: UnitOfWork, athlete_id: str, text: str) -> datetime | None:
-    """When this item of the athlete (or the athlete) was last erased; None when never."""
-    return erased_items(uow, athlete_id, [text]).get(text)
+    """When this item of the athlete, or the whole athlete, was last erased; None when never."""
+    times = [
+        t
+        for t in (
+            erased_items(uow, athlete_id, [text]).get(text),
+            athlete_erased_at(uow, athlete_id),
+        )
+        if t is not None
+    ]
+    return max(times, default=None)
 
 
 def athlete_erased_at(uow: UnitOfWork, athlete_id: str) -> datetime | None:
