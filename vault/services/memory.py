@@ -53,7 +53,9 @@ def merge(
     it back; a statement made after the erasure is new and is merged."""
     uow.athletes.ensure(athlete_id, now)
     candidates, refused = _not_erased(uow, athlete_id, candidates, now)
-    plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now, policy)
+    active = uow.memory.load_active(athlete_id)
+    candidates = evidence.unseen(uow, athlete_id, active, candidates)
+    plan = plan_merge(active, list(candidates), now, policy)
     plan.ignored.extend(refused)
     carried = evidence.carried_over(uow, plan)
     written = uow.memory.write(athlete_id, plan)
