@@ -29,7 +29,12 @@ from vault.domain.text import matches_query, query_terms
 from vault.domain.times import utc_now
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.services import evidence
-from vault.services.erasure import erased_items, record_athlete_erasure, record_erasure
+from vault.services.erasure import (
+    athlete_erased_at,
+    erased_items,
+    record_athlete_erasure,
+    record_erasure,
+)
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.engine_table import EngineTableRepository
@@ -77,11 +82,16 @@ def _not_erased(
     uow: UnitOfWork, athlete_id: str, candidates: Sequence[Candidate], now: datetime
 ) -> tuple[list[Candidate], list[tuple[str, str]]]:
     """Split off the candidates learned from evidence (an `observed_at`) that is no newer than
-    an erasure of their text; a candidate without one is stated now, and is new."""
+    an erasure of their text (not the whole athlete's delete); a candidate without one is
+    stated now, and is new."""
     dated = [c for c in candidates if not isinstance(c, Retraction) and c.observed_at is not None]
     erased = erased_items(uow, athlete_id, [c.text for c in dated]) if dated else {}
     if not erased:
         return list(candidates), []
+    # what `vault delete` erased may be learned again: a deleted athlete starts over (the demo
+    # replays the same messages); corrections and forget are what must stick
+    deleted = athlete_erased_at(uow, athlete_id)
+    erased = {text: when for text, when in erased.items() if when != deleted}
     kept: list[Candidate] = []
     refused: list[tuple[str, str]] = []
     for candidate in candidates:
