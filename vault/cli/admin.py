@@ -22,17 +22,11 @@ from vault.storage.engine import create_vault_engine
 
 
 @main.command()
-@click.option(
-    "--skip-bad-legacy-rows",
-    is_flag=True,
-    hidden=True,
-    help="No effect (kept for old scripts): no legacy row stops an upgrade any more.",
-)
 @verbose_option
 @json_option("Print the revisions and the adoption counts as JSON.")
 @db_option
 @click.pass_context
-def upgrade(ctx: click.Context, skip_bad_legacy_rows: bool, verbose: bool, as_json: bool) -> None:
+def upgrade(ctx: click.Context, verbose: bool, as_json: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction.
 
     Then vault applies what waits in the engine's athlete_memory table (legacy rows to adopt,

@@ -24,6 +24,7 @@ from vault.mcp.schemas import (
     AthleteArg,
     CorrectionReport,
     EpisodeReport,
+    EpisodeTextArg,
     ForgetReport,
     IgnoredItem,
     ItemIdArg,
@@ -51,7 +52,9 @@ Word = Annotated[str | None, Field(max_length=40)]
 
 
 def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> None:
-    @server.tool(annotations=ADDITIVE)
+    @server.tool(
+        name="vault_remember", title="Remember a fact, pattern or note", annotations=ADDITIVE
+    )
     def add_memory(
         text: TextArg,
         athlete_id: AthleteArg = None,
@@ -87,7 +90,9 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
                 candidate["confidence"] = confidence
             return _merge_report(athlete, port.merge(athlete, candidate, at))
 
-    @server.tool(annotations=ADDITIVE)
+    @server.tool(
+        name="vault_learn", title="Learn from a message or an activity note", annotations=ADDITIVE
+    )
     def learn(
         text: MessageArg,
         athlete_id: AthleteArg = None,
@@ -126,9 +131,9 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
             }
             return _merge_report(athlete, port.learn_activity(athlete, activity, at))
 
-    @server.tool(annotations=ADDITIVE)
+    @server.tool(name="vault_record_episode", title="Record an episode", annotations=ADDITIVE)
     def add_episode(
-        text: TextArg,
+        text: EpisodeTextArg,
         athlete_id: AthleteArg = None,
         type: Annotated[Word, Field(description="e.g. session, injury, race, note.")] = None,
         outcome: Annotated[Word, Field(description="e.g. completed, skipped, pain, pb.")] = None,
@@ -142,7 +147,7 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
             ),
         ] = None,
     ) -> EpisodeReport:
-        """Record something that happened to the athlete (an episode), so `recall_episodes`
+        """Record something that happened to the athlete (an episode), so `vault_recall_episodes`
         can bring it back when it matters: "ran 30 km in the heat, cramped at km 25"."""
         with refusals():
             scope.require_writes()
@@ -160,7 +165,7 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
                 skipped=[SkippedEpisode(index=i, reason=r) for i, r in result.skipped],
             )
 
-    @server.tool(title="Correct one memory item", annotations=ADDITIVE)
+    @server.tool(name="vault_correct_item", title="Correct one memory item", annotations=ADDITIVE)
     def correct_memory_item(
         item_id: ItemIdArg, text: NewTextArg, kind: ItemKind = "fact", athlete_id: AthleteArg = None
     ) -> CorrectionReport:
@@ -180,7 +185,7 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
 
 
 def register_forget_tool(server: MCPServer, port: VaultPort, scope: Scope) -> None:
-    @server.tool(title="Remove one memory item", annotations=DESTRUCTIVE)
+    @server.tool(name="vault_remove_item", title="Remove one memory item", annotations=DESTRUCTIVE)
     def remove_memory_item(
         item_id: ItemIdArg,
         kind: ItemKind = "fact",
@@ -207,7 +212,7 @@ def register_forget_tool(server: MCPServer, port: VaultPort, scope: Scope) -> No
                 erased_from_disk=removed.erased_from_disk,
             )
 
-    @server.tool(annotations=DESTRUCTIVE)
+    @server.tool(name="vault_forget", title="Erase matching memories", annotations=DESTRUCTIVE)
     def forget(query: QueryArg, athlete_id: AthleteArg = None) -> ForgetReport:
         """Erase everything about the athlete that matches every word of `query`: facts,
         patterns, notes, archived copies and episodes. No copy is kept and it cannot be undone;
