@@ -275,9 +275,9 @@ def test_learn_from_an_activity_without_a_time_and_a_retried_call_adds_nothing(
     vault: Vault,
 ) -> None:
     note = {"text": "Easy run with the club, calf tight again", "source": "activity"}
-    first = ok(call(vault, "learn", note, writes=True))
+    first = ok(call(vault, "vault_learn", note, writes=True))
     assert first["added"]  # no time given: the session happened now
-    again = ok(call(vault, "learn", note, writes=True))
+    again = ok(call(vault, "vault_learn", note, writes=True))
     assert again["added"] == [] and again["updated"] == []
     [fact] = [f for f in vault.facts("ana") if "calf" in f.text]
     assert fact.occurrences == 1
