@@ -27,6 +27,8 @@ ALL_TOOLS = {
     "vault_learn",
     "vault_record_episode",
     "vault_forget",
+    "vault_correct_item",
+    "vault_remove_item",
 }
 # what the common memory servers call their tools (mem0, Graphiti): vault's must differ
 OTHER_SERVERS = {
