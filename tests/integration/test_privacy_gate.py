@@ -168,6 +168,7 @@ NOT_WRITES = {
     "transfer.export",
     "transfer.export_all",
     "episodes.recall",
+    "episodes.topics",
     "episodes.sections",
     "episodes.vector_models",
     "episodes.newest",

@@ -1,7 +1,7 @@
 """An archived item may have left because the athlete rewrote it: archive reason `edited`.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-25
 
 Purpose: an edit on the memory page (`vault ui`) or over MCP is a manual observation; the old
@@ -28,8 +28,8 @@ from collections.abc import Sequence
 
 from alembic import context, op
 
-revision: str = "0011"
-down_revision: str | None = "0010"
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
