@@ -19,6 +19,7 @@ fastmcp = pytest.importorskip("fastmcp")
 
 ALL_TOOLS = {
     "vault_read_memory",
+    "vault_conversation_topics",
     "vault_search_facts",
     "vault_recall_episodes",
     "vault_fact_history",
