@@ -19,6 +19,7 @@ fastmcp = pytest.importorskip("fastmcp")
 
 ALL_TOOLS = {
     "vault_read_memory",
+    "vault_conversation_topics",
     "vault_search_facts",
     "vault_recall_episodes",
     "vault_fact_history",
@@ -27,6 +28,8 @@ ALL_TOOLS = {
     "vault_learn",
     "vault_record_episode",
     "vault_forget",
+    "vault_correct_item",
+    "vault_remove_item",
 }
 # what the common memory servers call their tools (mem0, Graphiti): vault's must differ
 OTHER_SERVERS = {
