@@ -1,7 +1,7 @@
 """`Vault`: open a file, then one method per operation, each in its own transaction.
 
 Memory and learning live on `Vault`; the other resources hang off it, one small object each:
-`v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
+`v.items` (corrections of one item by id), `v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
 (doctor/erase/stats/sql). CHANGELOG.md lists where the methods of earlier drafts went.
 """
 
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from vault.extraction import ActivityIn, Extractor, Turn
     from vault.facade.admin import Admin
     from vault.facade.episodes import Episodes
+    from vault.facade.items import Items
     from vault.facade.knowledge import KnowledgeBase
     from vault.facade.transfer import Transfer
     from vault.prompt.bootstrap import Profile
@@ -116,6 +117,12 @@ class Vault:
         from vault.facade.episodes import Episodes
 
         return Episodes(self._store)
+
+    @cached_property
+    def items(self) -> Items:
+        from vault.facade.items import Items
+
+        return Items(self._store)
 
     @cached_property
     def knowledge(self) -> KnowledgeBase:
@@ -379,7 +386,7 @@ class Vault:
         and record the episodes it is worth (the session and its outcome, an injury, a race)
         in the same transaction, so PAST EXPERIENCE fills itself."""
         from vault.facade.candidates import checked_candidates
-        from vault.services import consolidation, learning, privacy_gate
+        from vault.services import activity_episodes, consolidation, learning, privacy_gate
         from vault.services import episodes as episode_services
         from vault.services import memory as services
 
@@ -388,7 +395,7 @@ class Vault:
         refused: list[str] = []
         checked = privacy_gate.kept_candidates(checked_candidates(found, trusted=False), refused)
         # the raw notes become episodes, personal data redacted; one the gate refuses is left out
-        episodes = episode_services.episodes_from_activity(activity)
+        episodes = activity_episodes.episodes_from_activity(activity)
         at = moment(now) if now is not None else happened
         with self._store.write(at) as uow:
             result = _with_refused(

@@ -13,7 +13,7 @@ from contextlib import closing
 from pathlib import Path
 
 from vault.storage.engine import create_vault_engine, sqlite_url
-from vault.storage.episode_tables import EPISODE_LIST_V1
+from vault.storage.episode_tables import CONVERSATION_TOPICS_V1, EPISODE_LIST_V1
 from vault.storage.evidence_tables import FACT_EVIDENCE_V1
 from vault.storage.migrations import downgrade, upgrade
 from vault.storage.views import CURRENT_VIEWS, VIEWS_V1, VIEWS_V2, View, replace_views
@@ -75,6 +75,7 @@ def test_every_revision_leaves_the_views_it_promises(db_path: Path) -> None:
             **{v.name: v.create_sql() for v in CURRENT_VIEWS},
             episodes.name: episodes.create_sql(),
             FACT_EVIDENCE_V1.name: FACT_EVIDENCE_V1.create_sql(),  # 0009: the facts' evidence
+            CONVERSATION_TOPICS_V1.name: CONVERSATION_TOPICS_V1.create_sql(),  # 0011: topics
         }
         downgrade(engine, "0002")
         assert _stored_views(db_path) == expected

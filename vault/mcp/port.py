@@ -11,7 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from vault.api import Vault
-from vault.domain.episodes import AddEpisodesResult, Episode
+from vault.domain.corrections import Edited, Removed
+from vault.domain.episodes import AddEpisodesResult, Episode, Topic
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -53,6 +54,9 @@ class VaultPort:
     def recall(self, athlete_id: str, query: str, limit: int) -> list[Episode]:
         return self.vault.episodes.recall(athlete_id, query, k=limit)
 
+    def topics(self, athlete_id: str, about: str | None, limit: int) -> list[Topic]:
+        return self.vault.episodes.topics(athlete_id, limit=limit, about=about)
+
     # -- writes (each one transaction in the facade)
     def merge(
         self, athlete_id: str, candidate: dict[str, Any], now: datetime | None
@@ -74,3 +78,10 @@ class VaultPort:
 
     def forget(self, athlete_id: str, query: str) -> ForgetResult:
         return self.vault.forget(athlete_id, query)
+
+    def edit_item(self, athlete_id: str, kind: str, item_id: int, text: str) -> Edited:
+        return self.vault.items.edit(athlete_id, kind, item_id, text)
+
+    def remove_item(self, athlete_id: str, kind: str, item_id: int, wrong: bool) -> Removed:
+        items = self.vault.items
+        return (items.reject if wrong else items.delete)(athlete_id, kind, item_id)

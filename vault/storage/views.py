@@ -206,7 +206,7 @@ VIEW_DOCS: dict[str, tuple[str, dict[str, str]]] = {
             "text": "what the fact said",
             "category": "its category",
             "conflict_key": "its slot (`primary sport`, `goal`, ...), if any",
-            "reason": "why it left: superseded, merged, resolved, decayed, capped",
+            "reason": "why it left: superseded, merged, resolved, decayed, capped, edited",
             "confidence": "its confidence when it left",
             "learned_at": "when it was first learned (UTC)",
             "archived_at": "when it left (UTC)",

@@ -35,6 +35,7 @@ from vault.domain.times import format_utc, parse_utc
 from vault.storage.dialect import has_fts5
 from vault.storage.episode_tables import (
     episode_archive_table,
+    episode_topics_table,
     episode_vectors_table,
     episodes_table,
     knowledge_names_table,
@@ -92,6 +93,7 @@ _RECENT = (
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
+_NEWEST = _RECENT.offset(bindparam("skip"))
 # the episode just before / just after a moment (and id) of the owner: one seek each on the
 # (owner_id, occurred_at) index, whose entries end with the row id
 _AT = bindparam("at", type_=_E.occurred_at.type)
@@ -116,7 +118,11 @@ _AFTER = (
 _OLDEST = select(func.min(_E.occurred_at)).where(_E.owner_id == bindparam("owner"))
 _ACTIVITY_SESSIONS = (
     select(_E.ref, _E.occurred_at, _E.text, _META)
-    .where(_E.owner_id == bindparam("owner"), _E.ref.like("activity:%"), _E.type != "injury")
+    .where(
+        _E.owner_id == bindparam("owner"),
+        _E.ref.like("activity:%"),
+        _E.ref.not_like("activity:%:injury"),  # the second row older versions wrote for pain
+    )
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
@@ -193,6 +199,12 @@ _DELETE_IDS = delete(episodes_table).where(_E.id.in_(bindparam("ids", expanding=
 _DELETE_VECTORS = delete(episode_vectors_table).where(
     episode_vectors_table.c.episode_id.in_(bindparam("ids", expanding=True))
 )
+_T = episode_topics_table.c
+_DELETE_TOPICS = delete(episode_topics_table).where(
+    _T.episode_id.in_(bindparam("ids", expanding=True))
+)
+_INSERT_TOPICS = insert(episode_topics_table)
+_COUNT_TOPICS = func.count().label("mention_count")
 _EXPIRED = select(_E.id).where(_E.occurred_at < bindparam("cutoff", type_=_E.occurred_at.type))
 _A = episode_archive_table.c
 _ARCHIVE_ROWS = select(_A.id, _A.text).where(_A.owner_id == bindparam("owner"))
@@ -292,6 +304,42 @@ class EpisodeRepository:
         statement = select(v.model, v.dim, func.count()).group_by(v.model, v.dim)
         return {(row[0], int(row[1])): int(row[2]) for row in self.connection.execute(statement)}
 
+    def put_topics(self, owner_id: str, rows: list[dict[str, Any]], replaced: list[int]) -> None:
+        """Write the topics of episodes just written (`rows`: episode_id, topic, occurred_at),
+        after removing those of the `replaced` episodes (rewritten in place)."""
+        for start in range(0, len(replaced), 5000):
+            self.connection.execute(
+                delete(episode_topics_table).where(
+                    _T.athlete_id == owner_id,
+                    _T.episode_id.in_(replaced[start : start + 5000]),
+                )
+            )
+        if rows:
+            self.connection.execute(_INSERT_TOPICS, [{**r, "athlete_id": owner_id} for r in rows])
+
+    def topics(
+        self, owner_id: str, limit: int, named: Sequence[str] | None = None
+    ) -> list[Row[Any]]:
+        """The owner's topics (topic, mention_count, first_mentioned, last_mentioned), most
+        mentioned first; only those in `named` when given."""
+        statement = (
+            select(
+                _T.topic,
+                _COUNT_TOPICS,
+                func.min(_T.occurred_at).label("first_mentioned"),
+                func.max(_T.occurred_at).label("last_mentioned"),
+            )
+            .where(_T.athlete_id == owner_id)
+            .group_by(_T.topic)
+            .order_by(_COUNT_TOPICS.desc(), func.max(_T.occurred_at).desc(), _T.topic)
+            .limit(limit)
+        )
+        if named is not None:
+            if not named:
+                return []
+            statement = statement.where(_T.topic.in_(sorted(set(named))))
+        return list(self.connection.execute(statement))
+
     # -- reads
     def count(self, owner_id: str) -> int:
         return int(self.connection.execute(_COUNT, {"owner": owner_id}).scalar_one())
@@ -381,6 +429,11 @@ class EpisodeRepository:
     def recent(self, owner_id: str, cap: int) -> list[Row[Any]]:
         return list(self.connection.execute(_RECENT, {"owner": owner_id, "cap": cap}))
 
+    def newest(self, owner_id: str, limit: int, offset: int) -> list[Row[Any]]:
+        """One page of the owner's episodes, newest first (a walk of its occurred_at index)."""
+        params = {"owner": owner_id, "cap": limit, "skip": offset}
+        return list(self.connection.execute(_NEWEST, params))
+
     # -- caps, retention, forget, delete
     def enforce_cap(self, owner_id: str, cap: int, now: datetime) -> int:
         """Archive (`capped`) the owner's episodes beyond the newest `cap`; return how many."""
@@ -402,6 +455,7 @@ class EpisodeRepository:
             chunk = ids[start : start + 5000]
             self.connection.execute(_ARCHIVE, {"ids": chunk, "reason": reason, "now": now})
             self.connection.execute(_DELETE_VECTORS, {"ids": chunk})
+            self.connection.execute(_DELETE_TOPICS, {"ids": chunk})
             self.connection.execute(_DELETE_IDS, {"ids": chunk})
         return len(ids)
 
@@ -419,6 +473,7 @@ class EpisodeRepository:
         ]
         for start in range(0, len(doomed), 5000):
             self.connection.execute(_DELETE_VECTORS, {"ids": doomed[start : start + 5000]})
+            self.connection.execute(_DELETE_TOPICS, {"ids": doomed[start : start + 5000]})
             self.connection.execute(_DELETE_IDS, {"ids": doomed[start : start + 5000]})
         archived = [
             row.id
@@ -452,6 +507,7 @@ class EpisodeRepository:
                 )
             )
         )
+        self.connection.execute(delete(episode_topics_table).where(_T.athlete_id == owner_id))
         episodes = rowcount(
             self.connection.execute(delete(episodes_table).where(_E.owner_id == owner_id))
         )
