@@ -10,7 +10,9 @@ PostgreSQL. `VAULT_TEST_PG_URL` names a server database to start from
 (`postgresql+psycopg://postgres@127.0.0.1:5432/test`); the run creates its own database
 `vault_test_<random>` there, upgrades it once, empties the vault's tables before each test
 (TRUNCATE ... RESTART IDENTITY, so ids start at 1 as in a fresh file) and drops the database at
-the end, so runs never see each other's rows. Without the variable or a server, the PostgreSQL
+the end, so runs never see each other's rows. With `VAULT_TEST_PG_PARTITIONS=N` that database is
+made by `vault upgrade --partitions N` (every athlete-owned table hash-partitioned by athlete);
+.ci/run runs the PostgreSQL half a second time that way. Without the variable or a server, the PostgreSQL
 half is skipped with one `SKIPPED [n] tests/conftest.py: ...` line; `VAULT_REQUIRE_PG=1`
 (set by .ci/run) turns that skip into an error.
 """
@@ -33,7 +35,8 @@ from sqlalchemy import Engine, create_engine, exc
 from sqlalchemy.engine import make_url
 
 from vault import Vault, open_vault
-from vault.storage.engine import display_url, sqlite_url
+from vault.storage.engine import create_vault_engine, display_url, sqlite_url
+from vault.storage.migrations import create_partitioned
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
@@ -41,6 +44,7 @@ T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 freezegun.configure(extend_ignore_list=["_pytest.timing"])
 
 PG_URL_ENV = "VAULT_TEST_PG_URL"
+PARTITIONS_ENV = "VAULT_TEST_PG_PARTITIONS"  # N: the run's database is made by --partitions N
 REQUIRE_PG_ENV = "VAULT_REQUIRE_PG"
 SQLITE, POSTGRESQL = "sqlite", "postgresql"
 BACKEND_FIXTURES = {"vault", "vault_url", "db"}
@@ -180,6 +184,11 @@ def pg_server_url(pg_admin_url: str) -> Iterator[str]:
         connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
     url = parsed.set(database=name).render_as_string(hide_password=False)
     try:
+        partitions = int(os.environ.get(PARTITIONS_ENV) or 0)
+        if partitions:  # the PostgreSQL half against hash-partitioned tables (.ci/run's 2nd pass)
+            engine = create_vault_engine(url)
+            create_partitioned(engine, partitions)
+            engine.dispose()
         open_vault(url, upgrade=True).close()
         yield url
     finally:
@@ -247,8 +256,9 @@ class Db:
 
     def execute(self, sql: str, *params: Any) -> None:
         statement = sql if self.backend == SQLITE else sql.replace("?", "%s")
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection:
             connection.exec_driver_sql(statement, tuple(params))
+            connection.commit()
 
 
 def _canonical_time(value: Any) -> Any:

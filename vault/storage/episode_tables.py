@@ -30,7 +30,7 @@ from vault.domain.limits import (
     KNOWLEDGE_NAME_MAX,
     REF_MAX,
 )
-from vault.storage.tables import metadata
+from vault.storage.tables import ID, metadata, tenant_fk, tenant_id_key
 from vault.storage.types import UTCDateTime
 from vault.storage.views import View
 
@@ -48,7 +48,7 @@ def _owner_fk() -> Column[str]:
 episodes_table = Table(
     "episodes",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", ID, primary_key=True, autoincrement=True),
     _owner_fk(),
     # One FTS5 token naming the owner (hash of owner_id): recall ANDs it inside the index.
     Column("owner_key", String(16), nullable=False),
@@ -62,6 +62,7 @@ episodes_table = Table(
     UniqueConstraint("owner_id", "ref"),
     Index(None, "owner_id", "occurred_at"),  # time windows, recency, caps
     Index(None, "occurred_at"),  # retention across owners
+    tenant_id_key("episodes", "owner_id"),
     sqlite_autoincrement=True,
 )
 
@@ -69,19 +70,21 @@ episodes_table = Table(
 episode_vectors_table = Table(
     "episode_vectors",
     metadata,
-    Column("episode_id", Integer, ForeignKey("episodes.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner_id", String(ATHLETE_ID_MAX), primary_key=True),
+    Column("episode_id", ID, primary_key=True),
     Column("model", String(100), nullable=False),
     Column("dim", Integer, nullable=False),
     Column("vector", LargeBinary, nullable=False),
+    tenant_fk("episode_vectors", "episode_id", "episodes", "owner_id"),
 )
 
 # An episode that left by the per-owner cap or by retention.
 episode_archive_table = Table(
     "episode_archive",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", ID, primary_key=True, autoincrement=True),
     _owner_fk(),
-    Column("original_id", Integer, nullable=False),
+    Column("original_id", ID, nullable=False),
     Column("ref", String(REF_MAX), nullable=True),
     Column("type", String(EPISODE_TYPE_MAX), nullable=False),
     Column("outcome", String(EPISODE_TYPE_MAX), nullable=True),
@@ -94,6 +97,7 @@ episode_archive_table = Table(
     CheckConstraint("reason IN ('capped', 'expired')", name="reason"),
     Index(None, "owner_id", "archived_at"),
     Index(None, "archived_at"),
+    tenant_id_key("episode_archive", "owner_id"),
     sqlite_autoincrement=True,
 )
 
@@ -101,7 +105,7 @@ episode_archive_table = Table(
 knowledge_table = Table(
     "knowledge",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", ID, primary_key=True, autoincrement=True),
     Column("kind", String(KNOWLEDGE_KIND_MAX), nullable=False),
     Column("name", String(KNOWLEDGE_NAME_MAX), nullable=False),
     Column("attributes", Text, nullable=False),  # JSON object text
@@ -115,9 +119,7 @@ knowledge_names_table = Table(
     "knowledge_names",
     metadata,
     Column("name_key", String(KNOWLEDGE_NAME_MAX), primary_key=True),
-    Column(
-        "knowledge_id", Integer, ForeignKey("knowledge.id", ondelete="CASCADE"), primary_key=True
-    ),
+    Column("knowledge_id", ID, ForeignKey("knowledge.id", ondelete="CASCADE"), primary_key=True),
 )
 
 

@@ -65,7 +65,13 @@ _FACTS_OF = (
         _facts_table.c.decay_due_at,
         _tags.c.tag,
     )
-    .select_from(_facts_table.outerjoin(_tags, _tags.c.fact_id == _facts_table.c.id))
+    .select_from(
+        _facts_table.outerjoin(
+            _tags,
+            (_tags.c.athlete_id == _facts_table.c.athlete_id)
+            & (_tags.c.fact_id == _facts_table.c.id),
+        )
+    )
     .where(_facts_table.c.athlete_id == bindparam("athlete"))
 )
 _LIST_ITEMS = {

@@ -70,8 +70,12 @@ def _archive_fact_tags_statement() -> Any:
     """Copy the tags of facts just archived by `_ARCHIVE_FACTS` (before the facts are deleted)."""
     tags = fact_tags_table
     copied = (
-        select(archive_table.c.id, tags.c.tag)
-        .join(tags, tags.c.fact_id == archive_table.c.original_id)
+        select(archive_table.c.athlete_id, archive_table.c.id, tags.c.tag)
+        .join(
+            tags,
+            (tags.c.athlete_id == archive_table.c.athlete_id)
+            & (tags.c.fact_id == archive_table.c.original_id),
+        )
         .where(archive_table.c.kind == Kind.FACT.value)
         .where(archive_table.c.original_id.in_(bindparam("ids", expanding=True)))
         .where(archive_table.c.reason == bindparam("reason"))
@@ -79,7 +83,7 @@ def _archive_fact_tags_statement() -> Any:
             archive_table.c.archived_at == bindparam("now", type_=archive_table.c.archived_at.type)
         )
     )
-    return insert(archive_tags_table).from_select(["archive_id", "tag"], copied)
+    return insert(archive_tags_table).from_select(["athlete_id", "archive_id", "tag"], copied)
 
 
 _ARCHIVE_FACT_TAGS = _archive_fact_tags_statement()
@@ -120,8 +124,8 @@ class ArchiveRepository:
         rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
         new_ids = self.connection.execute(_INSERT, rows).scalars().all()
         tag_rows = [
-            {"archive_id": archive_id, "tag": tag}
-            for archive_id, (_athlete, removal) in zip(new_ids, removals)
+            {"athlete_id": athlete, "archive_id": archive_id, "tag": tag}
+            for archive_id, (athlete, removal) in zip(new_ids, removals)
             if isinstance(removal.item, FactState)
             for tag in sorted(removal.item.tags)
         ]

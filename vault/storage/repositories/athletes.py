@@ -58,8 +58,7 @@ class AthleteRepository:
             "fact_tags": self._count(
                 select(func.count())
                 .select_from(fact_tags_table)
-                .join(facts_table, facts_table.c.id == fact_tags_table.c.fact_id)
-                .where(facts_table.c.athlete_id == athlete_id)
+                .where(fact_tags_table.c.athlete_id == athlete_id)
             )
         }
         result = self.connection.execute(

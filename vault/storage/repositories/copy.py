@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Table, delete, func, insert, select
 
 from vault.storage.dialect import bump_sequences, last_ids
-from vault.storage.tables import athletes_table, metadata
+from vault.storage.tables import TENANT_COLUMNS, athletes_table, metadata
 
 Row = tuple[Any, ...]
 
@@ -54,6 +54,9 @@ def layout() -> Layout:
         for fk in table.foreign_keys:
             if fk.column.table is athletes:
                 owner[table.name] = fk.parent
+        tenant = next((table.c[c] for c in TENANT_COLUMNS if c in table.c), None)
+        if table is not athletes and tenant is not None:
+            owner[table.name] = tenant  # revision 0010: child tables carry the athlete too
     for table in tables:
         if table.name in owner or table is athletes:
             continue

@@ -41,6 +41,7 @@ from vault.storage.episode_tables import (
     knowledge_table,
 )
 from vault.storage.repositories._sql import rowcount
+from vault.storage.tables import athletes_table
 
 vectors_table = episode_vectors_table
 
@@ -245,13 +246,17 @@ class EpisodeRepository:
             return 0
         return rowcount(self.connection.execute(_UPDATE, rows))
 
-    def put_vectors(self, rows: list[dict[str, Any]]) -> None:
-        """Store embeddings (episode_id, model, dim, vector blob), replacing earlier ones."""
+    def put_vectors(self, owner_id: str, rows: list[dict[str, Any]]) -> None:
+        """Store embeddings of the owner's episodes (episode_id, model, dim, vector blob),
+        replacing earlier ones."""
         if not rows:
             return
         ids = [r["episode_id"] for r in rows]
-        self.connection.execute(delete(vectors_table).where(vectors_table.c.episode_id.in_(ids)))
-        self.connection.execute(insert(vectors_table), rows)
+        v = vectors_table.c
+        self.connection.execute(
+            delete(vectors_table).where(v.owner_id == owner_id, v.episode_id.in_(ids))
+        )
+        self.connection.execute(insert(vectors_table), [{**r, "owner_id": owner_id} for r in rows])
 
     def vectors(self, ids: Sequence[int], model: str, dim: int) -> dict[int, bytes]:
         """The stored vectors of these episodes made by `model` with `dim` values."""
@@ -270,21 +275,30 @@ class EpisodeRepository:
         v = vectors_table.c
         statement = (
             select(v.episode_id, v.vector)
-            .join(episodes_table, _E.id == v.episode_id)
-            .where(_E.owner_id == owner_id, v.model == model, v.dim == dim)
+            .join(episodes_table, (_E.owner_id == v.owner_id) & (_E.id == v.episode_id))
+            .where(v.owner_id == owner_id, _E.owner_id == owner_id, v.model == model, v.dim == dim)
             .order_by(_E.occurred_at.desc(), _E.id.desc())
             .limit(limit)
         )
         return {row.episode_id: row.vector for row in self.connection.execute(statement)}
 
-    def texts_after(
-        self, after: int, limit: int, owner_id: str | None = None
-    ) -> list[tuple[int, str]]:
-        """(id, text) of the next `limit` episodes by id after `after` (of one owner, or all)."""
-        statement = select(_E.id, _E.text).where(_E.id > after).order_by(_E.id).limit(limit)
-        if owner_id is not None:
-            statement = statement.where(_E.owner_id == owner_id)
+    def texts_after(self, after: int, limit: int, owner_id: str) -> list[tuple[int, str]]:
+        """(id, text) of the owner's next `limit` episodes by id after `after`."""
+        statement = (
+            select(_E.id, _E.text)
+            .where(_E.owner_id == owner_id, _E.id > after)
+            .order_by(_E.id)
+            .limit(limit)
+        )
         return [(int(row.id), row.text) for row in self.connection.execute(statement)]
+
+    def owners(self) -> list[str]:
+        """Every athlete id, in order (the owners an all-athlete pass visits one by one)."""
+        return list(
+            self.connection.execute(
+                select(athletes_table.c.id).order_by(athletes_table.c.id)
+            ).scalars()
+        )
 
     def vector_models(self) -> dict[tuple[str, int], int]:
         """How many stored vectors each (model, dim) has."""
@@ -447,9 +461,7 @@ class EpisodeRepository:
         """Erase every episode, vector and archived episode of the owner; counts per table."""
         vectors = rowcount(
             self.connection.execute(
-                delete(vectors_table).where(
-                    vectors_table.c.episode_id.in_(select(_E.id).where(_E.owner_id == owner_id))
-                )
+                delete(vectors_table).where(vectors_table.c.owner_id == owner_id)
             )
         )
         episodes = rowcount(

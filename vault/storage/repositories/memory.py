@@ -70,7 +70,7 @@ def _load_active_statement() -> Any:
             as_stored(facts_table.c.decay_due_at),
             tags_table.c.tag,
         )
-        .select_from(facts_table.outerjoin(tags_table, tags_table.c.fact_id == facts_table.c.id))
+        .select_from(facts_table.outerjoin(tags_table, _tags_of_fact(facts_table)))
         .where(facts_table.c.athlete_id == bindparam("athlete"))
     )
     items = [
@@ -87,6 +87,11 @@ def _load_active_statement() -> Any:
         for kind, table in ITEM_TABLES.items()
     ]
     return union_all(facts, *items)
+
+
+def _tags_of_fact(facts: Any) -> Any:
+    """The join of a fact to its tags: the athlete id and the fact id (one shard)."""
+    return (tags_table.c.athlete_id == facts.c.athlete_id) & (tags_table.c.fact_id == facts.c.id)
 
 
 _CONVERTED = ("source", "learned_at", "last_reinforced_at", "updated_at")
@@ -194,7 +199,7 @@ class MemoryRepository:
                 state.id = new_id
                 written.ids[state.key] = new_id
         tag_rows = [
-            {"fact_id": s.id, "tag": tag}
+            {"athlete_id": athlete_id, "fact_id": s.id, "tag": tag}
             for s in new[Kind.FACT]
             if isinstance(s, FactState)
             for tag in sorted(s.tags)
