@@ -164,7 +164,7 @@ def add_episodes(
                 }
             )
     new_ids = uow.episodes.insert(inserts)
-    uow.episodes.update(updates)
+    uow.episodes.update(owner_id, updates)
     chosen = _embedder(embedder, embed, model)
     if chosen is not None:
         # in the episodes' own transaction: an embedder that fails writes no episode either
@@ -358,7 +358,7 @@ def _score_vectors(
     known = {c.id for c in pool}
     missing = [c.id for c in pool if c.id not in scanned]
     if missing:
-        scanned.update(episodes.vectors(missing, embedder.model, embedder.dim))
+        scanned.update(episodes.vectors(owner_id, missing, embedder.model, embedder.dim))
     if not scanned:
         return
     ids = list(scanned)

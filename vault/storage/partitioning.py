@@ -71,7 +71,10 @@ def refuse_unless_new(connection: Connection, tables: list[str], partitions: int
 
 def partition_by_athlete(connection: Connection, partitions: int) -> list[str]:
     """Make every athlete-owned table hash-partitioned by its tenant column; its names."""
-    tenants = dict(connection.execute(_TENANT_TABLES, {"tenants": list(TENANT_COLUMNS)}).all())
+    tenants: dict[str, str] = {
+        str(table): str(column)
+        for table, column in connection.execute(_TENANT_TABLES, {"tenants": list(TENANT_COLUMNS)})
+    }
     names = list(tenants)
     views = connection.execute(_VIEWS).all()
     comments = connection.execute(_COMMENTS).all()

@@ -98,20 +98,33 @@ def problems(sql: str, kind: Scope = "athlete") -> tuple[str, ...]:
     found: list[str] = []
     tenants = tenant_tables()
     for statement in parsed:
-        if statement is not None:
-            found.extend(_Statement(statement, tenants).problems(kind))
-    return tuple(found)
+        if statement is None:
+            continue
+        values: set[str] = set()
+        for branch in _branches(statement):  # UNION branches are separate scans
+            analysed = _Statement(branch, tenants)
+            found.extend(analysed.problems(kind))
+            values |= analysed.values()
+        if kind == "athlete" and len(values) > 1:
+            found.append("tables pinned to different athletes in one statement")
+    return tuple(dict.fromkeys(found))
+
+
+def _branches(statement: exp.Expr) -> list[exp.Expr]:
+    if isinstance(statement, exp.SetOperation):
+        return [*_branches(statement.this), *_branches(statement.expression)]
+    return [statement]
 
 
 class _Statement:
     """The athlete-owned table references of one statement and the equalities between them."""
 
-    def __init__(self, tree: exp.Expression, tenants: dict[str, str]) -> None:
+    def __init__(self, tree: exp.Expr, tenants: dict[str, str]) -> None:
         self.tree = tree
         self.tenants = tenants
         self.refs: list[tuple[str, str]] = []  # (alias, table) of each athlete-owned reference
         self.parent: dict[str, str] = {}
-        self.pinned: set[str] = set()
+        self.pinned: dict[str, str] = {}  # tenant node -> the value it is pinned to
         self._collect()
 
     def _collect(self) -> None:
@@ -126,9 +139,9 @@ class _Statement:
             if left and right:
                 self._union(left, right)
             elif left and _is_value(eq.expression):
-                self.pinned.add(left)
+                self.pinned[left] = eq.expression.sql()
             elif right and _is_value(eq.this):
-                self.pinned.add(right)
+                self.pinned[right] = eq.this.sql()
 
     def _pin_insert(self, insert: exp.Insert) -> None:
         target = insert.this.this if isinstance(insert.this, exp.Schema) else insert.this
@@ -140,7 +153,7 @@ class _Statement:
         tenant = self.tenants[target.name]
         node = f"{target.alias_or_name}.{tenant}"
         if tenant in columns and isinstance(insert.expression, exp.Values):
-            self.pinned.add(node)
+            self.pinned[node] = "VALUES"  # each row goes to the shard of its own value
         elif tenant in columns and isinstance(insert.expression, exp.Select):
             position = columns.index(tenant)
             selected = insert.expression.selects
@@ -148,8 +161,12 @@ class _Statement:
                 source = self._tenant_node(selected[position].unalias())
                 if source:
                     self._union(node, source)
+                elif not any(
+                    t.name in self.tenants for t in insert.expression.find_all(exp.Table)
+                ):  # SELECT ... FROM (VALUES ...): SQLAlchemy's many-row INSERT ... RETURNING
+                    self.pinned[node] = "VALUES"
 
-    def _tenant_node(self, node: exp.Expression) -> str | None:
+    def _tenant_node(self, node: exp.Expr) -> str | None:
         """`alias.tenant` when `node` is an athlete-owned table's tenant column."""
         while isinstance(node, exp.Cast | exp.Paren):  # `(f.athlete_id)::text` in a catalog view
             node = node.this
@@ -165,7 +182,7 @@ class _Statement:
         aliases = [a for a, t in self._nearest_tables(node) if t in owners]
         return f"{aliases[0]}.{node.name}" if len(aliases) == 1 else None
 
-    def _nearest_tables(self, node: exp.Expression) -> list[tuple[str, str]]:
+    def _nearest_tables(self, node: exp.Expr) -> list[tuple[str, str]]:
         """The athlete-owned tables of the innermost SELECT / UPDATE / DELETE holding `node`."""
         holder = node.find_ancestor(exp.Select, exp.Update, exp.Delete)
         if holder is None:
@@ -188,6 +205,11 @@ class _Statement:
         self.parent.setdefault(b, b)
         self.parent[self._find(a)] = self._find(b)
 
+    def values(self) -> set[str]:
+        """The athlete values this branch's tables are pinned to."""
+        nodes = {self._find(f"{alias}.{self.tenants[table]}") for alias, table in self.refs}
+        return {v for n, v in self.pinned.items() if self._find(n) in nodes}
+
     def problems(self, kind: Scope) -> list[str]:
         if not self.refs:
             return []
@@ -201,8 +223,6 @@ class _Statement:
             )
             if loose:
                 found.append(f"no equality on the athlete id for {', '.join(loose)}")
-            if len(pinned_roots & roots) > 1:
-                found.append("tables pinned to different athletes in one statement")
         elif len(roots) > 1:
             found.append(
                 "athlete-owned tables joined on something other than the athlete id: "
@@ -211,7 +231,7 @@ class _Statement:
         return found
 
 
-def _is_value(node: exp.Expression) -> bool:
+def _is_value(node: exp.Expr) -> bool:
     """A bound parameter or a literal: one athlete, known when the statement is planned."""
     while isinstance(node, exp.Cast | exp.Paren):
         node = node.this
