@@ -30,6 +30,7 @@ from alembic import context
 from vault.domain import errors
 from vault.storage import (
     episode_tables,  # noqa: F401 - registers the episode tables on the metadata
+    erasure_tables,  # noqa: F401 - registers the erasure record on the metadata
     evidence_tables,  # noqa: F401 - registers the evidence table on the metadata
 )
 from vault.storage.engine import create_vault_engine, default_url, writer

@@ -7,42 +7,64 @@
 
 Memory and learning are methods of `Vault`; episodes, knowledge, transfer (export, import,
 copy, backup) and administration are `v.episodes`, `v.knowledge`, `v.transfer`, `v.admin`.
+
+The names below are imported when first used (PEP 562), so `vault --version` and other
+programs that need one corner of the package do not load all of it.
 """
 
-from vault.api import Vault, open_vault
-from vault.domain.embedding import Embedder
-from vault.domain.episodes import Episode, EpisodeIn, Knowledge, KnowledgeIn
-from vault.domain.errors import (
-    AthleteNotFound,
-    BudgetExceeded,
-    BusyError,
-    ConflictError,
-    ExtractionError,
-    FactNotFound,
-    InvalidInput,
-    LegacyImportError,
-    NotAVaultFile,
-    SchemaOutOfDate,
-    SchemaTooNew,
-    StorageError,
-    VaultError,
-)
-from vault.domain.models import (
-    Archived,
-    AthleteMemory,
-    AthleteSummary,
-    DecayResult,
-    Fact,
-    FactIn,
-    ForgetResult,
-    Ignored,
-    ListItem,
-    MergeResult,
-    NoteIn,
-    PatternIn,
-    Retraction,
-)
-from vault.domain.vocabulary import ArchiveReason, Category, Kind, Level, Source
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"  # the one place the version is written (pyproject reads it from here)
+
+# public name -> the module that defines it
+_HOMES = {
+    "Vault": "vault.api",
+    "open_vault": "vault.api",
+    "Embedder": "vault.domain.embedding",
+    **dict.fromkeys(["Episode", "EpisodeIn", "Knowledge", "KnowledgeIn"], "vault.domain.episodes"),
+    **dict.fromkeys(
+        [
+            "AthleteNotFound",
+            "BudgetExceeded",
+            "BusyError",
+            "ConflictError",
+            "ExtractionError",
+            "FactNotFound",
+            "InvalidInput",
+            "LegacyImportError",
+            "NotAVaultFile",
+            "SchemaOutOfDate",
+            "SchemaTooNew",
+            "StorageError",
+            "VaultError",
+        ],
+        "vault.domain.errors",
+    ),
+    **dict.fromkeys(
+        [
+            "Archived",
+            "AthleteMemory",
+            "AthleteSummary",
+            "DecayResult",
+            "Fact",
+            "FactIn",
+            "ForgetResult",
+            "Ignored",
+            "ListItem",
+            "MergeResult",
+            "NoteIn",
+            "PatternIn",
+            "Retraction",
+        ],
+        "vault.domain.models",
+    ),
+    **dict.fromkeys(
+        ["ArchiveReason", "Category", "Kind", "Level", "Source"], "vault.domain.vocabulary"
+    ),
+}
 
 __all__ = [
     "ArchiveReason",
@@ -84,3 +106,53 @@ __all__ = [
     "VaultError",
     "open_vault",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'vault' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*__all__, *(name for name in globals() if name.startswith("_"))})
+
+
+if TYPE_CHECKING:  # what type checkers and IDEs see
+    from vault.api import Vault, open_vault
+    from vault.domain.embedding import Embedder
+    from vault.domain.episodes import Episode, EpisodeIn, Knowledge, KnowledgeIn
+    from vault.domain.errors import (
+        AthleteNotFound,
+        BudgetExceeded,
+        BusyError,
+        ConflictError,
+        ExtractionError,
+        FactNotFound,
+        InvalidInput,
+        LegacyImportError,
+        NotAVaultFile,
+        SchemaOutOfDate,
+        SchemaTooNew,
+        StorageError,
+        VaultError,
+    )
+    from vault.domain.models import (
+        Archived,
+        AthleteMemory,
+        AthleteSummary,
+        DecayResult,
+        Fact,
+        FactIn,
+        ForgetResult,
+        Ignored,
+        ListItem,
+        MergeResult,
+        NoteIn,
+        PatternIn,
+        Retraction,
+    )
+    from vault.domain.vocabulary import ArchiveReason, Category, Kind, Level, Source

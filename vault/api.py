@@ -217,14 +217,15 @@ class Vault:
             result = services.forget(uow, athlete, query, at)
         return result.model_copy(update={"erased_from_disk": self._store.checkpoint()})
 
-    def delete_athlete(self, athlete_id: str) -> dict[str, int]:
+    def delete_athlete(self, athlete_id: str, now: datetime | None = None) -> dict[str, int]:
         """Erase everything about one athlete; return rows deleted per table.
 
         The WAL is checkpointed as after `forget`; `v.admin.erasure_pending()` tells whether
         that finished (False afterwards means the text is gone from every file)."""
         athlete = validated_athlete(athlete_id)
-        with self._store.erasing(), self._store.write() as uow:
-            counts = services.delete_athlete(uow, athlete)
+        at = moment(now)
+        with self._store.erasing(), self._store.write(at) as uow:
+            counts = services.delete_athlete(uow, athlete, at)
         self._store.checkpoint()
         return counts
 

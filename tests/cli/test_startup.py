@@ -50,11 +50,11 @@ def test_vault_prompt_loads_no_other_commands_module(tmp_path: Path) -> None:
     )
     *block, loaded = result.stdout.splitlines()
     assert block == ["MEMORY:", "- Facts: primary sport: running"]
-    commands = {f"vault.cli.{module}" for module in COMMANDS.values()}
+    commands = {f"vault.cli.{module}" for module, _ in COMMANDS.values()}
     assert commands & set(json.loads(loaded)) == {"vault.cli.prompt_commands"}
 
 
-@pytest.mark.parametrize("package", ["vault", "vault.prompt"])
+@pytest.mark.parametrize("package", ["vault.prompt"])
 def test_a_package_exports_exactly_its_all(package: str) -> None:
     module = importlib.import_module(package)
     public = {
@@ -63,3 +63,42 @@ def test_a_package_exports_exactly_its_all(package: str) -> None:
         if not n.startswith("_") and not isinstance(v, type(module))
     }
     assert public == set(module.__all__)
+
+
+def test_the_vault_package_shows_exactly_its_all_and_each_name_resolves() -> None:
+    import vault
+
+    assert {n for n in dir(vault) if not n.startswith("_")} == set(vault.__all__)
+    for name in vault.__all__:
+        assert getattr(vault, name).__module__.startswith("vault.")
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        vault.nothing  # noqa: B018
+
+
+def test_command_summaries_are_the_commands_own_help_lines() -> None:
+    context = click.Context(main)
+    for name, (_, summary) in COMMANDS.items():
+        command = main.get_command(context, name)
+        assert command is not None
+        assert command.get_short_help_str(limit=1000) == summary, name
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"]])
+def test_version_and_help_load_no_command_and_no_library(args: list[str]) -> None:
+    probe = (
+        "import json, sys\n"
+        "from vault.cli import main\n"
+        "try:\n"
+        f"    main({args!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    loaded = set(json.loads(result.stdout.splitlines()[-1]))
+    commands = {f"vault.cli.{module}" for module, _ in COMMANDS.values()}
+    assert not commands & loaded
+    heavy = {"sqlalchemy", "pydantic", "vault.api", "vault.extraction", "importlib.metadata"}
+    assert not heavy & loaded

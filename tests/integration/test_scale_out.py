@@ -99,7 +99,7 @@ def test_partitions_make_every_athlete_table_hash_partitioned(new_database: str)
     assert parents["athletes"] == "HASH (id)"
     assert parents["fact_tags"] == "HASH (athlete_id)"
     assert set(counts.values()) == {3}
-    assert plain_tables == ["alembic_version", "knowledge", "knowledge_names"]
+    assert plain_tables == ["alembic_version", "knowledge", "knowledge_names", "vault_secrets"]
     verdicts = _verdicts(new_database)
     assert {name: why for name, why in verdicts.items() if why} == {}
 

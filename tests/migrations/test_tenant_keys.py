@@ -1,4 +1,4 @@
-"""Revision 0010 (tenant keys) moves a file in place, from every earlier revision, losing nothing.
+"""Revision 0011 (tenant keys) moves a file in place, from every earlier revision, losing nothing.
 
 Rows are written with raw SQL at the starting revision (each table that exists there), the
 file is upgraded to head, and every row is checked: still there, children given their parent's
@@ -20,7 +20,8 @@ from vault.storage.engine import create_vault_engine, sqlite_url
 from vault.storage.migrations import REVISIONS, downgrade, upgrade
 
 T = "2026-03-02T08:00:00.000000Z"
-STARTS = [r for r in REVISIONS if "0004" <= r < "0010"]
+TENANT_KEYS, BEFORE = "0011", "0010"
+STARTS = [r for r in REVISIONS if "0004" <= r < TENANT_KEYS]
 FACT = (
     "INSERT INTO facts (id, athlete_id, text, normalized_text, category, source, confidence, "
     "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, updated_at) "
@@ -153,11 +154,11 @@ def test_downgrade_from_tenant_keys_keeps_every_row(tmp_path: Path) -> None:
     path = tmp_path / "device.db"
     engine = create_vault_engine(sqlite_url(path))
     try:
-        upgrade(engine, "0009")
+        upgrade(engine, BEFORE)
         with closing(sqlite3.connect(path)) as raw:
-            _write(raw, "0009")
-        upgrade(engine, "0010")
-        downgrade(engine, "0009")
+            _write(raw, BEFORE)
+        upgrade(engine, TENANT_KEYS)
+        downgrade(engine, BEFORE)
     finally:
         engine.dispose()
     with closing(sqlite3.connect(path)) as raw:

@@ -26,15 +26,22 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from types import FrameType
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
-from sqlalchemy import Engine, event, exc
 
-from vault.api import Vault, open_vault
+from vault import __version__
 from vault.domain.errors import PrivacyRefused, VaultError
 from vault.domain.times import parse_iso_time
-from vault.storage.engine import as_url, default_url, in_memory, sqlite_file
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from vault.api import Vault
+
+# Start-up: this module is loaded by every command, `vault --version` and `vault --help`
+# included, so the library (SQLAlchemy, pydantic, the extraction rules) is imported by the
+# functions that open a vault, not here.
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -86,6 +93,8 @@ class WriteGuard:
         self.current: str | None = None
 
     def attach(self, engine: Engine) -> None:
+        from sqlalchemy import event
+
         event.listen(engine, "commit", self._on_commit)
 
     def _on_commit(self, _connection: Any) -> None:
@@ -122,6 +131,7 @@ class VaultGroup(click.Group):
     group_class = type  # a sub-group (`vault episode ...`) is a VaultGroup too: --db everywhere
     # command name -> module that defines it, imported only when that command runs (start-up)
     lazy_commands: dict[str, str] = {}
+    summaries: dict[str, str] = {}  # command name -> its line in `--help`, for lazy commands
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy_commands:
@@ -143,9 +153,24 @@ class VaultGroup(click.Group):
             ) from error
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        for module in sorted(set(self.lazy_commands.values())):
-            importlib.import_module(module)
-        return super().list_commands(ctx)
+        return sorted({*self.commands, *self.lazy_commands})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `--help`, from `summaries` for commands not loaded yet (so
+        `vault --help` imports no command module); click's own layout otherwise."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name)
+            if command is None and name in self.summaries:
+                rows.append((name, self.summaries[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str()))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, _shortened(help, limit)) for name, help in rows])
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         if not any(isinstance(p, click.Option) and "--db" in p.opts for p in cmd.params):
@@ -190,8 +215,6 @@ class VaultGroup(click.Group):
             raise CliError(error.how_to_vouch("--trusted")) from None
         except VaultError as error:
             raise CliError(str(error)) from None
-        except exc.DBAPIError as error:  # e.g. --db points at a file that is not SQLite
-            raise CliError(f"database error: {error.orig}") from None
         except RecursionError:
             raise CliError("the input is nested too deeply to read") from None
         except OverflowError as error:
@@ -203,8 +226,27 @@ class VaultGroup(click.Group):
         except OSError as error:
             where = f"{error.filename}: " if error.filename else ""
             raise CliError(f"{where}{error.strerror or error}") from None
+        except Exception as error:
+            database_error = _database_error(error)
+            if database_error is None:
+                raise
+            raise database_error from None
         finally:
             _install_sigint(previous)
+
+
+def _shortened(text: str, limit: int) -> str:
+    """Click's own shortening of a command's help line (what `get_short_help_str` does)."""
+    return click.Command("_", help=text).get_short_help_str(limit)
+
+
+def _database_error(error: Exception) -> CliError | None:
+    """A driver error (e.g. --db points at a file that is not SQLite) as one line; None for
+    anything else. SQLAlchemy is imported only if a command has loaded it already."""
+    exc = sys.modules.get("sqlalchemy.exc")
+    if exc is None or not isinstance(error, exc.DBAPIError):
+        return None
+    return CliError(f"database error: {error.orig}")
 
 
 def _quiet_stdout() -> None:
@@ -234,6 +276,8 @@ def _set_db(ctx: click.Context, _param: click.Parameter, value: str | None) -> N
         raise click.BadParameter(
             "give a vault file or database URL, not an empty string", param_hint="--db"
         )
+    from vault.storage.engine import as_url
+
     ctx.meta[_DB_KEY] = as_url(value)
 
 
@@ -267,7 +311,7 @@ def verbose_option(f: F) -> F:
 
 
 @click.group(cls=VaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="vault", prog_name="vault", message="%(prog)s %(version)s")
+@click.version_option(__version__, prog_name="vault", message="%(prog)s %(version)s")
 @db_option
 def main() -> None:
     """vault: the memory an LLM coach keeps about each athlete, in a local SQLite file."""
@@ -276,6 +320,8 @@ def main() -> None:
 def database_url(ctx: click.Context) -> str:
     """The URL --db (or the environment) names; an in-memory database is refused: every
     command opens its own connection, so what it wrote would be gone when it ends."""
+    from vault.storage.engine import default_url, in_memory
+
     url = str(ctx.meta.get(_DB_KEY) or default_url())
     if in_memory(url):
         raise CliError("an in-memory database is gone when the command ends; give a file")
@@ -297,6 +343,9 @@ def write_guard(ctx: click.Context) -> WriteGuard:
 def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool = False) -> Vault:
     """Open the vault named by --db. A missing file is created only by commands that write;
     commands that only read open it `read_only` (nothing on disk changes, not even the WAL)."""
+    from vault.api import open_vault
+    from vault.storage.engine import sqlite_file
+
     url = database_url(ctx)
     path = sqlite_file(url)
     # a 0-byte file is what a create killed before its first page leaves behind: still missing
@@ -308,8 +357,14 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
         vault = open_vault(url, upgrade=True)
     else:
         vault = open_vault(url, read_only=read_only)
-        if read_only and vault.admin.engine_writes_waiting():
-            vault = _with_engine_writes_applied(vault, url)
+        if vault.admin.engine_writes_waiting():
+            if read_only:
+                vault = _with_engine_writes_applied(vault, url)
+            else:
+                try:
+                    vault.admin.sync_engine()
+                except VaultError as error:
+                    warn(f"the engine's latest writes are not applied yet ({error})")
     write_guard(ctx).attach(vault.engine)
     ctx.call_on_close(vault.close)
     return vault
@@ -319,13 +374,22 @@ def _with_engine_writes_applied(vault: Vault, url: str) -> Vault:
     """A reading command shows what the on-device engine wrote too: vault applies the engine's
     waiting rows first (one write transaction, as any vault write would), then reads. A file
     it may not write is read as it is, with a warning."""
+    from vault.api import open_vault
+
     vault.close()
+    apply_engine_writes(url)
+    return open_vault(url, read_only=True)
+
+
+def apply_engine_writes(url: str) -> None:
+    """Apply the engine's waiting rows of the vault at `url` (a warning when it cannot)."""
+    from vault.api import open_vault
+
     try:
         with open_vault(url) as writable:
             writable.admin.sync_engine()
     except VaultError as error:
         warn(f"the engine's latest writes are not applied yet ({error})")
-    return open_vault(url, read_only=True)
 
 
 def parse_at(value: str | None) -> datetime | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from vault.api import open_vault
-from vault.cli.app import CliError, echo_json, json_option, main
+from vault.cli.app import CliError, apply_engine_writes, echo_json, json_option, main
 from vault.cli.output import counted, progress, table
 from vault.storage.engine import as_url, display_url, sqlite_file
 
@@ -28,6 +28,10 @@ def copy(source: str, destination: str, as_json: bool) -> None:
         raise CliError(f"no vault at {path}")
     if src_url == dest_url:
         raise CliError("SRC_URL and DEST_URL are the same vault")
+    with open_vault(src_url, read_only=True) as src:
+        waiting = src.admin.engine_writes_waiting()
+    if waiting:  # what the on-device engine wrote goes too (its own table is not copied)
+        apply_engine_writes(src_url)
     with open_vault(src_url, read_only=True) as src, open_vault(dest_url, upgrade=True) as dest:
         with progress(src.admin.athlete_count(), "copying athletes") as advance:
             report = src.transfer.copy_to(dest, on_batch=advance)

@@ -16,6 +16,9 @@ it replaced (what the engine had read), it says:
   a fact whose confidence fell: the engine's own decay, which vault's decay already covers;
 - a fact, pattern or note left out: the engine's own decay or cap, never a retraction.
 
+What was erased stays erased (`vault.services.engine_sync` asks the erasure record): a fact
+is a new statement only when its `learned_at` comes after the erasure.
+
 Lenient, item by item: anything the engine's types allow is taken. A source outside vault's list
 is mapped to `conversation`, a confidence outside 0..1 is clamped, and each adjustment is noted;
 an item that cannot be read (no text, a wrong type) is left out with a note. Only a row that is
@@ -30,11 +33,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from vault.domain.errors import InvalidInput
+from vault.domain.models import validated_athlete
 from vault.domain.text import normalize_text
 from vault.domain.times import parse_iso_time
 from vault.domain.vocabulary import Source
 
 FALLBACK_SOURCE = Source.CONVERSATION
+ROW_MAX_CHARS = 10_000_000  # a memory document is ~1 kB; 10 MB is not one (and parses in < 1 s)
+_INT_DIGITS = 20  # a longer integer literal is read as a float (inf past 1e308), never parsed whole
 _SOURCES = {s.value: s for s in Source}
 
 
@@ -72,6 +79,7 @@ class Observation:
     observed_at: datetime
     confidence: float = 0.7  # facts carry the engine's own; patterns and notes take vault's
     source: Source = FALLBACK_SOURCE
+    learned_at: datetime | None = None  # a fact's own time (the erasure rule compares it)
 
 
 @dataclass
@@ -82,14 +90,36 @@ class Changes:
     notes: list[str] = field(default_factory=list)
 
 
+def engine_athlete(raw: object) -> str:
+    """The athlete an engine row's key names, normalised exactly as vault's ids are (trimmed,
+    NFC; "ana\n", " ana" and a decomposed accent name the same athlete); InvalidInput when the
+    key names none (NULL, bytes, empty, too long, invisible characters)."""
+    if raw is None or isinstance(raw, bytes):
+        raise InvalidInput("the engine row has no athlete id")
+    return validated_athlete(str(raw).strip())
+
+
+def canonical_key(raw: object) -> str | None:
+    """`engine_athlete`, or None for a key that names no athlete."""
+    try:
+        return engine_athlete(raw)
+    except InvalidInput:
+        return None
+
+
 def parse_document(raw: object) -> EngineDocument:
     """Read one `memory_json` value leniently (see the module docstring)."""
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", errors="replace")
     if not isinstance(raw, str):
         raise EngineRowError(f"memory_json is a {type(raw).__name__}, not JSON text")
+    if len(raw) > ROW_MAX_CHARS:
+        raise EngineRowError(
+            f"memory_json is {len(raw):,} characters; a memory document is at most "
+            f"{ROW_MAX_CHARS:,}"
+        )
     try:
-        document = json.loads(raw, parse_constant=lambda name: None)
+        document = json.loads(raw, parse_constant=lambda name: None, parse_int=_integer)
     except (ValueError, RecursionError) as error:
         raise EngineRowError(f"memory_json is not JSON ({error})") from None
     if not isinstance(document, dict):
@@ -122,7 +152,14 @@ def changes(
             continue  # repeated unchanged, or the engine's own decay
         when = written_at if old is not None else _observed(fact.learned_at, written_at)
         result.observations.append(
-            Observation("fact", fact.text, when, confidence, _source(fact.source, result.notes))
+            Observation(
+                "fact",
+                fact.text,
+                when,
+                confidence,
+                _source(fact.source, result.notes),
+                fact.learned_at,
+            )
         )
     for kind, now_items, old_items in (
         ("pattern", current.patterns, () if previous is None else previous.patterns),
@@ -166,11 +203,11 @@ def _fact(position: int, item: object, notes: list[str]) -> EngineFact | None:
         return None
     confidence = item.get("confidence")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        notes.append(f"{where}: confidence {confidence!r} is not a number; taken as 0.5")
+        notes.append(f"{where}: confidence {_shown(confidence)} is not a number; taken as 0.5")
         confidence = 0.5
     elif not math.isfinite(confidence):
-        notes.append(f"{where}: confidence {confidence!r} is not finite; taken as 0.5")
-        confidence = 0.5
+        notes.append(f"{where}: confidence is out of range (not a finite number); left out")
+        return None
     source = item.get("source")
     return EngineFact(
         text=text,
@@ -180,11 +217,21 @@ def _fact(position: int, item: object, notes: list[str]) -> EngineFact | None:
     )
 
 
+def _integer(text: str) -> int | float:
+    """JSON integers: a 401-digit one is a float (inf), not a 401-digit int nothing can hold."""
+    return int(text) if len(text) <= _INT_DIGITS else float(text)
+
+
+def _shown(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
 def _clamped(fact: EngineFact, notes: list[str]) -> float:
     if 0.0 <= fact.confidence <= 1.0:
         return fact.confidence
     clamped = min(1.0, max(0.0, fact.confidence))
-    notes.append(f"{fact.text!r}: confidence {fact.confidence:g} clamped to {clamped:g}")
+    notes.append(f"{_shown(fact.text)}: confidence {fact.confidence:g} clamped to {clamped:g}")
     return clamped
 
 
@@ -192,7 +239,7 @@ def _source(raw: str, notes: list[str]) -> Source:
     known = _SOURCES.get(raw.strip().lower())
     if known is not None:
         return known
-    notes.append(f"source {raw!r} recorded as {FALLBACK_SOURCE.value}")
+    notes.append(f"source {_shown(raw)} recorded as {FALLBACK_SOURCE.value}")
     return FALLBACK_SOURCE
 
 

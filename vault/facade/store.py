@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
 from sqlalchemy import Connection, Engine, exc
 
-from vault.domain.errors import ConflictError, InvalidInput
+from vault.domain.errors import ConflictError, InvalidInput, StorageError
 from vault.domain.models import aware_in_range
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
-from vault.services import health
+from vault.services import engine_sync, health
 from vault.services.engine_sync import EngineSyncHooks
+from vault.storage.dialect import is_sqlite
 from vault.storage.engine import one_statement, writer
 from vault.storage.failures import storage_failure
+from vault.storage.repositories.engine_table import waiting_counts
 from vault.storage.uow import RetryPolicy, UnitOfWork
+
+
+class EngineWritesNotApplied(UserWarning):
+    """An export, copy or backup of a vault it could not write leaves out the engine's
+    waiting rows (docs/engine.md)."""
 
 
 class Store:
@@ -54,6 +62,30 @@ class Store:
             raise ConflictError(f"the change breaks an integrity rule: {error.orig}") from None
         except exc.DBAPIError as error:
             raise storage_failure(error) from None
+
+    def settle_engine(self, doing: str) -> int:
+        """Before a whole-vault read (export, copy, backup): apply the engine's waiting rows,
+        so what it wrote is in what leaves the vault. A vault that cannot be written (opened
+        read-only) is read as it is, with an EngineWritesNotApplied warning saying so."""
+        if not is_sqlite(self.engine):
+            return 0
+        with self.read() as connection:
+            pending = waiting_counts(connection)[0]
+        if not pending:
+            return 0
+        at = utc_now()
+        try:
+            with self.write(at, hooked=False) as uow:
+                return engine_sync.sync(uow, at, self.decay_policy).applied
+        except StorageError as error:
+            warnings.warn(
+                f"{doing} leaves out {pending} row(s) the engine wrote that vault has not "
+                f"applied yet: the vault cannot be written here ({error}); open it writable "
+                "(or run `vault upgrade`) first",
+                EngineWritesNotApplied,
+                stacklevel=3,
+            )
+            return 0
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

@@ -28,6 +28,7 @@ class Transfer:
     def export(self, athlete_id: str) -> dict[str, Any]:
         """One athlete's whole memory as a `vault-export` v1 document (one read transaction)."""
         athlete = validated_athlete(athlete_id)
+        self._store.settle_engine("the export")
         with self._store.read_units() as uow:
             return interchange.export_athlete(uow, athlete)
 
@@ -37,6 +38,7 @@ class Transfer:
         A generator: one page of athlete ids and one athlete's rows are held at a time, so
         memory stays flat however large the vault is; the documents form one consistent snapshot.
         """
+        self._store.settle_engine("the export")
         with self._store.read_units() as uow:
             last = ""
             while ids := queries.athlete_ids_after(uow.connection, last, page):
@@ -95,7 +97,9 @@ class Transfer:
         """Copy every athlete into `destination` (a Vault; SQLite or PostgreSQL, either way), in
         one transaction there, verified by rows per athlete and a checksum; CopyError (a
         VaultError) when it cannot start or the verification fails. `on_batch(n)` reports
-        athletes copied (`v.admin.athlete_count()` is the total)."""
+        athletes copied (`v.admin.athlete_count()` is the total). The engine's waiting rows
+        are applied first (the engine's table itself is not copied)."""
+        self._store.settle_engine("the copy")
         return copying.copy_vault(
             self._store.engine, destination.engine, on_batch=on_batch or (lambda _n: None)
         )
@@ -122,6 +126,7 @@ class Transfer:
             raise InvalidInput(
                 f"cannot back up to {target}: the directory {directory} does not exist"
             )
+        self._store.settle_engine("the backup")
         source = engine.url.database
         if source and target.resolve() == Path(source).resolve():
             raise InvalidInput("the backup must not replace the vault it copies")

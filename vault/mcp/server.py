@@ -7,6 +7,7 @@ from typing import Literal
 
 from mcp.server.mcpserver import MCPServer
 
+from vault import __version__
 from vault.api import Vault
 from vault.mcp.port import VaultPort
 from vault.mcp.read_tools import register_read_tools
@@ -22,7 +23,7 @@ def build_server(vault: Vault, scope: Scope, *, log_level: LogLevel = "WARNING")
     """The server: read tools always; write tools only with `allow_writes`, `forget` only
     with `allow_forget` (a tool the client may not use is not offered at all)."""
     server: MCPServer = MCPServer(
-        NAME, instructions=_instructions(scope), version=_version(), log_level=log_level
+        NAME, instructions=_instructions(scope), version=__version__, log_level=log_level
     )
     port = VaultPort(vault)
     register_read_tools(server, port, scope)
@@ -72,12 +73,3 @@ def _instructions(scope: Scope) -> str:
         f"The memory a coach keeps about {who}. Start with read_memory; search_facts shows "
         f"evidence, recall_episodes brings back what happened. {can}{forget}."
     )
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("vault")
-    except PackageNotFoundError:
-        return "0"

@@ -24,24 +24,30 @@ from vault.domain.engine_document import (
     Observation,
     changes,
     column_time,
+    engine_athlete,
     parse_document,
 )
-from vault.domain.errors import InvalidInput, VaultError
+from vault.domain.erasure import erasure_text
+from vault.domain.errors import InvalidInput
+from vault.domain.limits import MAX_FACTS, MAX_NOTES, MAX_PATTERNS, TEXT_INPUT_MAX
 from vault.domain.models import (
     Candidate,
     FactIn,
     NoteIn,
     PatternIn,
     describe_validation_error,
-    validated_athlete,
 )
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
+from vault.domain.text import normalize_text
 from vault.domain.times import utc_now
 from vault.prompt.engine_row import engine_document, engine_json
+from vault.prompt.items import utc_text
 from vault.prompt.memory_block import render_rows
+from vault.services.erasure import athlete_erased_at, erased_items
 from vault.services.memory import merge
 from vault.services.privacy_gate import candidate_problem
 from vault.storage import queries
+from vault.storage.failures import is_database_failure
 from vault.storage.repositories.engine_table import EngineTableRepository, InboxRow
 from vault.storage.uow import UnitOfWork
 
@@ -75,8 +81,10 @@ def apply_engine_writes(
             # the write transaction it rides in (nor every later one)
             with uow.connection.begin_nested():
                 _apply(uow, table, row, now, policy, report)
-        except (VaultError, ValueError, TypeError) as error:
-            reason = f"could not be applied: {error}"
+        except Exception as error:  # any failure of one row stays with that row
+            if is_database_failure(error):
+                raise  # the file itself failed (busy, full, read-only): not the row's fault
+            reason = f"could not be applied: {type(error).__name__}: {_shown_error(error)}"
             table.refuse(row.id, reason)
             report.refused += 1
             report.lines.append(f"engine row for {row.athlete_key!r} kept unread: {reason}")
@@ -123,7 +131,7 @@ def _apply(
 ) -> None:
     legacy = row.origin == "legacy"
     try:
-        athlete_id = validated_athlete(_key_text(row.athlete_key))
+        athlete_id = engine_athlete(row.athlete_key)
         current = parse_document(row.memory_json)
     except (InvalidInput, EngineRowError) as error:
         reason = str(error)
@@ -136,12 +144,18 @@ def _apply(
     written_at = min(column_time(row.written_at) or current.updated_at or now, now)
     found = changes(_previous(row.previous_json), current, written_at)
     lines = list(found.notes)
-    candidates = [c for o in found.observations if (c := _candidate(o, legacy, lines)) is not None]
-    uow.athletes.ensure(athlete_id, now)
+    observations = _not_erased(uow, athlete_id, found.observations, lines)
+    candidates = _within_caps(observations, legacy, lines)
     if candidates:
         merge(uow, athlete_id, candidates, now, policy)
+    # else: nothing to keep; an athlete vault does not have (deleted, or never had memory) is
+    # not made, and the row the engine wrote is taken down at commit
     table.mark_dirty(athlete_id)  # republish even when nothing merged: withheld text leaves the row
     table.applied(row.id)
+    # one athlete, one key: the engine's copy under a variant key is vault's now, and the rows
+    # of that athlete kept unread before this one are out of date
+    table.drop_variants(athlete_id)
+    table.purge_refused(athlete_id)
     report.applied += 1
     report.lines += [f"{athlete_id}: {line}" for line in lines]
     for line in lines:
@@ -156,6 +170,76 @@ def _apply(
 
 
 _NONE = {"facts": 0, "patterns": 0, "notes": 0}
+
+
+def _not_erased(
+    uow: UnitOfWork, athlete_id: str, observations: list[Observation], lines: list[str]
+) -> list[Observation]:
+    """Erasure wins over a stale write-back (docs/engine.md, "What was erased stays erased").
+
+    A fact equal to an erased item, or of an athlete deleted since, stays erased unless its
+    `learned_at` comes after the erasure (a new statement); a pattern or note equal to an erased
+    one stays erased. An item vault holds again (stated anew after its erasure) is not erased.
+    The lines name no erased text: they are logged and printed.
+    """
+    if not observations:
+        return observations
+    erased = erased_items(uow, athlete_id, [o.text for o in observations])
+    deleted = athlete_erased_at(uow, athlete_id)
+    if not erased and deleted is None:
+        return observations
+    active = {erasure_text(state.text) for state in uow.memory.load_active(athlete_id)}
+    kept = []
+    for observation in observations:
+        when = erased.get(observation.text)
+        if observation.kind == "fact" and deleted is not None:
+            when = deleted if when is None else max(when, deleted)
+        new_statement = (
+            observation.kind == "fact"
+            and observation.learned_at is not None
+            and when is not None
+            and observation.learned_at > when
+        )
+        if when is None or new_statement or erasure_text(observation.text) in active:
+            kept.append(observation)
+        else:
+            lines.append(f"a {observation.kind} erased at {utc_text(when)} stays erased")
+    return kept
+
+
+# At most this many items of a kind are read (validated, checked for personal data) per row:
+# the caps decide what a merge keeps, so a 20,000-fact row costs what a 120-fact one does.
+_EXAMINED_PER_CAP = 8
+_CAPS = {"fact": MAX_FACTS, "pattern": MAX_PATTERNS, "note": MAX_NOTES}
+
+
+def _within_caps(
+    observations: list[Observation], legacy: bool, lines: list[str]
+) -> list[Candidate]:
+    """The candidates a merge could keep, as it ranks them (confidence, then the newest), each
+    text once; items beyond the caps are dropped as a merge drops them, in bounded time."""
+    candidates: list[Candidate] = []
+    ranked = sorted(observations, key=lambda o: (-o.confidence, -o.observed_at.timestamp()))
+    for kind, cap in _CAPS.items():
+        taken = examined = 0
+        seen: set[str] = set()
+        of_kind = [o for o in ranked if o.kind == kind]
+        for position, observation in enumerate(of_kind):
+            if taken == cap or examined == cap * _EXAMINED_PER_CAP:
+                lines.append(
+                    f"{len(of_kind) - position} {kind}(s) beyond the cap of {cap} left out"
+                )
+                break
+            key = normalize_text(observation.text[:TEXT_INPUT_MAX])
+            if key in seen:
+                continue  # the row repeats an item: one observation
+            seen.add(key)
+            examined += 1
+            candidate = _candidate(observation, legacy, lines)
+            if candidate is not None:
+                candidates.append(candidate)
+                taken += 1
+    return candidates
 
 
 def _key_text(raw: object) -> str:
@@ -204,6 +288,11 @@ def _candidate(observation: Observation, legacy: bool, lines: list[str]) -> Cand
         lines.append(f"{observation.kind} withheld by the privacy filter: {problem}")
         return None
     return candidate
+
+
+def _shown_error(error: Exception) -> str:
+    text = str(error)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _short(text: str) -> str:

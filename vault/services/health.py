@@ -25,7 +25,7 @@ from vault.storage import migrations as migrate
 from vault.storage.dialect import is_sqlite
 from vault.storage.engine import NEW_FILE_MODE, sqlite_file
 from vault.storage.health_checks import invariant_problems
-from vault.storage.repositories.engine_table import shadowed, waiting_counts
+from vault.storage.repositories.engine_table import non_canonical_keys, shadowed, waiting_counts
 from vault.storage.routing import operation_scope
 from vault.storage.views import CURRENT_VIEWS
 
@@ -158,8 +158,20 @@ def _engine_table(connection: Connection) -> Check:
     pending, unread = waiting_counts(connection)
     detail = f"vault's; {pending} engine write(s) waiting"
     if unread:
-        detail += f", {unread} row(s) kept unread (see engine_inbox.refused)"
-    return Check("engine table", True, detail)
+        detail += (
+            f"; {unread} row(s) the engine wrote kept unread, never retried (reasons in "
+            "engine_inbox.refused; the engine's next row for that athlete replaces them, "
+            "`vault delete` erases them)"
+        )
+    odd = non_canonical_keys(connection)
+    if odd:
+        shown = ", ".join(ascii(k) for k in odd[:5])
+        detail += (
+            f"; {len(odd)} engine row(s) under a key that is not an athlete id as vault spells "
+            f"it ({shown}): the next vault write applies a variant's row to its athlete and "
+            "removes it; a key naming no athlete stays the engine's own"
+        )
+    return Check("engine table", not unread and not odd, detail)
 
 
 def _integrity(connection: Connection) -> Check:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
+from vault.domain.erasure import ErasureReason
 from vault.domain.errors import AthleteNotFound, FactNotFound, InvalidInput
 from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS
 from vault.domain.models import (
@@ -24,8 +25,10 @@ from vault.domain.rules import (
     plan_merge,
 )
 from vault.domain.text import matches_query, query_terms
+from vault.domain.times import utc_now
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.services import evidence
+from vault.services.erasure import record_athlete_erasure, record_erasure
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.engine_table import EngineTableRepository
@@ -118,10 +121,12 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     _require_athlete(uow, athlete_id)
     uow.athletes.touch(athlete_id, now)  # locked and existing: only mark it updated
     doomed: dict[Kind, list[int]] = {Kind.FACT: [], Kind.PATTERN: [], Kind.NOTE: []}
+    erased: list[str] = []
     for state in uow.memory.load_active(athlete_id):
         tags = state.tags if isinstance(state, FactState) else frozenset()
         if state.id is not None and matches_query(terms, state.text, tags):
             doomed[state.kind].append(state.id)
+            erased.append(state.text)
     # the words behind a fact that stays ("I run despite my knee") go too; their fact keeps
     # its other evidence
     uow.evidence.forget_matching(athlete_id, terms)
@@ -130,9 +135,11 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
         "patterns": uow.memory.delete_ids(Kind.PATTERN, athlete_id, doomed[Kind.PATTERN]),
         "notes": uow.memory.delete_ids(Kind.NOTE, athlete_id, doomed[Kind.NOTE]),
     }
-    archived_ids = [
-        a.id for a in uow.archive.for_athlete(athlete_id) if matches_query(terms, a.original_text)
+    archived = [
+        a for a in uow.archive.for_athlete(athlete_id) if matches_query(terms, a.original_text)
     ]
+    archived_ids = [a.id for a in archived]
+    erased += [a.original_text for a in archived]
     counts["archived"] = uow.archive.delete_ids(athlete_id, archived_ids)
     uow.archive.detach_dangling(athlete_id)
     episodes = uow.episodes.forget_matching(
@@ -145,6 +152,7 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     if episodes["episodes"]:
         purge_erased_terms(uow.connection)  # and the full-text index, until its segments merge
     uow.archive.log_forget(athlete_id, now, counts)
+    record_erasure(uow, athlete_id, erased, ErasureReason.FORGET, now)
     return ForgetResult(
         facts=counts["facts"],
         patterns=counts["patterns"],
@@ -154,12 +162,25 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     )
 
 
-def delete_athlete(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
-    """Erase the athlete from every table, archive included; counts per table."""
+def delete_athlete(uow: UnitOfWork, athlete_id: str, now: datetime | None = None) -> dict[str, int]:
+    """Erase the athlete from every table, archive included; counts per table.
+
+    The erasure record keeps a keyed hash of each erased item and of the athlete (never the
+    text), so a stale copy written back later does not bring them back."""
     _require_athlete(uow, athlete_id)
     counts: dict[str, int] = {}
     # an id that collided with this one when ids were normalized is the same name: erase it too
-    for athlete in [athlete_id, *uow.athletes.unnormalized_twins(athlete_id)]:
+    twins = [athlete_id, *uow.athletes.unnormalized_twins(athlete_id)]
+    erased = [
+        text
+        for athlete in twins
+        for text in [
+            *(state.text for state in uow.memory.load_active(athlete)),
+            *(a.original_text for a in uow.archive.for_athlete(athlete)),
+        ]
+    ]
+    record_athlete_erasure(uow, athlete_id, erased, now or utc_now())
+    for athlete in twins:
         for table, count in [
             *uow.episodes.delete_owner(athlete).items(),
             *uow.athletes.erase(athlete).items(),

@@ -24,6 +24,11 @@ def is_busy(error: BaseException) -> bool:
     return any(word in str(orig).lower() for word in _BUSY_WORDS)
 
 
+def is_database_failure(error: BaseException) -> bool:
+    """The database itself failed (busy, full disk, read-only, I/O), not the data given to it."""
+    return isinstance(error, exc.OperationalError)
+
+
 def storage_failure(error: exc.DBAPIError, doing: str = "the write") -> VaultError:
     """The vault's own error for a database failure: busy, read-only, full disk, I/O, other."""
     message = str(error.orig)

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Column, Connection, Table, delete, func, insert, select
 
+from vault.storage import erasure_tables  # noqa: F401 - its tables are copied too
 from vault.storage.dialect import bump_sequences, last_ids
 from vault.storage.tables import TENANT_COLUMNS, athletes_table, metadata
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, TextClause, bindparam, text
 
+from vault.domain.engine_document import canonical_key
 from vault.storage.dialect import is_sqlite
 from vault.storage.repositories._sql import rowcount
 
@@ -34,10 +35,15 @@ _PUBLISH = text(
     "VALUES (:athlete, :document, :updated_at, 'vault')"
 )
 _UNPUBLISH = text("DELETE FROM athlete_memory WHERE athlete_id = :athlete")
-_PURGE_REFUSED = text(
-    "DELETE FROM engine_inbox WHERE refused IS NOT NULL AND TRIM(CAST(athlete_id AS TEXT)) = :athlete"
+_ENGINE_KEYS = text("SELECT rowid, athlete_id FROM athlete_memory")
+_INBOX_KEYS = text("SELECT id, athlete_id FROM engine_inbox")
+_REFUSED_KEYS = text("SELECT id, athlete_id FROM engine_inbox WHERE refused IS NOT NULL")
+_DROP_ENGINE_ROWS = text("DELETE FROM athlete_memory WHERE rowid IN :ids").bindparams(
+    bindparam("ids", expanding=True)
 )
-_PURGE_INBOX = text("DELETE FROM engine_inbox WHERE TRIM(CAST(athlete_id AS TEXT)) = :athlete")
+_DROP_INBOX_ROWS = text("DELETE FROM engine_inbox WHERE id IN :ids").bindparams(
+    bindparam("ids", expanding=True)
+)
 _ADOPTED = text(
     "UPDATE legacy_adoption SET status = :status, reason = :reason, facts = :facts, "
     "patterns = :patterns, notes = :notes, archived = 0 "
@@ -114,13 +120,29 @@ class EngineTableRepository:
         self._connection.execute(_UNPUBLISH, {"athlete": athlete_id})
 
     def purge(self, athlete_id: str) -> int:
-        """Delete the athlete's engine row and every inbox row naming them."""
-        deleted = rowcount(self._connection.execute(_UNPUBLISH, {"athlete": athlete_id}))
-        return deleted + rowcount(self._connection.execute(_PURGE_INBOX, {"athlete": athlete_id}))
+        """Delete the athlete's engine rows (under any key naming them) and every inbox row."""
+        deleted = self._drop(_ENGINE_KEYS, _DROP_ENGINE_ROWS, athlete_id)
+        return deleted + self._drop(_INBOX_KEYS, _DROP_INBOX_ROWS, athlete_id)
 
     def purge_refused(self, athlete_id: str) -> int:
-        """Delete the unreadable rows kept for the athlete (forget cannot search them)."""
-        return rowcount(self._connection.execute(_PURGE_REFUSED, {"athlete": athlete_id}))
+        """Delete the unreadable rows kept for the athlete, under any key naming them."""
+        return self._drop(_REFUSED_KEYS, _DROP_INBOX_ROWS, athlete_id)
+
+    def drop_variants(self, athlete_id: str) -> int:
+        """Delete the engine's rows under a key that names the athlete but is not its id
+        (" ana", "ana\\n", a decomposed accent): vault publishes under the id only."""
+        return self._drop(_ENGINE_KEYS, _DROP_ENGINE_ROWS, athlete_id, variants_only=True)
+
+    def _drop(
+        self, keys: TextClause, drop: TextClause, athlete_id: str, variants_only: bool = False
+    ) -> int:
+        # keys are read and normalised here, not in SQL: SQLite has no Unicode NFC
+        ids = [
+            row_id
+            for row_id, key in self._connection.execute(keys)
+            if canonical_key(key) == athlete_id and not (variants_only and key == athlete_id)
+        ]
+        return rowcount(self._connection.execute(drop, {"ids": ids})) if ids else 0
 
     def record_adoption(
         self, athlete_id: str | None, status: str, reason: str | None, counts: dict[str, int]
@@ -137,6 +159,12 @@ def shadowed(connection: Connection) -> bool:
     """A plain `athlete_memory` table (or none) where vault's should be: the engine's writes
     would not reach vault. Only meaningful on a SQLite file at revision 0007 or later."""
     return is_sqlite(connection) and connection.execute(_TRIGGER_EXISTS).first() is None
+
+
+def non_canonical_keys(connection: Connection) -> list[object]:
+    """Keys of engine rows that are not an athlete's id as vault spells it (a variant such as
+    "ana\\n", or no valid id at all): rows vault neither publishes nor erases by name."""
+    return [key for _row, key in connection.execute(_ENGINE_KEYS) if canonical_key(key) != key]
 
 
 def waiting_counts(connection: Connection) -> tuple[int, int]:

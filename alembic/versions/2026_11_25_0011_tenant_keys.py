@@ -1,7 +1,7 @@
 """Tenant keys: every athlete-owned table keyed by the athlete, 64-bit ids, co-located joins.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-25
 
 Purpose: a schema that PostgreSQL can hash-partition by athlete and Citus can distribute by
@@ -39,8 +39,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -201,7 +201,7 @@ V1 = (
 
 
 def _views(version: int, dialect: str) -> list[tuple[str, str]]:
-    """Every view vault keeps, in creation order, at version 2 (0009) or 3 (this revision)."""
+    """Every view vault keeps, in creation order, at version 2 (0009, 0010) or 3 (this revision)."""
     if version == 2:
         history, tagged, evidence = FACT_HISTORY_V1, TAGGED_FACTS_V1, FACT_EVIDENCE_LIST_V1
     else:

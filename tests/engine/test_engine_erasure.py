@@ -1,0 +1,127 @@
+"""Erasure wins over the engine's stale write-backs, through the engine's own statements.
+
+The engine reads its row when it builds a prompt and writes the row back after the model
+answers; in between the athlete may say "forget my knee" or be deleted. docs/engine.md, "What
+was erased stays erased", is the rule checked here.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import T0
+from tests.engine.engine_statements import read_memory, write_memory
+from tests.engine.test_engine_table import cli, fact, rows
+from vault import FactIn, NoteIn, PatternIn, open_vault
+
+ERASED_AT = T0 + timedelta(days=1)
+AFTER = "2026-03-04T08:00:00Z"  # a learned_at after the erasure
+
+
+def _ana(path: Path) -> dict[str, Any]:
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge(
+            "ana",
+            [
+                FactIn(text="has a sore knee zqxjv", category="injury", confidence=0.9),
+                FactIn(text="primary sport: running"),
+                PatternIn(text="skips Mondays after knee flare-ups"),
+                NoteIn(text="ask about the knee zqxjv first"),
+            ],
+            now=T0,
+        )
+    stale = read_memory(path, "ana")  # what the engine read to build its prompt
+    assert stale is not None and len(stale["key_facts"]) == 2
+    return stale
+
+
+def _state(path: Path, athlete: str = "ana") -> tuple[set[str], list[str], list[str]]:
+    with open_vault(path) as vault:  # opening for a write applies what the engine wrote
+        vault.admin.sync_engine()
+        if vault.summary(athlete) is None:
+            return set(), [], []
+        return (
+            {f.text for f in vault.facts(athlete)},
+            [p.text for p in vault.patterns(athlete)],
+            [n.text for n in vault.notes(athlete)],
+        )
+
+
+def _on_disk(path: Path, marker: bytes) -> bool:
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return any(marker in p.read_bytes() for p in path.parent.glob(path.name + "*"))
+
+
+def test_a_stale_write_back_after_forget_brings_nothing_back(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    with open_vault(path) as vault:
+        vault.forget("ana", "knee", now=ERASED_AT)
+    write_memory(path, "ana", stale)  # the engine writes back what it read before the forget
+    facts, patterns, notes = _state(path)
+    assert facts == {"primary sport: running"}
+    assert patterns == [] and notes == []
+    document = read_memory(path, "ana")
+    assert document is not None and "knee" not in json.dumps(document)
+    assert not _on_disk(path, b"zqxjv")
+
+
+def test_a_genuinely_new_statement_after_the_forget_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    with open_vault(path) as vault:
+        vault.forget("ana", "knee", now=ERASED_AT)
+    stale["key_facts"] = [
+        {**f, "learned_at": AFTER} if "knee" in f["fact"] else f for f in stale["key_facts"]
+    ]  # the athlete said it again, after the forget: the engine learned it anew
+    stale["patterns"].append("runs with a club on Thursdays")
+    write_memory(path, "ana", stale)
+    facts, patterns, notes = _state(path)
+    assert facts == {"primary sport: running", "has a sore knee zqxjv"}
+    assert patterns == ["runs with a club on Thursdays"]  # new text: kept
+    assert notes == []  # equal to an erased note: stays erased
+
+
+def test_a_second_write_raising_an_erased_facts_confidence_does_not_bring_it_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    with open_vault(path) as vault:
+        vault.forget("ana", "knee", now=ERASED_AT)
+    write_memory(path, "ana", stale)
+    raised = json.loads(json.dumps(stale))
+    raised["key_facts"][0]["confidence"] = 0.95  # compared with the first write: a reinforcement
+    write_memory(path, "ana", raised)
+    facts, _patterns, _notes = _state(path)
+    assert facts == {"primary sport: running"}
+
+
+def test_a_stale_write_back_after_delete_does_not_bring_the_athlete_back(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    cli(path, "delete", "ana")
+    write_memory(path, "ana", stale)
+    assert _state(path) == (set(), [], [])
+    assert read_memory(path, "ana") is None
+    assert rows(path, "SELECT COUNT(*) FROM athletes WHERE id = 'ana'") == [(0,)]
+    assert rows(path, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
+    assert not _on_disk(path, b"zqxjv")
+
+
+def test_after_delete_a_new_statement_starts_the_athlete_again(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    with open_vault(path) as vault:
+        vault.delete_athlete("ana", now=ERASED_AT)
+    stale["key_facts"].append(fact("goal: first triathlon", learned_at=AFTER))
+    write_memory(path, "ana", stale)
+    facts, patterns, notes = _state(path)
+    assert facts == {"goal: first triathlon"}
+    assert patterns == [] and notes == []

@@ -1,0 +1,193 @@
+"""An engine row is input like any other: item by item, bounded, never able to stop a write.
+
+Rows are written through the engine's own INSERT OR REPLACE (tests/engine/engine_statements.py),
+as a buggy or hostile engine build could write them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.engine.engine_statements import WRITE_MEMORY, read_memory, write_memory
+from tests.engine.test_engine_table import fact, memory, rows
+from vault import EpisodeIn, open_vault
+from vault.cli import main
+from vault.domain.limits import MAX_FACTS
+
+
+def _engine_writes(path: Path, athlete: object, memory_json: object) -> None:
+    """The engine's statement with whatever parameters a build might bind."""
+    with closing(sqlite3.connect(path, timeout=5)) as connection:
+        connection.execute(WRITE_MEMORY, (athlete, memory_json))
+        connection.commit()
+
+
+def _every_write_works(path: Path, tag: str) -> None:
+    with open_vault(path) as vault:
+        vault.remember(f"other-{tag}", "primary sport: rowing")
+        vault.episodes.add(f"other-{tag}", [EpisodeIn(text=f"rowed 10k {tag}", type="activity")])
+        assert "primary sport: rowing" in {f.text for f in vault.facts(f"other-{tag}")}
+        vault.delete_athlete(f"other-{tag}")
+
+
+def _cli(path: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--db", str(path), *args])
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def ana(tmp_path: Path) -> Path:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+    return path
+
+
+def test_a_401_digit_confidence_leaves_out_that_fact_only(ana: Path) -> None:
+    huge = "9" * 401
+    document = memory(fact("prefers morning sessions"), fact("has a dog"))
+    text = json.dumps(document).replace('"confidence": 0.8,', f'"confidence": {huge},', 1)
+    assert huge in text
+    _engine_writes(ana, "ana", text)
+    _every_write_works(ana, "a")
+    with open_vault(ana) as vault:
+        assert {f.text for f in vault.facts("ana")} == {"primary sport: running", "has a dog"}
+    code, output = _cli(ana, "upgrade")
+    assert code == 0
+    assert rows(ana, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]  # applied, never retried
+
+
+def test_a_20000_fact_row_becomes_at_most_15_facts(ana: Path) -> None:
+    facts = [fact(f"fact number {i} of a flood", 0.5 + (i % 400) / 1000) for i in range(20_000)]
+    write_memory(ana, "ana", memory(*facts))
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        stored = vault.facts("ana")
+    assert len(stored) == MAX_FACTS
+    assert min(f.confidence for f in stored) >= 0.85  # the best, as a merge keeps them
+    assert any("beyond the cap of 15 left out" in line for line in report.lines)
+
+
+def test_items_vault_cannot_take_are_skipped_with_their_reason(ana: Path) -> None:
+    write_memory(
+        ana,
+        "ana",
+        memory(
+            fact("x" * 5000),
+            fact("write to me at ana.lopez@example.com"),
+            fact("has two kids"),
+        ),
+    )
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        texts = {f.text for f in vault.facts("ana")}
+    assert texts == {"primary sport: running", "has two kids"}
+    joined = "\n".join(report.lines)
+    assert "limit is 200" in joined and "privacy filter" in joined
+    assert "example.com" not in joined  # the refused text is not repeated
+    document = read_memory(ana, "ana")
+    assert document is not None and "example.com" not in json.dumps(document)
+
+
+@pytest.mark.parametrize(
+    "memory_json",
+    ["not json", "[1, 2]", '"a string"', "x" * 10_000_001, 42, b"\xff\xfe"],
+    ids=["text", "list", "string", "oversized", "number", "bytes"],
+)
+def test_a_row_that_is_not_a_memory_document_is_kept_unread_and_doctor_says_so(
+    ana: Path, memory_json: object
+) -> None:
+    _engine_writes(ana, "ana", memory_json)
+    _every_write_works(ana, "b")
+    ((reason,),) = rows(ana, "SELECT refused FROM engine_inbox")
+    assert reason
+    code, output = _cli(ana, "doctor")
+    assert code != 0 and "kept unread" in output
+    code, output = _cli(ana, "delete", "ana")
+    assert code == 0
+    assert rows(ana, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
+
+
+# ---- property: whatever the engine writes, every other write still works ----------------------
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**500), max_value=10**500)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=300)
+)
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_FACT = st.fixed_dictionaries(
+    {},
+    optional={
+        "fact": st.text(max_size=400) | _JSON,
+        "source": st.text(max_size=30) | _JSON,
+        "confidence": _SCALARS,
+        "learned_at": st.sampled_from(
+            ["2026-03-02T08:00:00Z", "9999-99-99", "", "2026-13-45T00:00:00+25:00"]
+        )
+        | _JSON,
+    },
+)
+_DOCUMENT = st.fixed_dictionaries(
+    {},
+    optional={
+        "key_facts": st.lists(_FACT, max_size=30) | _JSON,
+        "patterns": st.lists(st.text(max_size=400) | _JSON, max_size=8) | _JSON,
+        "coaching_notes": st.lists(st.text(max_size=400) | _JSON, max_size=8) | _JSON,
+        "updated_at": _JSON,
+    },
+)
+_KEYS = st.sampled_from(["ana", " ana", "ana\n", "ana\u0301", "", None, 7, "x" * 500]) | st.text(
+    max_size=20
+)
+
+
+@pytest.fixture(scope="module")
+def shared_vault() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="vault-hostile-engine-"))
+    path = folder / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+    yield path
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(key=_KEYS, document=_DOCUMENT | _JSON, raw=st.booleans())
+def test_no_row_the_engine_writes_stops_another_write(
+    shared_vault: Path, key: Any, document: Any, raw: bool
+) -> None:
+    text = json.dumps(document, allow_nan=True) if not raw else json.dumps(document)[:-1]
+    _engine_writes(shared_vault, key, text)
+    _every_write_works(shared_vault, "p")
+    with open_vault(shared_vault) as vault:
+        assert rows(shared_vault, "SELECT COUNT(*) FROM engine_inbox WHERE refused IS NULL") == [
+            (0,)
+        ]
+        vault.remember("ana", "has a dog", trusted=True)
+        vault.delete_athlete("ana")
+        vault.remember("ana", "primary sport: running")
