@@ -1,6 +1,14 @@
 """Score what the vault learns from real words: precision (vague apart) and recall per source.
 
-    .venv/bin/python tools/eval_learning.py [--activities PATH] [--show]
+    .venv/bin/python tools/eval_learning.py [--activities PATH] [--locomo PATH] [--blind] [--show]
+
+Sources, each split into dev and blind by tools/learning_split.py (blind is run once, at the end):
+- Multi-Session Chat (MSC, ../shared/data/msc-personasummary, validation files, CC BY 4.0): each
+  speaker's utterances of sessions 1-4, one session per day three days apart; the labels are the
+  `persona_text` a person wrote for each utterance, scored by tools/person_facts.py.
+- LoCoMo (`--locomo PATH` to locomo10.json, CC BY-NC, never committed): each speaker's turns per
+  session at the session's date; the labels are the per-session observations, same scorer.
+- Synthetic-Persona-Chat, MemoryBank and the training log: hand labels in tools/learning_labels/.
 
 Each labelled speaker is learned into a fresh vault file through the public API, exactly as an
 app would: a persona speaker's own turns as one conversation, a MemoryBank user's queries as one
@@ -31,13 +39,27 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "tools" / "learning_labels"
-DATA = ROOT.parent / "shared" / "data"
+# ../shared/data beside the checkout (a worktree under wt/NN looks two levels up)
+DATA = Path(
+    os.environ.get("VAULT_SHARED_DATA")
+    or next(
+        (p / "shared" / "data" for p in ROOT.parents if (p / "shared" / "data").is_dir()),
+        ROOT.parent / "shared" / "data",
+    )
+)
 PERSONA_CSV = DATA / "synthetic-persona-chat" / "valid.csv"
 MEMORYBANK_JSON = DATA / "memorybank-en" / "memory_bank_en.json"
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 
+MSC_DIR = DATA / "msc-personasummary"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+from learning_split import is_blind, split  # noqa: E402
+from person_facts import is_vague, kinds_of, supports  # noqa: E402
+
 from vault import open_vault  # noqa: E402
+
+BLOCK = 0.5
 
 _ALIASES = {
     "dance": "dancing",
@@ -206,8 +228,9 @@ def persona(split: str = "persona") -> Tally:
     return tally
 
 
-def memorybank() -> Tally:
+def memorybank(part: str = "dev") -> Tally:
     speakers, vague = _labels("memorybank")
+    speakers = {k: v for k, v in speakers.items() if is_blind("memorybank", k) == (part == "blind")}
     users = {name.strip(): v for name, v in json.loads(MEMORYBANK_JSON.read_text("utf-8")).items()}
     tally = Tally()
     for who, label in speakers.items():
@@ -264,34 +287,285 @@ def training_log(path: Path) -> Tally:
     return tally
 
 
+@dataclass
+class AutoTally:
+    """Scores against person-written facts (tools/person_facts.py)."""
+
+    block: int = 0
+    block_correct: int = 0
+    block_vague: int = 0
+    stored: int = 0
+    stored_correct: int = 0
+    gold: int = 0
+    recalled: int = 0
+    recalled_any: int = 0  # by any stored fact, block or not: what belief holds back
+    speakers: int = 0
+    by_kind: dict[str, list[int]] = field(default_factory=dict)
+    wrong: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+
+    def add(
+        self,
+        who: str,
+        facts: list[tuple[str, float]],
+        written: list[str],
+        given: list[str] | None = None,
+    ) -> None:
+        """`written`: the speaker's own person-written facts (recall's denominator and support);
+        `given`: other person-written facts about the speaker (support only)."""
+        self.speakers += 1
+        sentences = _sentences(written)
+        support = sentences + _sentences(given or [])
+        block = []
+        stored = [text for text, _ in facts]
+        for text, confidence in facts:
+            self.seen.append(f"{who}: {confidence:.2f} {text}")
+            ok = any(supports(s, text) for s in support)
+            vague = is_vague(text)
+            self.stored += 1
+            self.stored_correct += ok and not vague
+            if confidence < BLOCK:
+                continue
+            block.append(text)
+            self.block += 1
+            if vague:
+                self.block_vague += 1
+            elif ok:
+                self.block_correct += 1
+            else:
+                said = " | ".join(WHY.get((who, text), []))[:300]
+                self.wrong.append(f"{who}: {confidence:.2f} {text}   <- {said}")
+        for sentence in sentences:
+            kinds = kinds_of(sentence)
+            if not kinds:
+                continue
+            hit = any(supports(sentence, text) for text in block)
+            self.recalled_any += any(supports(sentence, text) for text in stored)
+            self.gold += 1
+            self.recalled += hit
+            for kind in kinds:
+                row = self.by_kind.setdefault(kind, [0, 0])
+                row[0] += hit
+                row[1] += 1
+            if not hit:
+                self.missed.append(f"{who}: [{','.join(sorted(kinds))}] {sentence}")
+
+    def row(self, name: str) -> str:
+        judged = self.block - self.block_vague
+        precision = self.block_correct / judged if judged else 1.0
+        judged_all = self.stored
+        precision_all = self.stored_correct / judged_all if judged_all else 1.0
+        vague = self.block_vague / self.block if self.block else 0.0
+        recall = self.recalled / self.gold if self.gold else 1.0
+        kinds = " ".join(f"{k} {v[0] / v[1]:.2f}" for k, v in sorted(self.by_kind.items()) if v[1])
+        return (
+            f"| {name} | {self.block} | {precision:.2f} ({self.block_correct}/{judged}) | "
+            f"{precision_all:.2f} ({self.stored_correct}/{judged_all}) | {vague:.0%} | "
+            f"{recall:.2f} ({self.recalled}/{self.gold}) | "
+            f"{self.recalled_any / self.gold if self.gold else 1.0:.2f} | {kinds} |"
+        )
+
+
+def _sentences(written: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for text in written:
+        for sentence in re.split(r"(?<=[.!?])\s+", text.strip()):
+            key = sentence.strip().lower().rstrip(".!? ")
+            if key and key not in seen:
+                seen[key] = sentence.strip()
+    return list(seen.values())
+
+
+def _learn_many(feeds: dict[str, Any]) -> dict[str, list[tuple[str, float]]]:
+    """Learn every speaker into one vault file (one athlete each): {speaker: [(text, conf)]}."""
+    found: dict[str, list[tuple[str, float]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = open_vault(Path(tmp) / "eval.db", upgrade=True)
+        try:
+            for who, feed in feeds.items():
+                now = feed(vault, who)
+                facts = vault.facts(who, now)
+                found[who] = [(f.text, f.confidence) for f in facts]
+                if WHY:
+                    cited = vault.why([f.id for f in facts])
+                    for f in facts:
+                        WHY[(who, f.text)] = [e.words or "" for e in cited[f.id]]
+        finally:
+            vault.close()
+    return found
+
+
+MSC_SESSION_GAP = timedelta(days=3)
+WHY: dict[tuple[str, str], list[str]] = {}  # filled when --show asks for the words
+
+
+def msc(part: str, limit: int | None = None) -> AutoTally:
+    """Multi-Session Chat speakers of `part`, four sessions each, scored on persona_text."""
+    sessions = []
+    for number in (1, 2, 3, 4):
+        path = MSC_DIR / f"session_{number}_valid.jsonl"
+        rows = [json.loads(line) for line in path.open(encoding="utf-8")]
+        sessions.append({row["initial_data_id"]: row["dialog"] for row in rows})
+    dialogues = split("msc", sorted(sessions[0], key=lambda i: int(i.split("_")[1])), part)
+    if limit:
+        dialogues = dialogues[:limit]
+    feeds: dict[str, Any] = {}
+    written: dict[str, list[str]] = {}
+    # the persona each speaker was given (people wrote it too): support for precision only
+    given: dict[str, list[str]] = {}
+    first = MSC_DIR / "session_2_valid.jsonl"
+    initial = {
+        row["initial_data_id"]: row["init_personachat"]["init_personas"]
+        for row in map(json.loads, first.open(encoding="utf-8"))
+    }
+    for dialogue in dialogues:
+        for bot in ("bot_0", "bot_1"):
+            who = f"msc-{dialogue.split('_')[1]}-{bot[-1]}"
+            per_session = [
+                [u["text"] for u in session.get(dialogue, []) if u["id"] == bot]
+                for session in sessions
+            ]
+            written[who] = [
+                u["persona_text"]
+                for session in sessions
+                for u in session.get(dialogue, [])
+                if u["id"] == bot and u.get("persona_text")
+            ]
+            given[who] = initial[dialogue][int(bot[-1])] if dialogue in initial else []
+
+            def feed(vault: Any, who: str, per_session: list[list[str]] = per_session) -> datetime:
+                moment = START
+                for number, texts in enumerate(per_session):
+                    at = START + number * MSC_SESSION_GAP
+                    turns = [
+                        {"role": "user", "text": t, "at": at + timedelta(minutes=2 * i)}
+                        for i, t in enumerate(texts)
+                    ]
+                    moment = at + timedelta(hours=1)
+                    if turns:
+                        vault.ingest_conversation(who, turns, now=moment)
+                return moment
+
+            feeds[who] = feed
+    tally = AutoTally()
+    for who, facts in _learn_many(feeds).items():
+        tally.add(who, facts, written[who], given[who])
+    return tally
+
+
+def _first_person(text: str, name: str) -> str:
+    text = re.sub(rf"^{re.escape(name)}'s\b", "My", text.strip())
+    text = re.sub(rf"^{re.escape(name)}\b", "I", text)
+    return re.sub(r"^(?:She|He)\b", "I", text)
+
+
+def _locomo_time(text: str) -> datetime:
+    return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+
+
+def locomo(path: Path, part: str) -> AutoTally:
+    """LoCoMo speakers of `part`, every session at its date, scored on the observations."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    chosen = set(split("locomo", [d["sample_id"] for d in data], part))
+    feeds: dict[str, Any] = {}
+    written: dict[str, list[str]] = {}
+    for sample in data:
+        if sample["sample_id"] not in chosen:
+            continue
+        chat = sample["conversation"]
+        numbers = sorted(int(k.split("_")[1]) for k in chat if re.fullmatch(r"session_\d+", k))
+        for speaker in (chat["speaker_a"], chat["speaker_b"]):
+            who = f"{sample['sample_id']}-{speaker}".lower()
+            # observations name the speaker in the third person: read them as the speaker's
+            # own ("Caroline is ..." -> "I is ..."), so the label rule's first person applies
+            written[who] = [
+                _first_person(item[0], speaker)
+                for key, observed in sample["observation"].items()
+                for item in observed.get(speaker, [])
+            ]
+            per_session = [
+                (
+                    _locomo_time(chat[f"session_{n}_date_time"]),
+                    [t["text"] for t in chat[f"session_{n}"] if t["speaker"] == speaker],
+                )
+                for n in numbers
+            ]
+
+            def feed(vault: Any, who: str, per_session: list[Any] = per_session) -> datetime:
+                moment = START
+                for at, texts in per_session:
+                    turns = [
+                        {"role": "user", "text": t, "at": at + timedelta(minutes=i)}
+                        for i, t in enumerate(texts)
+                    ]
+                    moment = at + timedelta(hours=1)
+                    if turns:
+                        vault.ingest_conversation(who, turns, now=moment)
+                return moment
+
+            feeds[who] = feed
+    tally = AutoTally()
+    for who, facts in _learn_many(feeds).items():
+        tally.add(who, facts, written[who])
+    return tally
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--activities", type=Path, default=os.environ.get("VAULT_TRAINING_LOG"))
+    parser.add_argument("--locomo", type=Path, default=os.environ.get("VAULT_LOCOMO"))
+    parser.add_argument("--blind", action="store_true", help="score the blind part (run once)")
+    parser.add_argument("--only", help="one source: msc, locomo, persona, memorybank, log")
+    parser.add_argument("--limit", type=int, help="at most this many MSC dialogues")
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
     parser.add_argument("--facts", action="store_true", help="list every fact kept")
     args = parser.parse_args()
-    results = {
-        "persona chats, dev (30 speakers)": persona(),
-        "persona chats, held out (30 speakers)": persona("persona_blind"),
-        "long multi-day chats (15 users)": memorybank(),
-    }
-    if args.activities:
-        results["training log (1040 activities)"] = training_log(Path(args.activities))
-    print("| source | prompt facts | precision | vague | recall | kept below 0.5 |")
-    print("|---|---|---|---|---|---|")
-    for name, tally in results.items():
-        print(tally.row(name))
+    part = "blind" if args.blind else "dev"
     if args.show:
+        WHY[("", "")] = []  # non-empty: collect the evidence words of each fact
+
+    def wanted(name: str) -> bool:
+        return args.only in (None, name)
+
+    auto: dict[str, AutoTally] = {}
+    if wanted("msc"):
+        auto[f"Multi-Session Chat, {part}"] = msc(part, args.limit)
+    if wanted("locomo") and args.locomo:
+        auto[f"LoCoMo long chats, {part}"] = locomo(Path(args.locomo), part)
+    results: dict[str, Tally] = {}
+    if wanted("persona"):
+        results[f"persona chats, {part}"] = persona("persona_blind" if args.blind else "persona")
+    if wanted("memorybank"):
+        results[f"MemoryBank multi-day chats, {part}"] = memorybank(part)
+    if wanted("log") and args.activities and not args.blind:
+        results["training log (1040 activities), dev"] = training_log(Path(args.activities))
+    if auto:
+        print(
+            "| source | block facts | block precision | all-facts precision | vague | recall "
+            "| recall, all facts | recall by kind |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
+        for name, tally in auto.items():
+            print(tally.row(name))
+        print()
+    if results:
+        print("| source | block facts | block precision | vague | recall | kept below 0.5 |")
+        print("|---|---|---|---|---|---|")
         for name, tally in results.items():
+            print(tally.row(name))
+    both: dict[str, Any] = {**auto, **results}
+    if args.show:
+        for name, any_tally in both.items():
             print(f"\n## {name}")
-            for line in tally.wrong:
+            for line in any_tally.wrong:
                 print("  wrong  ", line)
-            for line in tally.missed:
+            for line in any_tally.missed:
                 print("  missed ", line)
     if args.facts:
-        for name, tally in results.items():
+        for name, any_tally in both.items():
             print(f"\n## {name}")
-            for line in tally.seen:
+            for line in any_tally.seen:
                 print("  ", line)
 
 

@@ -243,3 +243,15 @@ def test_writes_pass_the_privacy_gate_and_agents_cannot_vouch(
     exported = vault.transfer.export("ana") if vault.summary("ana") else {}
     assert "hunter2zq" not in str(exported) and "4111" not in str(exported)
     assert not vault.episodes.recall("ana", "long run card", k=5)
+
+
+def test_learn_from_an_activity_without_a_time_and_a_retried_call_adds_nothing(
+    vault: Vault,
+) -> None:
+    note = {"text": "Easy run with the club, calf tight again", "source": "activity"}
+    first = ok(call(vault, "learn", note, writes=True))
+    assert first["added"]  # no time given: the session happened now
+    again = ok(call(vault, "learn", note, writes=True))
+    assert again["added"] == [] and again["updated"] == []
+    [fact] = [f for f in vault.facts("ana") if "calf" in f.text]
+    assert fact.occurrences == 1

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from vault.domain.lexicon import body
+
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 STOPWORDS = frozenset(
@@ -249,13 +251,7 @@ IRREGULAR = {
 # Domain synonyms (coach and game agent), as words; related words count at RELATED_WEIGHT.
 SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("run", "jog", "sprint"),
-    ("knee", "leg"),
-    ("calf", "leg"),
-    ("shin", "leg"),
-    ("hamstring", "leg"),
-    ("quad", "leg"),
-    ("ankle", "foot"),
-    ("heel", "foot"),
+    *body.REGION_PAIRS,  # knee/calf/shin/hamstring/quad -> leg, ankle/heel -> foot
     ("bike", "cycling", "ride", "spin"),
     ("swim", "pool"),
     ("hurt", "pain", "sore", "ache", "injury", "twinge", "tweak", "strain"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Union
 
 from vault.domain.errors import InvalidInput
@@ -25,6 +25,7 @@ from vault.domain.limits import (
     MAX_FACTS,
     MAX_NOTES,
     MAX_PATTERNS,
+    PROMPT_FLOOR,
 )
 from vault.domain.models import Candidate, FactIn, NoteIn, PatternIn, Retraction
 from vault.domain.text import activity_of, normalize_text
@@ -245,9 +246,13 @@ class _Planner:
             new = self._insert_fact(candidate, normalized, observed, occurrences)
             if reason is ArchiveReason.MERGED:
                 # the same thing observed again in new words: a reinforcement, never a demotion
-                new.confidence = new.base_confidence = max(
-                    new.confidence, boosted(existing.confidence, occurrences)
+                lifted = (
+                    existing.confidence
+                    if existing.confidence < PROMPT_FLOOR and _same_day(existing, observed)
+                    else boosted(existing.confidence, occurrences)
                 )
+                new.confidence = new.base_confidence = max(new.confidence, lifted)
+                new.learned_at = min(new.learned_at, existing.learned_at)
             self._remove(existing, reason, by=new.key)
             return
         self._insert_fact(candidate, normalized, observed, 1)
@@ -280,7 +285,10 @@ class _Planner:
 
     def _reinforce_fact(self, fact: FactState, observed: datetime) -> None:
         fact.occurrences += 1
-        fact.confidence = boosted(fact.confidence, fact.occurrences)
+        if fact.confidence < PROMPT_FLOOR and _same_day(fact, observed):
+            pass  # belief needs another day: a reading repeated within one day lifts nothing
+        else:
+            fact.confidence = boosted(fact.confidence, fact.occurrences)
         fact.base_confidence = fact.confidence
         fact.last_reinforced_at = max(fact.last_reinforced_at, self.now)
         fact.decay_due_at = decay_due(fact.last_reinforced_at, self.now)
@@ -379,6 +387,15 @@ class _Planner:
             ranked = sorted((s for s in self.plan.active.values() if s.kind is kind), key=priority)
             for item in ranked[cap:]:
                 self._remove(item, ArchiveReason.CAPPED)
+
+
+def _same_day(fact: FactState, observed: datetime) -> bool:
+    """True when every observation of `fact` so far, and `observed`, fall on one (UTC) day."""
+    day = observed.astimezone(timezone.utc).date()
+    return (
+        fact.learned_at.astimezone(timezone.utc).date() == day
+        and fact.observed_at.astimezone(timezone.utc).date() == day
+    )
 
 
 def priority(item: State) -> tuple[float, float, int, int]:

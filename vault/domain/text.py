@@ -4,37 +4,14 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.lexicon import body
 from vault.domain.vocabulary import Category
 
 _SPACE = re.compile(r"[\s\x00-\x1f\x7f]+")
 _NOT_WORD = re.compile(r"[^\w\s]")
 
-# the M13 spec §4.2 entity lists
-BODY_PARTS = (
-    "knee",
-    "ankle",
-    "calf",
-    "shin",
-    "hip",
-    "hamstring",
-    "quad",
-    "achilles",
-    "foot",
-    "heel",
-    "back",
-    "shoulder",
-    "it band",
-    "plantar",
-    "glute",
-    # beyond the M13 spec's list: what real athletes write about (issue 12)
-    "leg",
-    "neck",
-    "wrist",
-    "elbow",
-    "arm",
-    "toe",
-    "groin",
-)
+# the M13 spec §4.2 entity lists; body parts from the shared vocabulary
+BODY_PARTS = body.NAMES
 TIME_PREFERENCES = (
     "morning",
     "evening",
@@ -176,13 +153,15 @@ _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
     (
         re.compile(
             r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
-            r"|has sleep debt|has a disability|busy schedule|commutes .+|run-commutes .+"
+            r"|has sleep debt|has a disability|has a partner|busy schedule|commutes .+"
+            r"|run-commutes .+|sleeps .+|counts calories|does intermittent fasting|preps meals"
             r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
             r"|pescatarian)|eats .+|had .+"
             rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"
         ),
         Category.CONTEXT,
     ),
+    (re.compile(r"^wants to (lose weight|get stronger)$"), Category.GOAL),
 )
 
 

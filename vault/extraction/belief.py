@@ -1,26 +1,88 @@
-"""How much a single reading is believed: a passing or indirect mention enters below the
-prompt's 0.5, where only repetition (another message, another session) can lift it.
+"""How much a single reading is believed: one reading enters below the prompt's 0.5, unless it is
+a first-person, present-tense self-description whose predicate is durable.
 
-The rules decide *what* a clause says; this decides how sure one clause can make the vault.
-An explicit first-person statement of a durable trait keeps the rule's confidence ("I'm a
-nurse", "I run most mornings"). Politeness towards the other speaker ("Me too! I love running")
-is not such a statement: people echo what they do not do.
+The rules decide *what* a clause says; this decides how sure one clause can make the vault,
+from the clause's grammar (`vault.extraction.clauses.Clause`), never from its words:
+
+- the subject must be the speaker, named in the clause or earlier in its sentence ("I", "my",
+  "we"); a clause with no subject at all ("Love running!") could be about anyone;
+- the verb must be present tense: "I went on a run", "I just got a job", "I started yoga"
+  tell an event, which the vault believes when it recurs (another session, another day);
+- it must not be an echo of the other speaker ("Me too! I love running"), a one-off ("this
+  morning"), nor set in the past;
+- the predicate must be durable: who the athlete is (job, family, diet, a condition), what
+  they do and like, their level, a plan they are in. An injury is durable only when it is
+  said to last ("for years", "keeps", "again", "chronic", "still"): a one-evening ache is not.
+
+Everything else keeps its reading at `PASSING` (below the block); the merge lifts a fact into
+the block only when it is read again on another day (`vault.domain.rules`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
+from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding
 
-PASSING = 0.45  # below the prompt; one more mention (+0.1) lifts it in
+PASSING = 0.45  # below the prompt; a reading on another day (+0.1) lifts it in
+
+_DURABLE = frozenset(
+    {
+        Category.SPORT,
+        Category.CONTEXT,
+        Category.LEVEL,
+        Category.PREFERENCE,
+        Category.GOAL,
+        Category.TIME_PREFERENCE,
+        Category.DURATION,
+        Category.TRAINING_RESPONSE,
+    }
+)
+# An injury said to last: the only kind of injury one reading may believe.
+_LASTING = re.compile(
+    r"\b(?:for (?:years|months|ages|a while|a long time|the past|the last)|always|chronic"
+    r"|recurring|keeps?|kept|again|still|ongoing|on and off|since|every time|whenever|bad"
+    r"|dodgy|weak|old|has been|have been|'ve been)\b"
+)
+_PRACTICE = frozenset({Category.SPORT, Category.PREFERENCE, Category.CONTEXT})
+_SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|television)\b|\bspectat")
+_ALWAYS_BUSY = re.compile(
+    r"\b(?:always|constantly|schedule|life|lifestyle|job|every (?:day|week)|all the time"
+    r"|time[- ]poor|juggling|full[- ]time)\b"
+)
+# "I'm a history major in college": a present "I am" is now, whatever place it names.
+_PRESENT_BE = re.compile(r"^(?:i'm|i am|we're|we are)\b")
+# A finding that states a negation ("is not working", "dislikes treadmill") reads a negated
+# clause on purpose.
+_NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b|\bpoorly\b")
+
+
+def self_description(finding: Finding, clause: Clause) -> bool:
+    """True when `clause` describes the speaker, now, with a durable predicate."""
+    if not (clause.asserts and clause.explicit_self) or clause.echo:
+        return False
+    if clause.past or clause.future or clause.one_off:
+        return False
+    if finding.category in _PRACTICE and _SPECTATOR.search(clause.context or clause.text):
+        return False  # "I like to watch racing": a fan is not an athlete
+    if clause.remote_past and not _PRESENT_BE.match(clause.text):
+        return False
+    if clause.negated and not _NEGATIVE_FACT.search(finding.text or ""):
+        return False
+    if finding.category is Category.INJURY:
+        return bool(_LASTING.search(clause.context or clause.text))
+    if finding.text == "busy schedule":  # "I've been busy lately" is a season, not a life
+        return bool(_ALWAYS_BUSY.search(clause.context or clause.text))
+    return finding.category in _DURABLE
 
 
 def believed(finding: Finding, clause: Clause) -> Finding:
     """`finding` with the confidence one reading of `clause` can give it."""
     if finding.is_retraction or finding.confidence <= PASSING:
         return finding
-    if clause.echo:
-        return replace(finding, confidence=PASSING)
-    return finding
+    if self_description(finding, clause):
+        return finding
+    return replace(finding, confidence=PASSING)

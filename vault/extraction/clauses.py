@@ -53,6 +53,9 @@ class Clause:
     one_off: bool
     echo: bool = False  # agrees with the other speaker ("Me too! I love running")
     context: str = ""  # the whole sentence, normalised (who "my kids" are, when it happened)
+    explicit_self: bool = False  # the speaker is named as subject ("I", "my"), not assumed
+    past: bool = False  # the verb after the subject is in the past tense ("I went", "I started")
+    future: bool = False  # a plan or a promise ("I will", "I'm going to"), not a description
 
     @property
     def asserts(self) -> bool:
@@ -133,7 +136,8 @@ _PERSON = (
     r"wife|wifey|husband|hubby|missus|partner|boyfriend|girlfriend|bf|gf|fiancee?|friends?|buddy"
     r"|buddies|mates?|coach"
     r"|coaches|physio|doctor|doc|dad|father|mum|mom|mother|parents?|sons?|daughters?|kids?|child"
-    r"|children|brother|sister|siblings?|colleagues?|boss|teammates?|club|neighbou?r|dog|family"
+    r"|children|brother|sister|siblings?|colleagues?|boss|teammates?|club|neighbou?r|dogs?|cats?"
+    r"|pets?|puppy|puppies|family"
     r"|grandma|grandpa|uncle|aunt|cousin|team|group|baby|toddler|twins|other half|pt|trainer"
 )
 PERSON_WORDS = _PERSON
@@ -205,6 +209,20 @@ _REMOTE_PAST = re.compile(
     r"|back when|when i was|as a (?:kid|child|teen|teenager)|in (?:high school|college|university"
     r"|uni|school|my (?:twenties|teens|20s|30s))|previously|formerly|at one point|in the past"
     r"|a long time ago|growing up)\b"
+)
+_FUTURE = re.compile(
+    r"\b(?:i|we) (?:\w+ )?(?:will|shall)\b|\b(?:i'll|we'll)\b|\b(?:i'm|i am|we're|we are)"
+    r" (?:\w+ )?going to (?!be\b)|\bin (?:a few|\d+|two|three|five|ten) years\b|\bsomeday\b"
+)
+# "Total beginner here", "runner here": the chat way of saying "I am".
+_HERE_SELF = re.compile(r"^(?:an? )?(?:[a-z'-]+ ){0,3}[a-z'-]+ here$")
+# A past-tense verb right after a first-person subject: an event, not a description.
+_PAST_VERB = re.compile(
+    r"^(?:i|we|my \w+(?: \w+)?)(?: (?:just|finally|recently|also|actually|first|once|then"
+    r"|even|only|really))* (?:was|were|had|did|went|got|took|made|came|ran|swam|rode|broke"
+    r"|tore|fell|won|lost|began|saw|met|left|became|bought|found|gave|wrote|spent|felt|hurt"
+    r"|(?!(?:need|used|use|tired|bored|interested|married|retired|scared|excited|obsessed"
+    r"|based|located|allowed|supposed|determined|dedicated)\b)[a-z]{2,}ed)\b"
 )
 _ONE_OFF = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|this (?:morning|afternoon|evening|week|weekend|month)"
@@ -303,11 +321,21 @@ def split_clauses(text: str) -> list[Clause]:
             echoing = number + 1  # "Me too! I love running": the next sentence echoes as well
         echo_sentence = number == echoing or bool(_ECHO.match(sentence))
         past_from: int | None = None
+        named_self = False
         for position, raw in enumerate(parts):
             body = normalise(raw).strip(" .!?;")
             stripped = _LEAD.sub("", body)
             raw_stripped = re.sub(r"^\W+", "", raw)
             subject = _subject(stripped, raw_stripped, subject)
+            if subject is not Subject.SELF:
+                named_self = False
+            elif (
+                _PAIR_WITH_SELF.match(stripped)
+                or _SELF_START.match(stripped)
+                or _HERE_SELF.match(stripped)
+                or (_SELF_ANY.search(stripped) and not _OTHER_ANY.search(stripped))
+            ):
+                named_self = True  # "I ...", "my ...", "beginner here", "evenings suit my runs"
             last = position == len(parts) - 1
             question = bool(
                 _INVERSION.match(stripped) or (asks and (last or _QUESTION_WORD.match(stripped)))
@@ -333,6 +361,9 @@ def split_clauses(text: str) -> list[Clause]:
                     # "... too" opening a turn answers the other speaker; later it adds
                     echo=echo_sentence or (number == 0 and bool(_ECHO.search(body))),
                     context=sentence,
+                    explicit_self=named_self and subject is Subject.SELF,
+                    past=bool(_PAST_VERB.match(stripped)),
+                    future=bool(_FUTURE.search(body)),
                 )
             )
     return clauses

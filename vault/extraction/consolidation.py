@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from vault.domain.lexicon import sports
 from vault.domain.models import FactIn
 from vault.domain.vocabulary import Category, Source
 from vault.extraction.clauses import normalise
@@ -36,27 +37,9 @@ PRIMARY_MIN, SIDE_MIN, ISSUE_MIN, COMPANY_MIN = 5, 5, 3, 3
 SESSION_CONFIDENCE = 0.6
 EVIDENCE_PER_RUN = 20  # the newest supporting sessions cited per run; older ones are counted
 
-_SPORT_TYPES = {
-    "run": "running",
-    "trail run": "running",
-    "virtual run": "running",
-    "treadmill": "running",
-    "ride": "cycling",
-    "virtual ride": "cycling",
-    "gravel ride": "cycling",
-    "mountain bike ride": "cycling",
-    "e-bike ride": "cycling",
-    "swim": "swimming",
-    "rowing": "rowing",
-    "row": "rowing",
-    "weight training": "strength training",
-    "crossfit": "strength training",
-    "yoga": "yoga",
-    "hike": "hiking",
-    "walk": "walking",
-}
-_ENDURANCE = frozenset({"running", "cycling", "swimming", "rowing"})
-_SIDE = frozenset({"strength training", "yoga", "hiking"})
+_SPORT_TYPES = sports.ACTIVITY_TYPES
+_ENDURANCE = sports.ENDURANCE
+_SIDE = sports.SIDE
 _GOAL_T = compile_table(GOALS)
 _AHEAD = re.compile(
     r"\b(?:until|till|away|to go|ahead|taper(?:ing)?|training for|train for|build(?:ing)? (?:up )?"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.lexicon import sports
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
@@ -32,7 +33,7 @@ _ACTIVITY_T = compile_table(ACTIVITIES)
 _ACTIVITY_AT = tuple((re.compile(rf"(?:{rx})(?![\w-])"), value) for rx, value in ACTIVITIES)
 _AGENT_T = compile_table(ACTIVITY_AGENTS)
 _LIKE_OBJECT_T = compile_table(LIKE_OBJECTS)
-_ENDURANCE = frozenset({"running", "cycling", "swimming", "rowing"})
+_ENDURANCE = sports.ENDURANCE
 
 _LIKE = re.compile(
     r"\b(?:like|likes|love|loves|enjoy|enjoys|adore|adores|really into|big fan of|fond of)\b"
@@ -118,6 +119,16 @@ def _activity_at(text: str) -> str | None:
             if lead and re.search(r"\bthe\b", lead.group(0)) and value != "strength training":
                 return None  # "the Dance by Garth Brooks" is a thing, not the activity
             return value
+    return None
+
+
+def activity_named(text: str) -> str | None:
+    """The activity a phrase names from its first word ("yoga", "spin", "rock climbing"), for
+    rules whose own verb already says it is done ("took up tennis", "tennis lessons")."""
+    item = text.strip(" .!?")
+    for pattern, value in _ACTIVITY_AT:
+        if pattern.match(item):
+            return None if value == "working out" else value
     return None
 
 

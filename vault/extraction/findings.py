@@ -51,6 +51,7 @@ class Memo:
     strength_sentence: int = -1  # the sentence that named strength work ("squats, glutes on fire")
     liking_sentence: int = -1
     liking: str | None = None  # "likes"/"dislikes" while a list of liked things runs on
+    about_training: bool = False  # an earlier clause of the message talked about training
 
     def saw_parts(self, sentence: int, parts: list[tuple[str, str | None]]) -> None:
         """Remember the athlete's body parts named in a clause of `sentence`."""
@@ -90,6 +91,11 @@ def reconcile(findings: Sequence[Finding]) -> list[Finding]:
             seen_texts.add(finding.text)
         kept.append(finding)
     liked = {f.text.removeprefix("likes ") for f in kept if f.text and f.text.startswith("likes ")}
+    liked |= {  # "started running 6 weeks ago" is the primary sport, not a side activity
+        f.text.removeprefix("primary sport: ")
+        for f in kept
+        if f.text and f.text.startswith("primary sport: ")
+    }
     # one fact per activity: "I do yoga. I love yoga." is `likes yoga`, not two facts
     return [
         f

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from vault.domain.lexicon import sports
 from vault.domain.text import entity_tags
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
@@ -76,9 +77,16 @@ _JOB_NAMED = re.compile(
 )
 _WORKPLACE = re.compile(
     r"\bi (?:work|am working|'m working)(?: full[- ]time| part[- ]time)? (?P<p>in|at|on) (?P<a>a|an|the)"
-    r" (?P<w>shipyard|bank|hospital|school|factory|restaurant|hotel|farm|store|shop"
+    r" (?P<w>(?:[a-z-]+ ){0,2}?(?:shipyard|bank|hospital|school|factory|restaurant|hotel|farm|store|shop"
     r"|supermarket|warehouse|bar|cafe|gym|library|museum|lab|garage|prison|daycare|nursery"
-    r"|call cent(?:er|re)|mine|bakery|salon|clinic|pharmacy|university|college)\b"
+    r"|call cent(?:er|re)|mine|bakery|salon|clinic|pharmacy|university|college|office|company"
+    r"|firm|agency|plant|mill|kitchen|casino|dealership|station|studio|theater|theatre|church"
+    r"|zoo|shelter|nursing home|care home|grocery store|department store|mall|airport|hotel"
+    r"|diner|pub|club|gas station|newspaper|magazine|startup|nonprofit|charity|lab))\b"
+    r"|\bi (?:work|am working|'m working) in (?P<d>it|tech|finance|sales|marketing|healthcare"
+    r"|health care|education|retail|construction|insurance|real estate|hospitality|accounting"
+    r"|hr|human resources|banking|law|nursing|software|advertising|publishing|logistics"
+    r"|manufacturing|government|politics|research|science|engineering|design|fashion|media)\b"
     r"|\bi work (?:on )?(?:my |our |the |\w+'s |\w+s' )?(?:family |parents' |parents )?(?P<f>farms?)\b"
     r"|\b(?:i'm|i am|i serve) in the (?P<m>army|navy|air force|military|marines|police)\b"
 )
@@ -103,7 +111,9 @@ _STUDYING = re.compile(
     r"|\b(?:i'm|i am) (?:still )?in (?:school|grad school)\b|\bi'm (?:a )?(?:freshman|sophomore"
     r"|junior|senior) (?:in|at) (?:high school|college|university)"
 )
-_RETIRED = re.compile(r"\b(?:i'm|i am) (?:now |recently |happily )?retired\b|\bretired now\b")
+_RETIRED = re.compile(
+    r"\b(?:i'm|i am|i've been|been) (?:now |recently |happily )?retired\b|\bretired now\b"
+)
 
 _NIGHTS = re.compile(
     r"\bnight shifts?|\bnights? duty|\bwork(?:ing|s)? nights\b|\bon nights\b|\bnight worker"
@@ -198,7 +208,7 @@ _AGENT_SPORT = {
     "tennis player": "tennis",
     "footballer": "football",
 }
-_ENDURANCE = ("running", "cycling", "swimming", "rowing")
+_ENDURANCE = sports.ENDURANCE
 
 _LIKE_T = compile_table(LIKE_OBJECTS)
 _DISLIKE = re.compile(
@@ -276,6 +286,9 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
             return []
         if place.group("f"):
             text = "works on a farm"
+        elif place.group("d"):
+            field = place.group("d")
+            text = f"works in {field.upper() if field in {'it', 'hr'} else field}"
         elif place.group("m"):
             text = f"works in the {place.group('m')}"
         else:

@@ -463,6 +463,8 @@ def scrub(candidates: Iterable[Candidate]) -> list[Candidate]:
             continue
         words = candidate.evidence if isinstance(candidate, FactIn) else None
         safe_words = redact(words) if words else words
+        if safe_words and addresses_model(safe_words):
+            safe_words = None  # the fact stands; words that read as an instruction are not kept
         if cleaned == candidate.text and safe_words == words:
             kept.append(candidate)
             continue

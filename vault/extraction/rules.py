@@ -27,6 +27,7 @@ from vault.extraction import (
     body_rules,
     exercise_rules,
     health_rules,
+    kind_rules,
     life_rules,
     profile_rules,
     schedule_rules,
@@ -45,6 +46,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     *life_rules.RULES,
     *exercise_rules.RULES,
     *health_rules.RULES,
+    *kind_rules.RULES,
 )
 # Characters read per call; longer input is cut. The rules are linear, this bounds the time.
 MAX_TEXT = 20_000

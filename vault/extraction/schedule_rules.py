@@ -62,6 +62,18 @@ _PER_PERIOD = re.compile(r" ?(?:a|per|each|every) (?:week|day|month)| ?(?:weekly
 _FOR_BEFORE = re.compile(r"\bfor (?:about |around |roughly |approx\w* )?$")
 
 
+# What makes a time of day a training time: the clause names a session or a way of training.
+_ABOUT_TRAINING = re.compile(
+    rf"\b{_VERB}(?:s|ning|ing|ming)?\b|\b(?:ran|rode|swam|train\w*|sessions?|workouts?"
+    r"|work(?:ing)? out|exercis\w*|gym|lift\w*|yoga|pilates|practice|laps|miles|km"
+    r"|(?:morning|evening|lunchtime|afternoon|early|night) (?:runner|rider|swimmer|cyclist"
+    r"|trainer|person)|early bird|early riser|night owl)\b"
+)
+
+
+_LIKING = re.compile(r"(?:love|like|enjoy)")
+
+
 def _time_bucket(text: str) -> str | None:
     cleaned = _NO_TIME.sub(" ", text)
     buckets = {value for _, value in all_matches(_TIME_T, cleaned)}
@@ -84,6 +96,8 @@ def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
 
     Gives "prefers <morning|lunchtime|afternoon|evening> sessions".
     """
+    if _ABOUT_TRAINING.search(clause.context or clause.text):
+        memo.about_training = True  # "I mostly run. Always in the evening, ..."
     if not clause.asserts or clause.negated or clause.remote_past or clause.one_off:
         return []
     bucket = _time_bucket(clause.text)
@@ -93,6 +107,9 @@ def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
     habit = explicit or _TIME_HABIT.search(clause.text)
     if habit is None:
         return []
+    stated = explicit is not None and _LIKING.match(explicit.group(0)) is None
+    if not stated and not memo.about_training:
+        return []  # a habit or a liking must be about training: "evenings with a cigar" is none
     return [
         Finding(
             "time_preference",

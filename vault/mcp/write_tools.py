@@ -7,6 +7,7 @@ and privacy filter (never `trusted`): a refused input writes nothing.
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timezone
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -112,7 +113,9 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
                 "id": activity_id or _activity_id(text, at),
                 "description": text,
                 "completed": completed,
-                "started_at": at,
+                # a session told without a time happened now; its id stays the one of the
+                # words alone, so a retried call is the same activity
+                "started_at": at or datetime.now(timezone.utc),
                 "sport": sport,
             }
             return _merge_report(athlete, port.learn_activity(athlete, activity, at))

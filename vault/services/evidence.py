@@ -8,7 +8,7 @@ evidence: the observations still stand, only the wording changed. A superseded s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import Connection
@@ -38,6 +38,59 @@ def carried_over(uow: UnitOfWork, athlete_id: str, plan: MergePlan) -> dict[Key,
                 uow.evidence.for_facts(athlete_id, [item.id])
             )
     return carried
+
+
+def unseen(
+    uow: UnitOfWork, athlete_id: str, active: Sequence[Any], candidates: Sequence[Candidate]
+) -> list[Candidate]:
+    """`candidates` without the fact observations the vault already holds: the same message or
+    activity again (same `source_ref`; without one, the same time) states nothing new, so an
+    app retrying a sync or a call adds no occurrence and no evidence. Duplicates within the
+    call count once too. A message's reference is its time, so two different messages of one
+    instant are told apart by their words; an activity's reference is its id, so a re-sent
+    activity is the same observation whatever its words became."""
+    facts = [c for c in candidates if isinstance(c, FactIn) and c.observed_at is not None]
+    if not facts:
+        return list(candidates)
+    refs = sorted({c.source_ref for c in facts if c.source_ref})
+    times = sorted({c.observed_at for c in facts if not c.source_ref and c.observed_at})
+    texts = {s.id: s.normalized_text for s in active if isinstance(s, FactState) and s.id}
+    seen = {
+        (texts[fact_id], ref or _instant(at), _told_by(source, words))
+        for fact_id, ref, at, source, words in uow.evidence.observations(athlete_id, refs, times)
+        if fact_id in texts
+    }
+    kept: list[Candidate] = []
+    for candidate in candidates:
+        if isinstance(candidate, FactIn) and candidate.observed_at is not None:
+            held = _holder_text(candidate.text)
+            where = candidate.source_ref or _instant(candidate.observed_at)
+            told = _told_by(str(candidate.source), candidate.evidence)
+            keys = {(normalize_text(candidate.text), where, told), (held, where, told)}
+            if keys & seen:
+                continue
+            seen.add((normalize_text(candidate.text), where, told))
+        kept.append(candidate)
+    return kept
+
+
+_NAMED_REFS = frozenset({"activity_note", "pattern_analysis"})  # refs that name one activity
+
+
+def _told_by(source: str, words: str | None) -> str | None:
+    """What tells two observations with one reference apart: nothing for a named activity."""
+    return None if source.split(".")[-1].lower() in _NAMED_REFS else (words or "")
+
+
+def _instant(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).replace(tzinfo=None).isoformat()
+
+
+def _holder_text(text: str) -> str:
+    activity = activity_of(text)
+    if activity is None or activity[0] != "also does":
+        return ""
+    return normalize_text(f"likes {activity[1]}")
 
 
 def record(

@@ -47,7 +47,9 @@ def merge(
 ) -> MergeResult:
     """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap."""
     uow.athletes.ensure(athlete_id, now)
-    plan = plan_merge(uow.memory.load_active(athlete_id), list(candidates), now, policy)
+    active = uow.memory.load_active(athlete_id)
+    candidates = evidence.unseen(uow, athlete_id, active, candidates)
+    plan = plan_merge(active, list(candidates), now, policy)
     carried = evidence.carried_over(uow, athlete_id, plan)
     written = uow.memory.write(athlete_id, plan)
     evidence.record(uow, athlete_id, plan, candidates, carried, now)

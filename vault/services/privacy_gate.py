@@ -20,6 +20,7 @@ must be a real bool, so a truthy string cannot switch the filter off by accident
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -29,6 +30,7 @@ from vault.domain.errors import InvalidInput, PrivacyRefused
 from vault.domain.models import Candidate, FactIn, Retraction
 from vault.extraction.privacy import addresses_model, find_pii, text_problem
 
+_NUMERIC_ID = re.compile(r"\d{1,20}")
 # (where, text, whether it is free memory text held to the stricter rule)
 Field = tuple[str, str, bool]
 
@@ -59,6 +61,8 @@ def check(fields: Iterable[Field], *, trusted: bool) -> None:
     if require_bool(trusted):
         return
     for where, text, memory_text in fields:
+        if where.endswith("ref") and _NUMERIC_ID.fullmatch(text):
+            continue  # an app's numeric id (a Strava activity id has 10-11 digits), not a phone
         problem = text_problem(text) if memory_text else personal_data_problem(text)
         if problem is not None:
             raise PrivacyRefused(f"{where} refused: {problem}")

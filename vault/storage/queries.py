@@ -104,7 +104,11 @@ def _prompt_rows_statement() -> Any:
         as_stored(f.c.last_reinforced_at),
         as_stored(f.c.category),
         (f.c.decay_due_at <= bindparam("now", type_=UTCDateTime())).label("due"),
-    ).where(f.c.athlete_id == bindparam("athlete"))
+    ).where(
+        # as of `now`: nothing first observed after it (a read of a past day is that day's)
+        (f.c.athlete_id == bindparam("athlete"))
+        & (f.c.learned_at <= bindparam("now", type_=UTCDateTime()))
+    )
     items = [
         select(
             literal_column(f"'{kind.value}'"),
@@ -142,6 +146,8 @@ def facts(
     first: dict[int, Any] = {}
     tags: dict[int, list[str]] = defaultdict(list)
     for row in connection.execute(_FACTS_OF, {"athlete": athlete_id}).all():
+        if utc_from_driver(row.learned_at) > now:
+            continue  # first observed after `now`: not known yet as of then
         first.setdefault(row.id, row)
         if row.tag is not None:
             tags[row.id].append(row.tag)

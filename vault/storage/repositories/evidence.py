@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select
 
 from vault.domain.models import Evidence
 from vault.domain.text import matches_query
@@ -70,6 +70,31 @@ class EvidenceRepository:
             .all()
         )
         return self.for_facts(athlete_id, list(ids))
+
+    def observations(
+        self, athlete_id: str, refs: list[str], times: list[datetime]
+    ) -> set[tuple[int, str | None, datetime, str, str | None]]:
+        """(fact id, source_ref, observed_at, source, words) of the athlete's evidence with one of `refs` or,
+        without a reference, one of `times`: what a merge must not count twice."""
+        if not refs and not times:
+            return set()
+        table = fact_evidence_table
+        conditions: list[ColumnElement[bool]] = []
+        if refs:
+            conditions.append(table.c.source_ref.in_(refs))
+        if times:
+            conditions.append(table.c.source_ref.is_(None) & table.c.observed_at.in_(times))
+        condition = or_(*conditions)
+        rows = self.connection.execute(
+            select(
+                table.c.fact_id,
+                table.c.source_ref,
+                table.c.observed_at,
+                table.c.source,
+                table.c.words,
+            ).where((table.c.athlete_id == athlete_id) & condition)
+        )
+        return {(row[0], row[1], row[2], str(row[3]), row[4]) for row in rows}
 
     def forget_matching(self, athlete_id: str, terms: list[str]) -> int:
         """Delete the athlete's evidence whose words match every term; return how many."""

@@ -1,0 +1,225 @@
+"""Kinds of statement the word tables missed, read by the shape of the clause (issue 28).
+
+Each rule names a grammatical frame, not a sentence: an activity told as an event, a start or
+a class ("took up X", "my first X class", "went for a X", "X classes"); study ("majoring in",
+"a graduate student", "in nursing school"); a partner named as one's own ("my wife", "I'm
+married"); an eating plan ("on a keto diet", "I eat clean"); an aim that is not a race ("lose
+weight", "get stronger", "bench 100"); sleep ("I sleep about six hours", "I'm a light
+sleeper"). The activity names come from the shared activity vocabulary of the exercise rules.
+
+How much one reading is believed is decided afterwards (`vault.extraction.belief`): an event
+in the past ("I took up yoga") enters below the block and is believed when it recurs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.domain.vocabulary import Category
+from vault.extraction.clauses import Clause
+from vault.extraction.exercise_rules import activity_named
+from vault.extraction.findings import Finding, Memo
+
+CONTEXT = 0.7
+
+_START = re.compile(
+    r"\b(?:took up|take up|taking up|started|starting|began|begun|got into|getting into"
+    r"|picked up|signed up for|joined) (?:doing |some |a |an )?(?P<x>[a-z][a-z -]{2,30})"
+)
+_CLASS = re.compile(
+    r"\b(?:my |a |the )?(?:first )?(?P<x>[a-z][a-z-]{2,15}(?: [a-z-]{3,15})?)"
+    r" (?:class(?:es)?|lessons?|sessions?|club|team)\b"
+)
+_OUTING = re.compile(
+    r"\b(?:went|go|goes|going|been|headed|head) (?:out )?(?:on|for) (?:a |an |my |our )?"
+    r"(?:\w+ )?(?P<x>run|jog|ride|bike ride|swim|hike|walk|paddle|climb)\b"
+)
+_INTENT = re.compile(
+    r"\b(?:plan(?:s|ning)? to|want(?:s|ed)? to|going to|hope to|hoping to|would like to"
+    r"|'d like to|need to|have to|might|thinking of|about to)\b"
+)
+_OUTING_ACTIVITY = {
+    "run": "running",
+    "jog": "running",
+    "ride": "cycling",
+    "bike ride": "cycling",
+    "swim": "swimming",
+    "hike": "hiking",
+    "walk": "walking",
+    "paddle": "kayaking",
+    "climb": "climbing",
+}
+
+_STUDY = re.compile(
+    r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b"
+    r"|\b(?:i'm|i am) (?:a |an )?(?:\w+ )?(?:graduate|grad|college|university|undergrad"
+    r"|undergraduate|phd|doctoral|med|medical|law|nursing|exchange|high school) student\b"
+    r"|\b(?:i'm|i am) (?:\w+ )?in (?:nursing|law|med|medical|grad|graduate|business|film|art"
+    r"|culinary|beauty|dental|vet|veterinary|pharmacy|engineering) school\b"
+    r"|\bi (?:study|am studying|'m studying) (?!to\b|for\b|hard\b)[a-z]"
+    r"|\b(?:i'm|i am) (?:in|doing) my (?:first|second|third|fourth|final|last) year\b"
+)
+
+_PARTNER = re.compile(
+    r"(?<!ex-)(?<!ex )(?<!former )\bmy (?:wife|wifey|husband|hubby|boyfriend|girlfriend|partner"
+    r"|fianc[eé]e?|spouse)\b|\b(?:i'm|i am|i've been|we're|we are|we've been) (?:happily "
+    r"|recently |newly )?(?:married|engaged)\b"
+)
+
+_DIET = re.compile(
+    r"\b(?:on|follow(?:ing|s)?|doing|started|start|trying) (?:a |an |the |this |my )?(?P<d>keto"
+    r"|ketogenic|paleo|low[- ]carb|low[- ]fat|mediterranean|plant[- ]based|whole ?30|high[- ]protein"
+    r"|calorie[- ]controlled|strict|healthy|new)? ?(?:diet|eating plan|meal plan)\b"
+    r"|\bi (?:\w+ )?(?:eat|am eating|'m eating) (?P<c>healthy|clean|healthily|well)\b"
+    r"|\b(?P<f>intermittent fasting|counting calories|count calories|meal prep(?:ping)?)\b"
+)
+
+_AIM = re.compile(
+    r"\b(?:want(?:s)? to|trying to|try to|need to|aim(?:ing)? to|hope to|hoping to|plan(?:ning)?"
+    r" to|working (?:on|towards?)|goal is to|goal is|my goal|determined to|going to)\b"
+)
+_WEIGHT = re.compile(
+    r"\b(?:lose|losing|lost|drop|dropping|shed|shedding|get rid of) (?:some |a (?:few|little"
+    r"|bit of|couple of) |another |the )?(?:\d+ |a few |ten |twenty )?(?:more )?(?:pounds|lbs|kilos"
+    r"|kgs?|weight|stone|baby weight)\b|\bweight loss\b"
+)
+_STRENGTH = re.compile(
+    r"\b(?:get|getting|become|becoming) (?:a lot |much |a bit )?stronger\b|\b(?:build|building"
+    r"|gain|gaining|put on) (?:some |more )?(?:muscle|strength)\b"
+    r"|\b(?:bench|squat|deadlift)(?:ing)? (?:press )?\d+"
+)
+
+_SLEEP_HOURS = re.compile(
+    r"\bi (?:\w+ )?(?:sleep|get) (?:about |around |maybe |only |like )?(?P<n>\d+|four|five|six"
+    r"|seven|eight|nine) (?:hours?|hrs)\b"
+)
+_SLEEP_POOR = re.compile(
+    r"\b(?:have|got|suffer from|struggle with|battling) insomnia\b|\bi'm an insomniac\b"
+    r"|\b(?:i'm|i am) a (?:light|bad|poor|terrible) sleeper\b"
+    r"|\bi (?:can't|cannot|don't|never|barely|rarely|hardly) (?:ever )?sleep (?:well|much|enough)\b"
+)
+_NUMBERS = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def _finding(
+    rule: str, clause: Clause, at: int, text: str, tag: str, category: Category = Category.CONTEXT
+) -> Finding:
+    return Finding(rule, (clause.index, at), category, text, CONTEXT, tags=frozenset({tag}))
+
+
+def _speaks(clause: Clause) -> bool:
+    return clause.asserts and not clause.remote_past
+
+
+def events(clause: Clause, memo: Memo) -> list[Finding]:
+    """Activities told as an event, a start or a class: "took up yoga", "went for a run"."""
+    if not clause.asserts or clause.negated or clause.future or _INTENT.search(clause.text):
+        return []  # "I plan to go for a walk" has not happened
+    found: list[tuple[int, str]] = []
+    # "took up running last year" still runs: a start may lie in the past, a class may not
+    for pattern in (_START,) if clause.remote_past else (_START, _CLASS):
+        for match in pattern.finditer(clause.text):
+            named = activity_named(match.group("x"))
+            if named:
+                found.append((match.start(), named))
+    outing = None if clause.remote_past else _OUTING.search(clause.text)
+    if outing:
+        found.append((outing.start(), _OUTING_ACTIVITY[outing.group("x")]))
+    return [
+        _finding("activity", clause, at, f"also does {value}", f"context:{value}")
+        for at, value in dict((v, (a, v)) for a, v in found).values()
+    ]
+
+
+def study(clause: Clause, memo: Memo) -> list[Finding]:
+    """Study: "I'm majoring in biology", "a graduate student", "in nursing school"."""
+    if not _speaks(clause) or clause.negated:
+        return []
+    match = _STUDY.search(clause.text)
+    if match is None:
+        return []
+    found = _finding("job", clause, match.start(), "is a student", "context:job")
+    return [Finding(**{**found.__dict__, "slot": "job", "priority": 1})]
+
+
+def partner(clause: Clause, memo: Memo) -> list[Finding]:
+    """A partner in a statement about oneself: "I'm married", "I live with my girlfriend"."""
+    if not _speaks(clause):
+        return []  # "my wife has a bad knee" is about her: it is no statement of mine
+    match = _PARTNER.search(clause.text)
+    if match is None or (clause.negated and not match.group(0).startswith("my")):
+        return []
+    return [_finding("family", clause, match.start(), "has a partner", "context:partner")]
+
+
+def eating(clause: Clause, memo: Memo) -> list[Finding]:
+    """An eating plan: "I'm on a keto diet", "I eat clean", "intermittent fasting"."""
+    if not _speaks(clause) or clause.negated:
+        return []
+    match = _DIET.search(clause.text)
+    if match is None:
+        return []
+    kind = match.group("d")
+    if match.group("c") or kind == "healthy":
+        text = "eats healthy"
+    elif match.group("f"):
+        text = (
+            "counts calories"
+            if "calorie" in match.group("f")
+            else ("does intermittent fasting" if "fasting" in match.group("f") else "preps meals")
+        )
+    elif kind and kind not in {"strict", "new"}:
+        text = f"eats a {kind.replace('-', ' ')} diet".replace("ketogenic", "keto")
+    else:
+        text = "is on a diet"
+    return [_finding("diet", clause, match.start(), text, "context:diet")]
+
+
+def aims(clause: Clause, memo: Memo) -> list[Finding]:
+    """Aims that are not races: losing weight, getting stronger (an intention must say so)."""
+    if clause.subject.value != "self" or clause.question or clause.negated:
+        return []
+    if clause.remote_past or _AIM.search(clause.text) is None:
+        return []
+    found = []
+    weight = _WEIGHT.search(clause.text)
+    if weight:
+        found.append(
+            _finding(
+                "goal", clause, weight.start(), "wants to lose weight", "goal:weight", Category.GOAL
+            )
+        )
+    strength = _STRENGTH.search(clause.text)
+    if strength:
+        found.append(
+            _finding(
+                "goal",
+                clause,
+                strength.start(),
+                "wants to get stronger",
+                "goal:strength",
+                Category.GOAL,
+            )
+        )
+    return found
+
+
+def sleep(clause: Clause, memo: Memo) -> list[Finding]:
+    """Sleep: "I sleep about six hours", "I'm a light sleeper", "I can't sleep well"."""
+    if not _speaks(clause) or clause.one_off:
+        return []
+    hours = _SLEEP_HOURS.search(clause.text)
+    if hours and not clause.negated:
+        raw = hours.group("n")
+        n = int(raw) if raw.isdigit() else _NUMBERS[raw]
+        if 3 <= n <= 12:
+            return [
+                _finding("sleep", clause, hours.start(), f"sleeps about {n} hours", "health:sleep")
+            ]
+    poor = _SLEEP_POOR.search(clause.text)
+    if poor:
+        return [_finding("sleep", clause, poor.start(), "sleeps poorly", "health:sleep")]
+    return []
+
+
+RULES = (events, study, partner, eating, aims, sleep)
