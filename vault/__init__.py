@@ -14,8 +14,9 @@ programs that need one corner of the package do not load all of it.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from vault._exports import lazy_exports
 
 __version__ = "0.1.0"  # the one place the version is written (pyproject reads it from here)
 
@@ -108,17 +109,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'vault' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # the next lookup is a plain attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*__all__, *(name for name in globals() if name.startswith("_"))})
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, globals())
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see

@@ -2,8 +2,7 @@
 
 Memory and learning live on `Vault`; the other resources hang off it, one small object each:
 `v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
-(doctor/erase/stats/sql). Old method names that moved keep working for one release with a
-DeprecationWarning (vault.facade.renamed).
+(doctor/erase/stats/sql). CHANGELOG.md lists where the methods of earlier drafts went.
 """
 
 from __future__ import annotations
@@ -11,13 +10,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
 from sqlalchemy import Engine, exc
 
 from vault.domain.errors import AthleteNotFound, InvalidInput
-from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS, MAX_FACTS, PROMPT_FLOOR
+from vault.domain.limits import ACTIVE_FLOOR, ARCHIVE_RETENTION_DAYS, MAX_FACTS
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -36,28 +35,26 @@ from vault.domain.models import (
 )
 from vault.domain.rules import DecayPolicy
 from vault.domain.vocabulary import Category, Kind, parse_category
-from vault.extraction import ActivityIn, Extractor, Turn, rank_relevant
-from vault.facade.admin import Admin
-from vault.facade.candidates import checked_candidates
-from vault.facade.episodes import Episodes
-from vault.facade.knowledge import KnowledgeBase, read_knowledge_files
 from vault.facade.opening import open_failure, remove_unwritten, would_create
-from vault.facade.renamed import Renamed, warn_renamed
 from vault.facade.store import Store, checked_decay_policy, moment
-from vault.facade.transfer import Transfer
-from vault.prompt.bootstrap import Profile, facts_from_profile
-from vault.prompt.contract import to_contract, validate_contract
 from vault.prompt.memory_block import DEFAULT_BUDGET, MemoryBlock, render_rows
-from vault.prompt.sections import Ranker
 from vault.prompt.tokens import DEFAULT_ENCODING
-from vault.services import consolidation, learning, privacy_gate
-from vault.services import episodes as episode_services
-from vault.services import evidence as evidence_services
-from vault.services import memory as services
 from vault.storage import migrations as migrate
 from vault.storage import queries
 from vault.storage.engine import as_url, create_vault_engine, default_url
 from vault.storage.uow import RetryPolicy, UnitOfWork
+
+# Start-up (docs/architecture.md): what only some operations need (the extraction rules and
+# their regular expressions, learning, episodes, transfer, administration) is imported by the
+# method or resource that uses it, so `vault prompt` does not load it.
+if TYPE_CHECKING:
+    from vault.extraction import ActivityIn, Extractor, Turn
+    from vault.facade.admin import Admin
+    from vault.facade.episodes import Episodes
+    from vault.facade.knowledge import KnowledgeBase
+    from vault.facade.transfer import Transfer
+    from vault.prompt.bootstrap import Profile
+    from vault.prompt.sections import Ranker
 
 
 def open_vault(
@@ -112,10 +109,30 @@ class Vault:
 
     def __init__(self, engine: Engine, *, decay_policy: DecayPolicy | None = None) -> None:
         self._store = Store(engine, decay_policy)
-        self.episodes = Episodes(self._store)
-        self.knowledge = KnowledgeBase(self._store)
-        self.transfer = Transfer(self._store)
-        self.admin = Admin(self._store)
+
+    @cached_property
+    def episodes(self) -> Episodes:
+        from vault.facade.episodes import Episodes
+
+        return Episodes(self._store)
+
+    @cached_property
+    def knowledge(self) -> KnowledgeBase:
+        from vault.facade.knowledge import KnowledgeBase
+
+        return KnowledgeBase(self._store)
+
+    @cached_property
+    def transfer(self) -> Transfer:
+        from vault.facade.transfer import Transfer
+
+        return Transfer(self._store)
+
+    @cached_property
+    def admin(self) -> Admin:
+        from vault.facade.admin import Admin
+
+        return Admin(self._store)
 
     @property
     def engine(self) -> Engine:
@@ -169,6 +186,9 @@ class Vault:
         written. `trusted=True` skips that check for a manual entry its author vouches for.
         At most ITEMS_PER_CALL candidates per call.
         """
+        from vault.facade.candidates import checked_candidates
+        from vault.services import memory as services
+
         athlete = validated_athlete(athlete_id)
         checked = checked_candidates(candidates, trusted=trusted)
         at = moment(now)
@@ -198,6 +218,8 @@ class Vault:
         `progress(n)` is called as facts are recomputed; `v.admin.facts_due_count(now)` is the
         total.
         """
+        from vault.services import memory as services
+
         at = moment(now)
         with self._store.write(at) as uow:
             return services.decay(uow, at, progress, self.decay_policy)
@@ -209,6 +231,8 @@ class Vault:
         reader's old snapshot keeps that from finishing within `ERASE_WAIT` seconds, the
         result says `erased_from_disk=False` and `v.admin.erase(wait=...)` finishes the job.
         """
+        from vault.services import memory as services
+
         athlete = validated_athlete(athlete_id)
         if not isinstance(query, str):
             raise InvalidInput(f"the query must be text, got {type(query).__name__}")
@@ -222,6 +246,8 @@ class Vault:
 
         The WAL is checkpointed as after `forget`; `v.admin.erasure_pending()` tells whether
         that finished (False afterwards means the text is gone from every file)."""
+        from vault.services import memory as services
+
         athlete = validated_athlete(athlete_id)
         at = moment(now)
         with self._store.erasing(), self._store.write(at) as uow:
@@ -233,6 +259,8 @@ class Vault:
         self, now: datetime | None = None, retention_days: int = ARCHIVE_RETENTION_DAYS
     ) -> int:
         """Delete archive rows older than `retention_days`; return how many."""
+        from vault.services import memory as services
+
         at = moment(now)
         with self._store.write(at) as uow:
             return services.cleanup_archive(uow, at, retention_days)
@@ -302,12 +330,16 @@ class Vault:
         """The evidence each active fact rests on (source, ref, time, words), oldest first.
 
         Raises FactNotFound for an id that is not an active fact."""
+        from vault.services import evidence as evidence_services
+
         ids = [_fact_id(i) for i in fact_ids]
         with self._store.read() as connection:
             return evidence_services.why(connection, ids)
 
     def history(self, fact_id: int) -> tuple[list[Archived], int | None]:
         """What `fact_id` replaced (oldest first) and which fact is active for it today."""
+        from vault.services import memory as services
+
         with self._store.read_units() as uow:
             return services.fact_history(uow, fact_id)
 
@@ -329,6 +361,8 @@ class Vault:
         extractor: Extractor | None = None,
     ) -> MergeResult:
         """Extract facts from a message the athlete wrote at `now` and merge them."""
+        from vault.services import learning
+
         at = moment(now)
         return self.merge(athlete_id, learning.from_message(text, at, extractor=extractor), at)
 
@@ -343,6 +377,11 @@ class Vault:
         """Extract facts from an activity's notes and merge them (as of `now`, else its time),
         and record the episodes it is worth (the session and its outcome, an injury, a race)
         in the same transaction, so PAST EXPERIENCE fills itself."""
+        from vault.facade.candidates import checked_candidates
+        from vault.services import consolidation, learning, privacy_gate
+        from vault.services import episodes as episode_services
+        from vault.services import memory as services
+
         athlete = validated_athlete(athlete_id)
         found, happened = learning.from_activity(activity, extractor=extractor)
         checked = checked_candidates(found, trusted=False)
@@ -368,6 +407,8 @@ class Vault:
         """Turn the athlete's recorded activity sessions into durable facts (idempotent):
         a body part hurting in 3+ sessions, the activities logged, a race named ahead, runs
         with others; each with its sessions as evidence (docs/learning.md)."""
+        from vault.services import consolidation
+
         athlete = validated_athlete(athlete_id)
         at = moment(now)
         with self._store.write(at) as uow:
@@ -382,6 +423,8 @@ class Vault:
         extractor: Extractor | None = None,
     ) -> MergeResult:
         """Extract facts from the athlete's turns of a conversation and merge them."""
+        from vault.services import learning
+
         return self.merge(athlete_id, learning.from_conversation(turns, extractor=extractor), now)
 
     def learn_patterns(
@@ -391,6 +434,8 @@ class Vault:
         now: datetime | None = None,
     ) -> MergeResult:
         """Detect recurring patterns in the activity history and merge them."""
+        from vault.services import learning
+
         at = moment(now)
         facts = self.facts(athlete_id, at)
         return self.merge(athlete_id, learning.patterns_from(activities, facts, at), at)
@@ -399,6 +444,10 @@ class Vault:
         self, athlete_id: str, profile: Profile | dict[str, Any], now: datetime | None = None
     ) -> MergeResult:
         """Seed a (new) athlete's memory from their profile: sport, level, goal, weekly hours."""
+        from pydantic import ValidationError
+
+        from vault.prompt.bootstrap import facts_from_profile
+
         at = moment(now)
         try:
             facts = facts_from_profile(profile, at)
@@ -409,6 +458,8 @@ class Vault:
     @staticmethod
     def extract_message(text: str, now: datetime | None = None) -> list[Candidate]:
         """What the rule-based extractor finds in one message (pure: no database, no lock)."""
+        from vault.services import learning
+
         return learning.from_message(text, moment(now))
 
     # -- what the coach sees
@@ -438,6 +489,8 @@ class Vault:
         Raises:
             AthleteNotFound: the vault holds nothing about the athlete.
         """
+        from vault.prompt.contract import to_contract, validate_contract
+
         athlete = validated_athlete(athlete_id)
         if self.summary(athlete) is None:
             raise AthleteNotFound(athlete)
@@ -447,6 +500,8 @@ class Vault:
 
     def relevance_ranker(self, now: datetime | None = None) -> Ranker:
         """The relevance scoring as the ranker `render_sections` takes."""
+        from vault.extraction import rank_relevant
+
         at = moment(now)
         return lambda items, context, limit: rank_relevant(items, context, at, limit)
 
@@ -461,45 +516,6 @@ class Vault:
         memory = self.memory(athlete_id, now)
         items: list[Fact | ListItem] = [*memory.facts, *memory.patterns, *memory.notes]
         return list(self.relevance_ranker(now)(items, context, limit))
-
-    # -- old names, kept for one release (DeprecationWarning)
-    active_facts = Renamed("facts")
-    add_episodes = Renamed("episodes.add")
-    add_episode = Renamed("episodes.add_one")
-    import_episodes = Renamed("episodes.import_stream")
-    record_activity_episodes = Renamed("episodes.from_activity")
-    recall = Renamed("episodes.recall")
-    forget_episodes = Renamed("episodes.forget")
-    expire_episodes = Renamed("episodes.expire")
-    cleanup_episode_archive = Renamed("episodes.cleanup_archive")
-    experience_sections = Renamed("episodes.sections")
-    read_knowledge = Renamed("knowledge.read_files", static=read_knowledge_files)
-    load_knowledge = Renamed("knowledge.load")
-    knowledge_for = Renamed("knowledge.for_context")
-    export = Renamed("transfer.export")
-    export_all = Renamed("transfer.export_all")
-    import_document = Renamed("transfer.import_document")
-    import_documents = Renamed("transfer.import_documents")
-    import_memories_yaml = Renamed("transfer.import_memories_yaml")
-    copy_to = Renamed("transfer.copy_to")
-    backup = Renamed("transfer.backup")
-    doctor = Renamed("admin.doctor")
-    erase = Renamed("admin.erase")
-    erasure_pending = Renamed("admin.erasure_pending")
-    stats = Renamed("admin.stats")
-    run_query = Renamed("admin.sql")
-    athlete_count = Renamed("admin.athlete_count")
-    facts_due_count = Renamed("admin.facts_due_count")
-
-    def prompt_facts(self, athlete_id: str, now: datetime | None = None) -> list[Fact]:
-        warn_renamed("Vault.prompt_facts", "facts(athlete_id, now, min_confidence=PROMPT_FLOOR)")
-        return self.facts(athlete_id, now, min_confidence=PROMPT_FLOOR)
-
-    def facts_by_category(
-        self, athlete_id: str, category: Category | str, now: datetime | None = None
-    ) -> list[Fact]:
-        warn_renamed("Vault.facts_by_category", "facts(athlete_id, now, category=category)")
-        return self.facts(athlete_id, now, category=category)
 
 
 def _category(category: Category | str | None) -> Category | None:

@@ -4,6 +4,7 @@ README's command table is checked by tests/test_docs.py)."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -90,7 +91,7 @@ def test_forget_decay_delete(run, db_path: Path) -> None:  # type: ignore[no-unt
     [
         (("remember", "ana", "   "), "text must not be empty"),
         (("remember", "ana", "x" * 201), "limit is 200"),
-        (("remember", "ana", "ok", "--confidence", "2"), "confidence must be"),
+        (("remember", "ana", "ok", "--confidence", "2"), "not in the range 0<=x<=1"),
         (("remember", "ana", "ok", "--category", "astrology"), "unknown category"),
         (("remember", "ana", "ok", "--at", "2026-03-02T08:00:00"), "timezone"),
         (("forget", "nobody", "knee"), "no memory stored"),
@@ -142,6 +143,15 @@ def test_demo_runs_on_a_local_file_and_is_repeatable(run) -> None:  # type: igno
     assert run("demo").output == first.output
 
 
+def test_the_demos_closing_hint_prints_the_block_it_showed_last(run) -> None:  # type: ignore[no-untyped-def]
+    shown = run("demo").output
+    last_block = shown.split("what the coach model now sees")[-1].split("\n\n")[0]
+    hint = re.search(r"try: vault (prompt \S+ --at \S+) for the block above", shown)
+    assert hint is not None, shown.splitlines()[-1]
+    printed = run(*hint.group(1).split()).output
+    assert [line.strip() for line in last_block.splitlines()[1:]] == printed.splitlines()
+
+
 def _commands() -> list[str]:
     return sorted(main.list_commands(click.Context(main)))  # imports the lazy command modules
 
@@ -191,3 +201,17 @@ def test_every_command_that_prints_data_offers_json(command: str) -> None:
     for leaf in leaves:
         options = {opt for param in leaf.params for opt in getattr(param, "opts", [])}
         assert "--json" in options or command == "export" and "--format" in options
+
+
+def test_the_same_kind_of_mistake_gets_the_same_exit_code(run) -> None:  # type: ignore[no-untyped-def]
+    """One policy (vault.cli.app): an out-of-range option is a usage mistake (2) whichever
+    option it is; an athlete the vault knows nothing about is a failed read (1) in every
+    reading command that lists what is stored."""
+    assert run("remember", "ana", "primary sport: running").exit_code == 0
+    assert run("remember", "ana", "likes hills", "--confidence", "2").exit_code == 2
+    assert run("relevant", "ana", "hills", "--limit", "0").exit_code == 2
+    assert run("recall", "ana", "hills", "--k", "0").exit_code == 2
+    for args in (["facts", "nobody"], ["recall", "nobody", "hills"]):
+        result = run(*args)
+        assert result.exit_code == 1 and "no memory stored for athlete 'nobody'" in result.output
+    assert run("recall", "ana", "hills").exit_code == 0  # known, nothing recalled: not an error

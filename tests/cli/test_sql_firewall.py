@@ -132,3 +132,30 @@ def test_a_result_past_its_size_budget_stops_with_one_line(sql) -> None:  # type
         .startswith("Error: the result is larger than the 1 MB limit")
     )
     assert sql(many, "--csv", "--max-mb", "50", "--timeout", "60").exit_code == 0
+
+
+@pytest.mark.sqlite_only
+def test_ctrl_c_during_a_query_stays_the_applications_and_stops_the_query(vault: Vault) -> None:
+    """The library never replaces the SIGINT handler: the application's runs (inside SQLite's
+    progress handler), and the query stops with the KeyboardInterrupt it raised."""
+    import signal
+    import threading
+
+    seen: list[object] = []
+
+    def handler(_signum: int, _frame: object) -> None:
+        seen.append(signal.getsignal(signal.SIGINT))
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            with vault.admin.sql(ENDLESS_STREAM, timeout=300) as (_headers, rows):
+                for _row in rows:
+                    pass
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [handler]

@@ -1,9 +1,7 @@
-"""The facade split by resource: `Vault` keeps memory and learning, the rest hangs off it, and
-every old method name still works for one release with a DeprecationWarning."""
+"""The facade split by resource: `Vault` keeps memory and learning, the rest hangs off it."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pytest
@@ -11,7 +9,6 @@ import pytest
 from tests.conftest import T0
 from vault import FactIn, open_vault
 from vault.api import Vault
-from vault.facade.renamed import Renamed
 
 
 def test_each_resource_is_its_own_small_object(tmp_path: Path) -> None:
@@ -23,38 +20,19 @@ def test_each_resource_is_its_own_small_object(tmp_path: Path) -> None:
         assert v.knowledge.for_context("nothing known") == []
 
 
-def test_an_old_name_warns_and_does_what_the_new_one_does(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "old", ["export", "recall", "doctor", "active_facts", "prompt_facts", "read_knowledge"]
+)
+def test_the_names_of_earlier_drafts_are_gone(tmp_path: Path, old: str) -> None:
+    """0.1.0 ships without the aliases of its drafts (CHANGELOG.md says where each went)."""
     with open_vault(tmp_path / "v.db", upgrade=True) as v:
-        v.merge("ana", [FactIn(text="primary sport: running")], T0)
-        with pytest.warns(DeprecationWarning, match=r"Vault.export is deprecated.*transfer.export"):
-            old = v.export("ana")
-        assert old == v.transfer.export("ana")
-        with pytest.warns(DeprecationWarning, match=r"Vault.active_facts .*use .facts"):
-            assert v.active_facts("ana", T0) == v.facts("ana", T0)
-        with pytest.warns(DeprecationWarning, match="Vault.facts_by_category"):
-            assert v.facts_by_category("ana", "sport", T0) == v.facts("ana", T0, category="sport")
-        with pytest.warns(DeprecationWarning, match="Vault.prompt_facts"):
-            assert v.prompt_facts("ana", T0) == v.facts("ana", T0, min_confidence=0.5)
-
-
-def test_an_old_static_name_works_on_the_class(tmp_path: Path) -> None:
-    with pytest.warns(DeprecationWarning, match="knowledge.read_files"):
-        assert Vault.read_knowledge([]) == []
-
-
-def test_every_old_name_points_at_a_method_that_exists(tmp_path: Path) -> None:
-    renamed = {n: a for n, a in vars(Vault).items() if isinstance(a, Renamed)}
-    assert len(renamed) > 20
-    with open_vault(tmp_path / "v.db", upgrade=True) as v, warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        for name in renamed:
-            assert callable(getattr(v, name)), name
+        assert not hasattr(v, old)
+    assert "Vault." + old in (Path(__file__).parents[2] / "CHANGELOG.md").read_text()
 
 
 def test_the_vault_itself_stays_small() -> None:
-    public = [
-        n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)
-    ]
+    resources = {"episodes", "knowledge", "transfer", "admin"}
+    public = [n for n in vars(Vault) if not n.startswith("_") and n not in resources]
     assert len(public) <= 34, (
         public
     )  # memory and learning: merge, reads, ingest, consolidate, why, ...

@@ -25,7 +25,6 @@ from vault.cli import main
 from vault.facade.admin import Admin
 from vault.facade.episodes import Episodes
 from vault.facade.knowledge import KnowledgeBase
-from vault.facade.renamed import Renamed
 from vault.facade.transfer import Transfer
 
 SECRET = "hunter2zq"
@@ -137,9 +136,7 @@ NOT_WRITES = {
     # reads
     "facts",
     "memory",
-    "prompt_facts",
     "top_facts",
-    "facts_by_category",
     "patterns",
     "notes",
     "archive",
@@ -203,11 +200,9 @@ RESOURCES: dict[str, type] = {
 
 
 def _public_paths() -> set[str]:
-    """Every public method, as `name` on Vault or `resource.name`; Vault's old names (kept for
-    a release, delegating to the new ones) are left out."""
-    paths = {
-        n for n, a in vars(Vault).items() if not n.startswith("_") and not isinstance(a, Renamed)
-    }
+    """Every public method, as `name` on Vault or `resource.name` (the resources themselves,
+    built on first use, are not methods)."""
+    paths = {n for n in vars(Vault) if not n.startswith("_") and n not in RESOURCES}
     for resource, cls in RESOURCES.items():
         if resource:
             paths |= {f"{resource}.{n}" for n in dir(cls) if not n.startswith("_")}

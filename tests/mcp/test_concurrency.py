@@ -43,14 +43,14 @@ def second(vault: Vault, vault_url: str) -> Iterator[Vault]:
 async def write(client: Client, name: str, likes: list[str]) -> list[bool]:
     errors = []
     for number, like in enumerate(likes):
-        fact = await client.call_tool("add_memory", {"text": f"likes {like}"})
+        fact = await client.call_tool("vault_remember", {"text": f"likes {like}"})
         episode = await client.call_tool(
-            "add_episode", {"text": f"{name} session {number}", "ref": f"{name}-{number}"}
+            "vault_record_episode", {"text": f"{name} session {number}", "ref": f"{name}-{number}"}
         )
         errors += [fact.is_error, episode.is_error]
     for number in range(len(likes), EPISODES_EACH):
         episode = await client.call_tool(
-            "add_episode", {"text": f"{name} session {number}", "ref": f"{name}-{number}"}
+            "vault_record_episode", {"text": f"{name} session {number}", "ref": f"{name}-{number}"}
         )
         errors.append(episode.is_error)
     return errors

@@ -15,14 +15,14 @@ from mcp_client import call, error_text
 from vault import Vault, open_vault
 
 TOOLS = {
-    "read_memory": ["format", "budget"],
-    "search_facts": ["query", "q", "limit", "k"],
-    "recall_episodes": ["query", "limit"],
-    "fact_history": ["fact_id", "id"],
-    "add_memory": ["text", "content", "kind", "category", "confidence", "at"],
-    "learn": ["text", "message", "source", "at", "activity_id", "sport", "completed"],
-    "add_episode": ["text", "type", "outcome", "at", "ref"],
-    "forget": ["query"],
+    "vault_read_memory": ["format", "budget"],
+    "vault_search_facts": ["query", "limit"],
+    "vault_recall_episodes": ["query", "limit"],
+    "vault_fact_history": ["fact_id"],
+    "vault_remember": ["text", "kind", "category", "confidence", "at"],
+    "vault_learn": ["text", "source", "at", "activity_id", "sport", "completed"],
+    "vault_record_episode": ["text", "type", "outcome", "at", "ref"],
+    "vault_forget": ["query"],
 }
 VALUES = st.one_of(
     st.none(),

@@ -13,15 +13,15 @@ from vault import Vault
 
 OTHER = {"athlete_id": "bob"}
 CALLS = [
-    ("read_memory", {}),
-    ("read_memory", {"format": "markdown"}),
-    ("search_facts", {}),
-    ("search_facts", {"query": "hills"}),
-    ("recall_episodes", {"query": "hills"}),
-    ("add_memory", {"text": "likes tempo runs"}),
-    ("learn", {"text": "I train for a marathon in 10 weeks"}),
-    ("add_episode", {"text": "hill repeats, strong"}),
-    ("forget", {"query": "hills"}),
+    ("vault_read_memory", {}),
+    ("vault_read_memory", {"format": "markdown"}),
+    ("vault_search_facts", {}),
+    ("vault_search_facts", {"query": "hills"}),
+    ("vault_recall_episodes", {"query": "hills"}),
+    ("vault_remember", {"text": "likes tempo runs"}),
+    ("vault_learn", {"text": "I train for a marathon in 10 weeks"}),
+    ("vault_record_episode", {"text": "hill repeats, strong"}),
+    ("vault_forget", {"query": "hills"}),
 ]
 
 
@@ -45,25 +45,24 @@ def test_another_athlete_is_refused_by_every_tool(
     two_athletes: Vault, tool: str, arguments: dict[str, Any]
 ) -> None:
     before = bobs_rows(two_athletes)
-    for alias in ("athlete_id", "user_id", "group_id"):
-        text = refused(
-            call(two_athletes, tool, {**arguments, alias: "bob"}, writes=True, forget=True),
-            "'bob' is not served here",
-        )
-        assert "hills" not in text and "hill repeats" not in text
+    text = refused(
+        call(two_athletes, tool, {**arguments, "athlete_id": "bob"}, writes=True, forget=True),
+        "'bob' is not served here",
+    )
+    assert "hills" not in text and "hill repeats" not in text
     assert bobs_rows(two_athletes) == before
 
 
 def test_an_unknown_athlete_reads_like_another_athletes(two_athletes: Vault) -> None:
-    someone = refused(call(two_athletes, "search_facts", OTHER))
-    nobody = refused(call(two_athletes, "search_facts", {"athlete_id": "zed"}))
+    someone = refused(call(two_athletes, "vault_search_facts", OTHER))
+    nobody = refused(call(two_athletes, "vault_search_facts", {"athlete_id": "zed"}))
     assert someone.replace("'bob'", "X") == nobody.replace("'zed'", "X")
 
 
 def test_another_athletes_fact_history_reads_like_a_missing_fact(two_athletes: Vault) -> None:
     [bobs] = two_athletes.facts("bob")
-    theirs = refused(call(two_athletes, "fact_history", {"fact_id": bobs.id}))
-    missing = refused(call(two_athletes, "fact_history", {"fact_id": 4242}))
+    theirs = refused(call(two_athletes, "vault_fact_history", {"fact_id": bobs.id}))
+    missing = refused(call(two_athletes, "vault_fact_history", {"fact_id": 4242}))
     assert theirs.replace(str(bobs.id), "N") == missing.replace("4242", "N")
     assert "hills" not in theirs
 
@@ -76,19 +75,15 @@ def test_without_allow_writes_no_write_reaches_the_file(two_athletes: Vault) -> 
 
 
 def test_forget_needs_its_own_flag(two_athletes: Vault) -> None:
-    refused(call(two_athletes, "forget", {"query": "intervals"}, writes=True), "forget")
+    refused(call(two_athletes, "vault_forget", {"query": "intervals"}, writes=True), "vault_forget")
     assert [f.text for f in two_athletes.facts("ana")] == ["likes intervals"]
 
 
 def test_an_allow_list_needs_the_athlete_named_and_serves_each(two_athletes: Vault) -> None:
-    refused(call(two_athletes, "read_memory", {}, "ana", "bob"), "name the athlete")
-    assert "hills" in ok(call(two_athletes, "read_memory", OTHER, "ana", "bob"))["text"]
-    assert (
-        "intervals"
-        in ok(call(two_athletes, "read_memory", {"user": "x", "athlete": "ana"}, "ana", "bob"))[
-            "text"
-        ]
-    )
+    refused(call(two_athletes, "vault_read_memory", {}, "ana", "bob"), "name the athlete")
+    assert "hills" in ok(call(two_athletes, "vault_read_memory", OTHER, "ana", "bob"))["text"]
+    ana = {"athlete_id": "ana"}
+    assert "intervals" in ok(call(two_athletes, "vault_read_memory", ana, "ana", "bob"))["text"]
 
 
 def test_resources_list_and_read_only_the_served_athlete(two_athletes: Vault) -> None:

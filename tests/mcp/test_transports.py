@@ -28,13 +28,17 @@ def test_stdio_server_remembers_and_reads_back(tmp_path: Path) -> None:
     async def work() -> tuple[Any, ...]:
         async with Client(server) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-            added = await client.call_tool("add_memory", {"text": "has a recurring knee issue"})
-            outsider = await client.call_tool("read_memory", {"athlete_id": "bob"})
-            block = await client.call_tool("read_memory", {})
+            added = await client.call_tool("vault_remember", {"text": "has a recurring knee issue"})
+            outsider = await client.call_tool("vault_read_memory", {"athlete_id": "bob"})
+            block = await client.call_tool("vault_read_memory", {})
             return names, added, outsider, block
 
     names, added, outsider, block = asyncio.run(work())
-    assert {"read_memory", "add_memory", "recall_episodes"} <= names and "forget" not in names
+    assert {
+        "vault_read_memory",
+        "vault_remember",
+        "vault_recall_episodes",
+    } <= names and "vault_forget" not in names
     assert not added.is_error and added.structured_content["added"][0]["category"] == "injury"
     assert outsider.is_error and "not served here" in outsider.content[0].text
     assert "has a recurring knee issue" in block.structured_content["text"]
@@ -71,7 +75,7 @@ def test_http_server_on_loopback_serves_the_same_tools(tmp_path: Path) -> None:
 
         async def work() -> Any:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-                return await client.call_tool("read_memory", {})
+                return await client.call_tool("vault_read_memory", {})
 
         block = asyncio.run(work())
         assert not block.is_error and "likes intervals" in block.structured_content["text"]

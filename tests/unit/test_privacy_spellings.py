@@ -175,3 +175,15 @@ def test_training_numbers_are_not_mistaken_for_cards() -> None:
         "long run 32 km at 5:10 per km",
     ]:
         assert text_problem(text) is None, text
+
+
+def test_the_check_remembers_accepted_texts_only_and_a_bounded_number_of_them() -> None:
+    from vault.extraction import privacy
+
+    refused = "my e-mail is ana.lopez@example.com"
+    assert text_problem(refused) is not None
+    assert text_problem("has kids") is None
+    assert refused not in privacy._ACCEPTED and "has kids" in privacy._ACCEPTED
+    for number in range(privacy._ACCEPTED_MAX + 10):
+        text_problem(f"goal: {number} km")
+    assert len(privacy._ACCEPTED) == privacy._ACCEPTED_MAX

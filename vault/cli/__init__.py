@@ -46,7 +46,7 @@ COMMANDS = {
     "episode": ("episode_commands", "Record what happened (episodic memory)."),
     "knowledge": (
         "episode_commands",
-        "Static reference knowledge about named things (NPCs, courses, shoes...).",
+        "Static reference knowledge about named things (routes, courses, shoes...).",
     ),
     "recall": ("episode_commands", "OWNER's K episodes most relevant to QUERY, best first."),
     "export": (
@@ -59,7 +59,7 @@ COMMANDS = {
     ),
     "import-yaml": (
         "interchange_commands",
-        "Import the M13 memories.yaml file at PATH (`-` for stdin) as ATHLETE's memory.",
+        "Import a coach app's memories.yaml file at PATH (`-` for stdin) as ATHLETE's memory.",
     ),
     "mcp": (
         "mcp_commands",
@@ -71,7 +71,7 @@ COMMANDS = {
     ),
     "relevant": (
         "learning_commands",
-        "List ATHLETE's memories most relevant to CONTEXT (the M13 relevance scoring).",
+        "List ATHLETE's memories most relevant to CONTEXT (shared words, tags, confidence, recency).",
     ),
     "consolidate": (
         "learning_commands",

@@ -23,12 +23,6 @@ from vault.storage.engine import create_vault_engine
 
 @main.command()
 @click.option(
-    "--skip-bad-legacy-rows",
-    is_flag=True,
-    hidden=True,
-    help="No effect (kept for old scripts): no legacy row stops an upgrade any more.",
-)
-@click.option(
     "--partitions",
     type=click.IntRange(min=2),
     default=None,
@@ -40,13 +34,7 @@ from vault.storage.engine import create_vault_engine
 @json_option("Print the revisions and the adoption counts as JSON.")
 @db_option
 @click.pass_context
-def upgrade(
-    ctx: click.Context,
-    skip_bad_legacy_rows: bool,
-    partitions: int | None,
-    verbose: bool,
-    as_json: bool,
-) -> None:
+def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction.
 
     Then vault applies what waits in the engine's athlete_memory table (legacy rows to adopt,

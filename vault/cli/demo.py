@@ -37,9 +37,11 @@ def demo(ctx: click.Context) -> None:
         f"after: MEMORY says {facts.get('primary sport', 'nothing about sport')!r}, "
         "so the coach plans it without asking."
     )
+    at = last.isoformat()  # the story's last day: today, decay would show a different block
     click.echo(
         f"\nvault file: {display_url(database_url(ctx))}  "
-        f"(try: vault facts {ATHLETE} --all, vault prompt {ATHLETE} --json)"
+        f"(try: vault prompt {ATHLETE} --at {at} for the block above, "
+        f"vault facts {ATHLETE} --all --at {at})"
     )
 
 

@@ -14,6 +14,7 @@ from typing import IO, Any
 import click
 
 from vault.cli.app import (
+    CliError,
     at_option,
     committing,
     db_option,
@@ -233,6 +234,8 @@ def recall(
     """OWNER's K episodes most relevant to QUERY, best first."""
     embedder = _load_embedder(embedder_spec)
     vault = open_from_cli(ctx, read_only=True)
+    if vault.summary(owner) is None:  # as `vault facts`: an unknown athlete is an error (1)
+        raise CliError(f"no memory stored for athlete {owner!r}")
     found = vault.episodes.recall(owner, query, k=k, now=at, embedder=embedder)
     if as_json:
         echo_json([e.model_dump(mode="json") for e in found])
@@ -270,7 +273,7 @@ EXPLAINED = (
 
 @main.group()
 def knowledge() -> None:
-    """Static reference knowledge about named things (NPCs, courses, shoes...)."""
+    """Static reference knowledge about named things (routes, courses, shoes...)."""
 
 
 @knowledge.command("load")

@@ -343,7 +343,7 @@ def _is_stream_line(line: bytes) -> bool:
 def import_yaml(
     ctx: click.Context, path: str, athlete: str, replace: bool, trusted: bool, as_json: bool
 ) -> None:
-    """Import the M13 memories.yaml file at PATH (`-` for stdin) as ATHLETE's memory."""
+    """Import a coach app's memories.yaml file at PATH (`-` for stdin) as ATHLETE's memory."""
     source: str | Path
     if path != "-" and Path(path).is_file():
         if Path(path).stat().st_size > MAX_DOCUMENT_BYTES:

@@ -142,7 +142,7 @@ def _extract_message(raw: str, moment: datetime) -> list[Candidate]:
 def relevant(
     ctx: click.Context, athlete: str, context: str, limit: int, at: datetime | None, as_json: bool
 ) -> None:
-    """List ATHLETE's memories most relevant to CONTEXT (the M13 relevance scoring)."""
+    """List ATHLETE's memories most relevant to CONTEXT (shared words, tags, confidence, recency)."""
     items = open_from_cli(ctx, read_only=True).relevant(athlete, context, limit=limit, now=at)
     if as_json:
         echo_json(dump(items))

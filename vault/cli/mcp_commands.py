@@ -21,12 +21,12 @@ from vault.mcp import INSTALL_HINT, sdk_available
 @click.option(
     "--allow-writes",
     is_flag=True,
-    help="Offer add_memory, learn and add_episode (off: the server only reads).",
+    help="Offer vault_remember, vault_learn and vault_record_episode (off: the server only reads).",
 )
 @click.option(
     "--allow-forget",
     is_flag=True,
-    help="Also offer forget, which erases for good (needs --allow-writes).",
+    help="Also offer vault_forget, which erases for good (needs --allow-writes).",
 )
 @click.option(
     "--http",

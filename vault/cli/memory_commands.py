@@ -35,7 +35,11 @@ KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note
 @click.option("--kind", type=click.Choice(list(KINDS)), default="fact", show_default=True)
 @click.option("--category", help="Fact category (derived from the text when omitted).")
 @click.option("--source", type=click.Choice([s.value for s in Source]), help="Where it came from.")
-@click.option("--confidence", type=float, help="0..1 (default 0.8 for facts, 0.7 otherwise).")
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0, 1),
+    help="0..1 (default 0.8 for facts, 0.7 otherwise).",
+)
 @click.option(
     "--trusted",
     is_flag=True,

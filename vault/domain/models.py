@@ -185,7 +185,7 @@ class _Input(BaseModel):
     """Input models raise `InvalidInput` (see InputValidationError) when built with bad data,
     whether through the constructor or `model_validate`."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -326,7 +326,7 @@ def describe_validation_error(exc: ValidationError) -> str:
 
 
 class _Output(BaseModel):
-    model_config = ConfigDict(frozen=True, from_attributes=True)
+    model_config = ConfigDict(frozen=True, from_attributes=True, defer_build=True)
 
 
 class Fact(_Output):

@@ -29,8 +29,8 @@ Two more refusals apply to every candidate, whatever its source (`check_candidat
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -400,14 +400,32 @@ def slot_value_problem(text: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=8192)
+_ACCEPTED: dict[str, None] = {}  # texts that passed, oldest first (bounded, see text_problem)
+_ACCEPTED_MAX = 8192
+_ACCEPTED_LOCK = threading.Lock()
+
+
 def text_problem(text: str) -> str | None:
     """Why `text` may not be stored as it is, or None: personal data, a name that cannot be
     cut, words addressed to a model, or a slot value that is not a value.
 
-    Pure, so cached: every merge checks its texts, and the same canonical texts ("has kids",
-    "primary sport: running") come back again and again (one PII scan costs ~25 µs).
+    Texts that pass are remembered (at most 8192, the oldest forgotten first): every merge
+    checks its texts, and the same canonical texts ("has kids", "primary sport: running")
+    come back again and again (one PII scan costs ~25 µs). A refused text is never kept: it
+    may be personal data the caller was told was not stored.
     """
+    if text in _ACCEPTED:
+        return None
+    problem = _text_problem(text)
+    if problem is None:
+        with _ACCEPTED_LOCK:
+            if len(_ACCEPTED) >= _ACCEPTED_MAX:
+                del _ACCEPTED[next(iter(_ACCEPTED))]
+            _ACCEPTED[text] = None
+    return problem
+
+
+def _text_problem(text: str) -> str | None:
     if addresses_model(text):
         return "the text addresses the model, not the athlete"
     text = normalized(text)

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault.domain.errors import InvalidInput
 from vault.facade.store import Store, moment
-from vault.services import engine_sync, health
 from vault.storage import queries, sql_firewall
 from vault.storage.dialect import is_sqlite
 from vault.storage.repositories.engine_table import waiting_counts
+
+if TYPE_CHECKING:  # imported by the methods that use them (start-up of `vault prompt`)
+    from vault.services import engine_sync, health
 
 
 class Admin:
@@ -23,6 +25,8 @@ class Admin:
 
     def doctor(self) -> health.HealthReport:
         """Integrity, foreign keys, revision, views, memory invariants, pending erasure."""
+        from vault.services import health
+
         return health.diagnose(self._store.engine)
 
     def erase(self, wait: float = 30.0) -> bool:
@@ -37,6 +41,8 @@ class Admin:
         republish every changed athlete's row, in one transaction (docs/engine.md). Every
         write does this too; `open_vault(upgrade=True)`, `vault upgrade` and the reading
         commands run it when something waits."""
+        from vault.services import engine_sync
+
         at = moment(now)
         with self._store.write(at, hooked=False) as uow:
             return engine_sync.sync(uow, at, self._store.decay_policy)
@@ -50,6 +56,8 @@ class Admin:
 
     def erasure_pending(self) -> bool:
         """True when a forget or delete may still have copies of its text in the WAL."""
+        from vault.services import health
+
         return health.erasure_pending(self._store.engine)
 
     def stats(self) -> dict[str, dict[str, int]]:

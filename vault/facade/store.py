@@ -7,6 +7,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, exc
 
@@ -14,13 +15,14 @@ from vault.domain.errors import ConflictError, InvalidInput, StorageError
 from vault.domain.models import aware_in_range
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
-from vault.services import engine_sync, health
-from vault.services.engine_sync import EngineSyncHooks
 from vault.storage.dialect import is_sqlite
 from vault.storage.engine import one_statement, writer
 from vault.storage.failures import storage_failure
 from vault.storage.repositories.engine_table import waiting_counts
 from vault.storage.uow import RetryPolicy, UnitOfWork
+
+if TYPE_CHECKING:  # imported where writes and erasures need them (start-up of reads)
+    from vault.services.engine_sync import EngineSyncHooks
 
 
 class EngineWritesNotApplied(UserWarning):
@@ -46,6 +48,8 @@ class Store:
 
     def hooks(self, now: datetime | None) -> EngineSyncHooks:
         """Every write transaction applies the engine's writes and republishes its rows."""
+        from vault.services.engine_sync import EngineSyncHooks
+
         return EngineSyncHooks(policy=self.decay_policy, now=now)
 
     @contextmanager
@@ -73,6 +77,8 @@ class Store:
             pending = waiting_counts(connection)[0]
         if not pending:
             return 0
+        from vault.services import engine_sync
+
         at = utc_now()
         try:
             with self.write(at, hooked=False) as uow:
@@ -134,6 +140,8 @@ class Store:
         Retries (at most `wait` seconds, default ERASE_WAIT) while readers hold old
         snapshots. True when the WAL is empty; otherwise the erasure stays marked pending.
         """
+        from vault.services import health
+
         done = health.truncate_wal(self.engine, health.ERASE_WAIT if wait is None else wait)
         if not done:
             health.mark_erasure(self.engine)  # may have been cleared by another process
@@ -143,6 +151,8 @@ class Store:
     def erasing(self) -> Iterator[None]:
         """Mark an erasure as pending before its transaction (a crash after the commit stays
         visible to `doctor`); unmark if the transaction did not commit and nothing else was."""
+        from vault.services import health
+
         already = health.erasure_pending(self.engine)
         health.mark_erasure(self.engine)
         try:

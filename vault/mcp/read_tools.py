@@ -7,7 +7,7 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
 from vault.domain.errors import FactNotFound
 from vault.domain.limits import MAX_FACTS, MAX_NOTES, MAX_PATTERNS
@@ -39,11 +39,10 @@ READ_ONLY = ToolAnnotations(
 )
 MAX_ITEMS = MAX_FACTS + MAX_PATTERNS + MAX_NOTES
 MAX_BUDGET = 4_000
-_FACT_ID = AliasChoices("fact_id", "id", "fact")
 
 
 def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> None:
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(name="vault_read_memory", title="Read the athlete's memory", annotations=READ_ONLY)
     def read_memory(
         athlete_id: AthleteArg = None,
         format: Format = "memory",
@@ -83,7 +82,11 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
                 ],
             )
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(
+        name="vault_search_facts",
+        title="Search the athlete's facts, with evidence",
+        annotations=READ_ONLY,
+    )
     def search_facts(
         athlete_id: AthleteArg = None,
         query: OptionalQueryArg = None,
@@ -94,7 +97,7 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
 
         With `query`, the items most relevant to it come first (and only those that match);
         without, every active item, facts first, most confident first. Ids are what
-        `fact_history` takes."""
+        `vault_fact_history` takes."""
         with refusals():
             athlete = scope.athlete(athlete_id)
             found: list[Fact | ListItem]
@@ -108,7 +111,7 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
                 athlete_id=athlete, query=query, items=[MemoryItem.of(item) for item in found]
             )
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(name="vault_recall_episodes", title="Recall past episodes", annotations=READ_ONLY)
     def recall_episodes(
         query: QueryArg,
         athlete_id: AthleteArg = None,
@@ -124,11 +127,11 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
                 athlete_id=athlete, query=query, episodes=[RecalledEpisode.of(e) for e in episodes]
             )
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(
+        name="vault_fact_history", title="Show what a fact replaced", annotations=READ_ONLY
+    )
     def fact_history(
-        fact_id: Annotated[
-            int, Field(ge=1, description="A fact id from search_facts.", validation_alias=_FACT_ID)
-        ],
+        fact_id: Annotated[int, Field(ge=1, description="A fact id from vault_search_facts.")],
         athlete_id: AthleteArg = None,
     ) -> FactHistory:
         """How a fact came to be: the facts it replaced (oldest first, with why each left) and
@@ -152,7 +155,9 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
                 replaced=[ArchivedItem.of(row) for row in replaced],
             )
 
-    @server.tool(annotations=READ_ONLY)
+    @server.tool(
+        name="vault_list_athletes", title="List the served athletes", annotations=READ_ONLY
+    )
     def list_athletes() -> AthleteList:
         """The athletes this server serves (and no others), with how much is stored for each."""
         with refusals():

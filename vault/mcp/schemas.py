@@ -1,4 +1,4 @@
-"""What the tools take (arguments, with the aliases models send) and return (output schemas).
+"""What the tools take (arguments, with their real limits) and return (output schemas).
 
 The outputs are plain pydantic models, so the SDK publishes each tool's output schema and
 returns structured content a client can validate; every field is named for what it is.
@@ -9,38 +9,25 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from vault.domain.episodes import Episode
+from vault.domain.limits import ATHLETE_ID_MAX, EPISODE_TEXT_MAX, FACT_TEXT_MAX, ITEM_TEXT_MAX
 from vault.domain.models import Archived, Fact, ListItem
 
 MAX_QUERY = 2_000  # a query is a few words; the facade bounds stored texts itself
 
 
-def _aliases(*names: str) -> AliasChoices:
-    return AliasChoices(*names)
-
-
-def _lower(value: Any) -> Any:
-    return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
-
-
 Stripped = BeforeValidator(lambda value: value.strip() if isinstance(value, str) else value)
 
 
-def _one_of(choices: dict[str, str]) -> BeforeValidator:
-    """Accept the synonyms models tend to send (`md` for markdown, `turn` for conversation)."""
-    return BeforeValidator(
-        lambda value: choices.get(_lower(value), _lower(value)) if isinstance(value, str) else value
-    )
-
-
-# -- arguments: the first name is the one the input schema shows; the others are accepted too
+# -- arguments: each is declared once, with its real limits, and nothing else is accepted (a
+# strict client such as openai-agents refuses undeclared names before the server sees them)
 AthleteArg = Annotated[
     str | None,
     Field(
+        max_length=ATHLETE_ID_MAX,
         description="The athlete; may be left out when the server serves one athlete.",
-        validation_alias=_aliases("athlete_id", "athlete", "user_id", "group_id", "owner_id"),
     ),
 ]
 QueryArg = Annotated[
@@ -50,7 +37,6 @@ QueryArg = Annotated[
         min_length=1,
         max_length=MAX_QUERY,
         description="Words to search for.",
-        validation_alias=_aliases("query", "q", "search", "search_query", "context"),
     ),
 ]
 OptionalQueryArg = Annotated[
@@ -58,7 +44,6 @@ OptionalQueryArg = Annotated[
     Field(
         max_length=MAX_QUERY,
         description="Rank by relevance to these words; leave out to list everything.",
-        validation_alias=_aliases("query", "q", "search", "search_query", "context"),
     ),
 ]
 TextArg = Annotated[
@@ -66,10 +51,18 @@ TextArg = Annotated[
     Stripped,
     Field(
         min_length=1,
-        description="The text, in the athlete's third person, e.g. 'prefers morning runs'.",
-        validation_alias=_aliases(
-            "text", "content", "memory", "fact", "observation", "note", "episode_body", "body"
-        ),
+        max_length=ITEM_TEXT_MAX,
+        description=f"The text, in the athlete's third person, e.g. 'prefers morning runs' (at "
+        f"most {FACT_TEXT_MAX} characters for a fact, {ITEM_TEXT_MAX} for a pattern or note).",
+    ),
+]
+EpisodeTextArg = Annotated[
+    str,
+    Stripped,
+    Field(
+        min_length=1,
+        max_length=EPISODE_TEXT_MAX,
+        description="What happened, in the athlete's third person, e.g. 'ran the hill session'.",
     ),
 ]
 MessageArg = Annotated[
@@ -79,30 +72,23 @@ MessageArg = Annotated[
         min_length=1,
         max_length=20_000,
         description="What the athlete wrote (one conversation turn) or the activity's note.",
-        validation_alias=_aliases("text", "message", "content", "turn", "note", "episode_body"),
     ),
 ]
 AtArg = Annotated[
     datetime | None,
     Field(
         description="When it was said or happened, ISO 8601 with a timezone (default: now).",
-        validation_alias=_aliases(
-            "at", "observed_at", "occurred_at", "timestamp", "reference_time"
-        ),
     ),
 ]
 
 Kind = Annotated[
     Literal["fact", "pattern", "note"],
-    _one_of({"facts": "fact", "patterns": "pattern", "notes": "note", "coaching_note": "note"}),
     Field(
         description="fact (who the athlete is), pattern (what recurs) or note (for the coach).",
-        validation_alias=_aliases("kind", "type", "memory_type"),
     ),
 ]
 Format = Annotated[
     Literal["memory", "markdown"],
-    _one_of({"md": "markdown", "block": "memory", "memory_block": "memory", "text": "memory"}),
     Field(
         description="memory: the MEMORY block as the coach model sees it; markdown: a section "
         "listing every active item."
@@ -110,20 +96,9 @@ Format = Annotated[
 ]
 LearnSource = Annotated[
     Literal["conversation", "activity"],
-    _one_of(
-        {
-            "message": "conversation",
-            "turn": "conversation",
-            "chat": "conversation",
-            "user_message": "conversation",
-            "activity_note": "activity",
-            "workout": "activity",
-        }
-    ),
     Field(
         description="conversation: a turn the athlete wrote; activity: a training session's "
         "note (also recorded as episodes).",
-        validation_alias=_aliases("source", "kind", "type"),
     ),
 ]
 
@@ -133,7 +108,6 @@ def limit_arg(default: int, most: int) -> Any:
         ge=1,
         le=most,
         description=f"How many to return (1 to {most}).",
-        validation_alias=_aliases("limit", "k", "top_k", "max_results", "max_facts", "n"),
     )
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ipaddress
-from typing import Literal
+from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import Tool
 
 from vault import __version__
 from vault.api import Vault
@@ -22,7 +24,7 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 def build_server(vault: Vault, scope: Scope, *, log_level: LogLevel = "WARNING") -> MCPServer:
     """The server: read tools always; write tools only with `allow_writes`, `forget` only
     with `allow_forget` (a tool the client may not use is not offered at all)."""
-    server: MCPServer = MCPServer(
+    server: MCPServer = VaultMCPServer(
         NAME, instructions=_instructions(scope), version=__version__, log_level=log_level
     )
     port = VaultPort(vault)
@@ -33,6 +35,36 @@ def build_server(vault: Vault, scope: Scope, *, log_level: LogLevel = "WARNING")
         register_forget_tool(server, port, scope)
     register_resources(server, port, scope)
     return server
+
+
+class VaultMCPServer(MCPServer):
+    """The SDK's server, with every tool's arguments closed: the input schemas say
+    `additionalProperties: false` (so strict clients, e.g. openai-agents, convert them as they
+    are) and a call with an argument the schema does not declare is refused, naming the
+    declared ones, instead of being ignored."""
+
+    async def list_tools(self) -> list[Tool]:
+        return [
+            tool.model_copy(update={"input_schema": _closed(tool.input_schema)})
+            for tool in await super().list_tools()
+        ]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> Any:
+        tools = {tool.name: tool for tool in await super().list_tools()}
+        declared = set(tools[name].input_schema.get("properties", {})) if name in tools else None
+        unknown = sorted(set(arguments or {}) - (declared or set()))
+        if declared is not None and unknown:  # an unknown tool: the SDK says so itself
+            raise ToolError(
+                f"{name} has no argument {', '.join(map(repr, unknown))}; its arguments are: "
+                + (", ".join(sorted(declared)) or "none")
+            )
+        return await super().call_tool(name, arguments, *args, **kwargs)
+
+
+def _closed(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "properties": schema.get("properties", {}), "additionalProperties": False}
 
 
 def loopback(address: str) -> tuple[str, int]:
@@ -70,6 +102,7 @@ def _instructions(scope: Scope) -> str:
     can = "It may remember, learn and record episodes" if scope.allow_writes else "It is read-only"
     forget = "; forget is allowed" if scope.allow_forget else ""
     return (
-        f"The memory a coach keeps about {who}. Start with read_memory; search_facts shows "
-        f"evidence, recall_episodes brings back what happened. {can}{forget}."
+        f"The memory a coach keeps about {who}. Start with vault_read_memory; "
+        f"vault_search_facts shows evidence, vault_recall_episodes brings back what happened. "
+        f"{can}{forget}."
     )

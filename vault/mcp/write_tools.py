@@ -22,6 +22,7 @@ from vault.mcp.schemas import (
     AtArg,
     AthleteArg,
     EpisodeReport,
+    EpisodeTextArg,
     ForgetReport,
     IgnoredItem,
     Kind,
@@ -45,7 +46,9 @@ Word = Annotated[str | None, Field(max_length=40)]
 
 
 def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> None:
-    @server.tool(annotations=ADDITIVE)
+    @server.tool(
+        name="vault_remember", title="Remember a fact, pattern or note", annotations=ADDITIVE
+    )
     def add_memory(
         text: TextArg,
         athlete_id: AthleteArg = None,
@@ -81,7 +84,9 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
                 candidate["confidence"] = confidence
             return _merge_report(athlete, port.merge(athlete, candidate, at))
 
-    @server.tool(annotations=ADDITIVE)
+    @server.tool(
+        name="vault_learn", title="Learn from a message or an activity note", annotations=ADDITIVE
+    )
     def learn(
         text: MessageArg,
         athlete_id: AthleteArg = None,
@@ -120,9 +125,9 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
             }
             return _merge_report(athlete, port.learn_activity(athlete, activity, at))
 
-    @server.tool(annotations=ADDITIVE)
+    @server.tool(name="vault_record_episode", title="Record an episode", annotations=ADDITIVE)
     def add_episode(
-        text: TextArg,
+        text: EpisodeTextArg,
         athlete_id: AthleteArg = None,
         type: Annotated[Word, Field(description="e.g. session, injury, race, note.")] = None,
         outcome: Annotated[Word, Field(description="e.g. completed, skipped, pain, pb.")] = None,
@@ -136,7 +141,7 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
             ),
         ] = None,
     ) -> EpisodeReport:
-        """Record something that happened to the athlete (an episode), so `recall_episodes`
+        """Record something that happened to the athlete (an episode), so `vault_recall_episodes`
         can bring it back when it matters: "ran 30 km in the heat, cramped at km 25"."""
         with refusals():
             scope.require_writes()
@@ -156,7 +161,7 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
 
 
 def register_forget_tool(server: MCPServer, port: VaultPort, scope: Scope) -> None:
-    @server.tool(annotations=DESTRUCTIVE)
+    @server.tool(name="vault_forget", title="Erase matching memories", annotations=DESTRUCTIVE)
     def forget(query: QueryArg, athlete_id: AthleteArg = None) -> ForgetReport:
         """Erase everything about the athlete that matches every word of `query`: facts,
         patterns, notes, archived copies and episodes. No copy is kept and it cannot be undone;

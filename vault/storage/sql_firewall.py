@@ -20,7 +20,6 @@ Three walls, each enough on its own for what it covers:
 from __future__ import annotations
 
 import logging
-import signal
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -369,15 +368,15 @@ def _set_timeouts(raw: Any, milliseconds: int) -> None:
 
 @contextmanager
 def _sqlite_cursor(raw: Any, timeout: float, max_bytes: int) -> Iterator[GuardedCursor]:
-    state = {"interrupted": False, "deadline": time.monotonic() + timeout}
+    # Ctrl-C stays the application's: its SIGINT handler runs inside this progress handler (the
+    # Python code SQLite calls every 10,000 steps); when it raises, SQLite aborts the query
+    # with "interrupted" and the sqlite3 module drops the exception, so an interruption before
+    # the deadline is reported as the KeyboardInterrupt it was.
+    deadline = time.monotonic() + timeout
 
     def progress() -> int:
-        return int(state["interrupted"] or time.monotonic() > state["deadline"])
+        return int(time.monotonic() > deadline)
 
-    def on_sigint(_signum: int, _frame: Any) -> None:
-        state["interrupted"] = True
-
-    previous = _install_sigint(on_sigint)
     raw.set_authorizer(sqlite_authorizer)
     raw.set_progress_handler(progress, 10_000)
     length = raw.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
@@ -390,9 +389,9 @@ def _sqlite_cursor(raw: Any, timeout: float, max_bytes: int) -> Iterator[Guarded
             raise _size_error(min(MAX_VALUE_BYTES, max_bytes)) from None
         raise
     except sqlite3.OperationalError as error:
-        if state["interrupted"]:
-            raise KeyboardInterrupt from None
         if "interrupted" in str(error):
+            if time.monotonic() <= deadline:
+                raise KeyboardInterrupt from None
             raise _timeout_error(timeout) from None
         if "too big" in str(error):
             raise _size_error(min(MAX_VALUE_BYTES, max_bytes)) from None
@@ -402,7 +401,6 @@ def _sqlite_cursor(raw: Any, timeout: float, max_bytes: int) -> Iterator[Guarded
         raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, length)
         raw.set_progress_handler(None, 0)
         raw.set_authorizer(None)
-        _restore_sigint(previous)
 
 
 def _no_op(_left: float) -> None:
@@ -414,15 +412,3 @@ def _close_quietly(cursor: Any) -> None:
         cursor.close()
     except Exception:  # a cancelled named cursor may already be gone
         pass
-
-
-def _install_sigint(handler: Any) -> Any:
-    try:
-        return signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread: Ctrl-C is not ours to handle
-        return None
-
-
-def _restore_sigint(previous: Any) -> None:
-    if previous is not None:
-        signal.signal(signal.SIGINT, previous)

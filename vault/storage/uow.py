@@ -54,11 +54,10 @@ class RetryPolicy:
 
     @classmethod
     def from_env(cls) -> RetryPolicy:
+        """The default policy, with `$VAULT_BUSY_RETRIES` attempts when that is set; read when
+        a unit of work is made without a policy (never cached at import)."""
         raw = os.environ.get("VAULT_BUSY_RETRIES", "").strip()
         return cls(attempts=int(raw)) if raw.isdigit() and int(raw) >= 1 else cls()
-
-
-DEFAULT_RETRY = RetryPolicy.from_env()
 
 
 class WriteHooks(Protocol):
@@ -97,7 +96,7 @@ class UnitOfWork:
         self._engine = engine
         self._hooks = hooks
         self._connection: Connection | None = None
-        self._retry = retry or DEFAULT_RETRY
+        self._retry = retry or RetryPolicy.from_env()
         self._sleep = sleep
         self.begin_attempts = 0  # how many BEGINs this unit of work needed (tests count them)
 
