@@ -44,6 +44,10 @@ def believed(text: str) -> set[str]:
         # the past
         ("Got laid off from my job as a nurse last week", "works as a nurse"),
         ("Last year, in the final race, I twisted my knee", "has knee issue"),
+        # a word in another sense, a comparison (issue 28)
+        ("But I always run out of patience quickly", "primary sport: running"),
+        ("I help plan and run activities for the groups", "primary sport: running"),
+        ("I consider my cats to be like my kids", "has kids"),
         # someone else's routine, a figure of speech
         ("We walk the dogs at the beach, usually for about two hours", "typical duration: 120 min"),
         ("Haha that is crazy", "busy schedule"),

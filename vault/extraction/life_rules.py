@@ -33,7 +33,10 @@ _KIDS = (
     r"kids|children|sons?|daughters?|baby|babies|toddlers?|twins"
     r"|little ones|boys|girls|newborn|step(?:son|daughter)s?"
 )
-_KIDS_MINE = re.compile(rf"\b(?:my|our) (?!fur |furry |puppy )(?:\w+ )?(?:{_KIDS})\b")
+# "like my kids" / "as my own children" compares: said of cats, pupils, a team
+_KIDS_MINE = re.compile(
+    rf"(?<!like )(?<!as )\b(?:my|our) (?!fur |furry |puppy )(?:\w+ )?(?:{_KIDS})\b"
+)
 # "my kids" said by a teacher, a coach or a nanny are the children they look after.
 _KIDS_AT_WORK = re.compile(
     r"\b(?:teach\w*|class(?:room)?|students?|pupils?|grade|kindergarten|preschool|daycare"

@@ -34,7 +34,8 @@ _VERB, _ADVERBS = VERB_RX, ADVERBS_RX
 _GERUND = alternation(SPORT_GERUNDS)
 _AGENT = alternation(SPORT_AGENTS)
 _NOT_SPORT = (
-    r"(?! (?:to work|in to work|into|out of|late|errands|(?:a|an|my|our|the|all kinds of) (?:\w+ )?"
+    r"(?! (?:to work|in to work|into|out\b|late|errands|over|away|low|short|behind|things"
+    r"|activities|events|it\b|(?:a|an|my|our|the|all kinds of) (?:\w+ )?"
     r"(?:business|company|shop|store|team|firm|restaurant|cafe|pub|show|club|department|charity"
     r"|school|blog|kennel|farm|household|motorbike|motorcycle|bus|train|car|scooter|horses?"
     r"|dog \w+)\b|my own|horses?|motor\w*))"
