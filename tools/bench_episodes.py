@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import episode_corpus as corpus  # noqa: E402
 
 from vault import open_vault  # noqa: E402
-from vault.services import episodes as service  # noqa: E402
+from vault.services import recall as service  # noqa: E402
 from vault.storage.repositories.episodes import EpisodeRepository  # noqa: E402
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=timezone.utc)
@@ -143,7 +143,7 @@ def time_recall(path: Path, owner: str, queries: int, use_embed: bool = False, k
             repo = EpisodeRepository(connection)
             for q in questions[:50]:
                 analyzed = service.analyze(q, NOW)
-                pools.append(len(service._text_candidate_ids(repo, owner, analyzed)))
+                pools.append(len(service.text_candidate_ids(repo, owner, analyzed)))
     label = f"{owner}{' +vector' if use_embed else ''}"
     print(
         f"recall k={k} [{label}] x{queries}: {_percentiles(samples)}  median pool {statistics.median(pools):.0f}"

@@ -12,7 +12,7 @@ questions come after the ten days). Evidence and how it was labelled: tools/reca
 Methods, each adding one part to the one above it (the rows of docs/recall.md):
 - `fts5 bm25`: plain SQLite FTS5 (porter) over the same texts, the question's words ORed,
   ordered by bm25(): what SQLite gives out of the box.
-- `vault ranking` and the rows below: `vault.services.episodes.recall` with the features of
+- `vault ranking` and the rows below: `vault.services.recall.recall` with the features of
   `RecallOptions` switched on one at a time.
 """
 
@@ -32,10 +32,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
 from vault import open_vault  # noqa: E402
 from vault.domain.embedding import cosines  # noqa: E402
-from vault.services import episodes as episode_services  # noqa: E402
+from vault.domain.errors import PrivacyRefused  # noqa: E402
+from vault.services import recall as recalling  # noqa: E402
 from vault.storage.repositories.episodes import EpisodeRepository  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared/data/memorybank-en"
@@ -78,8 +80,9 @@ def load_labels(path: Path) -> list[dict[str, Any]]:
 
 
 def score(found: list[str], evidence: list[list[str]], k: int) -> float:
-    """The share of evidence groups with a turn among the first k found."""
-    top = set(found[:k])
+    """The share of evidence groups with a turn among the first k refs found (a message
+    `D3:14.2` of a turn cut into messages stands for its turn `D3:14`)."""
+    top = {ref.partition(".")[0] if ref.startswith("D") else ref for ref in found[:k]}
     return sum(1 for group in evidence if top & set(group)) / len(evidence)
 
 
@@ -108,13 +111,16 @@ def fts5_bm25(episodes: dict[str, list[dict[str, Any]]]) -> Any:
     return ask
 
 
-def vault_method(connection: Any, options: Any, embedder: Any = None) -> Any:
+def vault_method(
+    connection: Any, options: Any, asked_at: dict[str, datetime], embedder: Any = None
+) -> Any:
     repository = EpisodeRepository(connection)
 
     def ask(name: str, question: str) -> list[str]:
-        found = episode_services.recall(
-            repository, name, question, ASKED_AT, k=10, options=options, embedder=embedder
+        request = recalling.RecallRequest(
+            name, question, asked_at[name], k=10, options=options, embedder=embedder
         )
+        found = recalling.recall(repository, request)
         return [e.ref or "" for e in found]
 
     return ask
@@ -144,18 +150,35 @@ def load_embedder(spec: str) -> Any:
 
 def methods() -> list[tuple[str, Any]]:
     """(row name, RecallOptions) in the order each part is added."""
-    base = episode_services.RecallOptions.plain()
+    base = recalling.RecallOptions.plain()
     rows = [("vault ranking (names, synonyms, recency)", base)]
-    for label, change in episode_services.RecallOptions.steps():
+    for label, change in recalling.RecallOptions.steps():
         base = replace(base, **change)
         rows.append((label, base))
     return rows
+
+
+def locomo_labels(questions: list[Any]) -> list[dict[str, Any]]:
+    """LoCoMo questions as rows of the scorer: each evidence turn is its own group."""
+    return [
+        {"user": q.owner, "question": q.text, "kind": q.kind, "evidence": [[e] for e in q.evidence]}
+        for q in questions
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--labels", type=Path, default=ROOT / "tools/recall_labels.jsonl")
+    parser.add_argument(
+        "--locomo", type=Path, metavar="LOCOMO10_JSON", help="measure on LoCoMo instead"
+    )
+    parser.add_argument("--split", choices=("dev", "blind", "all"), default="dev")
+    parser.add_argument(
+        "--messages", action="store_true", help="LoCoMo turns cut into one message per sentence"
+    )
+    parser.add_argument("--trusted", action="store_true", help="import past the privacy gate")
+    parser.add_argument("--only", action="append", default=[], help="methods whose label starts so")
     parser.add_argument("--misses", action="store_true", help="print the questions missed at 10")
     parser.add_argument(
         "--embedder",
@@ -165,51 +188,91 @@ def main() -> None:
         help="also measure this vault.Embedder alone and fused (repeatable)",
     )
     args = parser.parse_args()
-    episodes, questions = load(args.data)
-    labels = [row for row in load_labels(args.labels) if row["evidence"]]
-    results: list[tuple[str, dict[int, float]]] = []
+    if args.locomo is not None:
+        import locomo
+
+        episodes, asked_questions, asked_at = locomo.load(args.locomo, args.split, args.messages)
+        labels = locomo_labels(asked_questions)
+    else:
+        episodes, questions = load(args.data)
+        asked_at = dict.fromkeys(episodes, ASKED_AT)
+        labels = [
+            {**row, "question": questions[row["user"]][row["question"]], "kind": "all"}
+            for row in load_labels(args.labels)
+            if row["evidence"]
+        ]
+    results: list[tuple[str, dict[str, dict[int, float]]]] = []
+    refused = 0
     with tempfile.TemporaryDirectory() as folder:
         vault = open_vault(Path(folder) / "eval.db", upgrade=True)
         embedders = [load_embedder(spec) for spec in args.embedder]
         for name, rows in episodes.items():
-            vault.episodes.import_stream(name, rows, now=ASKED_AT)
+            try:
+                vault.episodes.import_stream(name, rows, now=asked_at[name], trusted=args.trusted)
+            except PrivacyRefused:
+                refused += 1
+                vault.episodes.import_stream(name, rows, now=asked_at[name], trusted=True)
         for embedder in embedders:
             vault.episodes.reembed(embedder)  # the last one's vectors stay: measure one at a time
             break
         askers = [("fts5 bm25 (porter), the question's words ORed", fts5_bm25(episodes))]
         with vault.engine.connect() as connection:
-            askers += [(label, vault_method(connection, options)) for label, options in methods()]
+            askers += [
+                (label, vault_method(connection, options, asked_at)) for label, options in methods()
+            ]
             for embedder in embedders[:1]:
-                default = episode_services.RecallOptions()
+                default = recalling.RecallOptions()
                 askers += [
                     (f"`{embedder.model}` vectors alone", vectors_alone(connection, embedder)),
                     (
                         f"default + `{embedder.model}` vectors fused",
-                        vault_method(connection, default, embedder),
+                        vault_method(connection, default, asked_at, embedder),
                     ),
                 ]
+            if args.only:
+                askers = [a for a in askers if any(a[0].startswith(o) for o in args.only)]
             for label, ask in askers:
-                totals = dict.fromkeys(KS, 0.0)
+                totals: dict[str, dict[int, float]] = {}
                 missed = []
                 for row in labels:
-                    question = questions[row["user"]][row["question"]]
-                    found = ask(row["user"], question)
-                    for k in KS:
-                        totals[k] += score(found, row["evidence"], k)
+                    found = ask(row["user"], row["question"])
+                    for kind in {"all", row["kind"]}:
+                        bucket = totals.setdefault(kind, dict.fromkeys(KS, 0.0))
+                        for k in KS:
+                            bucket[k] += score(found, row["evidence"], k)
                     if score(found, row["evidence"], 10) < 1:
                         missed.append(
-                            f"  {row['user']} q{row['question']}: {question} -> {found[:5]}"
+                            f"  {row['user']} [{row['kind']}] {row['question']} -> "
+                            f"{found[:10]} want {row['evidence']}"
                         )
-                results.append((label, {k: v / len(labels) for k, v in totals.items()}))
+                results.append(
+                    (
+                        label,
+                        {
+                            kind: {k: v / counts_for(labels, kind) for k, v in bucket.items()}
+                            for kind, bucket in totals.items()
+                        },
+                    )
+                )
                 if args.misses:
                     print(label, *missed, sep="\n")
         vault.engine.dispose()
     print(
-        f"{len(labels)} questions, {sum(map(len, episodes.values()))} turns, {len(episodes)} users\n"
+        f"{len(labels)} questions, {sum(map(len, episodes.values()))} turns, "
+        f"{len(episodes)} owners"
+        + (f" ({refused} imported only with --trusted)" if refused else "")
+        + "\n"
     )
-    print("| method | recall@5 | recall@10 |\n|---|---|---|")
+    kinds = sorted({r["kind"] for r in labels} - {"all"})
+    header = "| method | recall@5 | recall@10 |" + "".join(f" {kind} @5 / @10 |" for kind in kinds)
+    print(header + "\n|" + "---|" * (3 + len(kinds)))
     for label, figures in results:
-        print(f"| {label} | {figures[5]:.2f} | {figures[10]:.2f} |")
+        cells = "".join(f" {figures[kind][5]:.3f} / {figures[kind][10]:.3f} |" for kind in kinds)
+        print(f"| {label} | {figures['all'][5]:.3f} | {figures['all'][10]:.3f} |{cells}")
+
+
+def counts_for(labels: list[dict[str, Any]], kind: str) -> int:
+    return len(labels) if kind == "all" else sum(1 for r in labels if r["kind"] == kind)
 
 
 if __name__ == "__main__":

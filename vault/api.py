@@ -378,7 +378,7 @@ class Vault:
         and record the episodes it is worth (the session and its outcome, an injury, a race)
         in the same transaction, so PAST EXPERIENCE fills itself."""
         from vault.facade.candidates import checked_candidates
-        from vault.services import consolidation, learning, privacy_gate
+        from vault.services import activity_episodes, consolidation, learning, privacy_gate
         from vault.services import episodes as episode_services
         from vault.services import memory as services
 
@@ -387,7 +387,7 @@ class Vault:
         checked = checked_candidates(found, trusted=False)
         episodes = [  # the raw notes become episodes: what the gate refuses is dropped, like facts
             e
-            for e in episode_services.episodes_from_activity(activity)
+            for e in activity_episodes.episodes_from_activity(activity)
             if privacy_gate.passes(privacy_gate.episode_fields([e]))
         ]
         at = moment(now) if now is not None else happened

@@ -256,11 +256,15 @@ def test_activities_become_episodes(vault: Vault) -> None:
         "duration_min": 50,
     }
     result = vault.episodes.from_activity("ana", activity, now=NOW)
-    assert len(result.added) == 2
+    assert len(result.added) == 1  # a session that hurt is one event, not a session and an injury
     found = vault.episodes.recall("ana", "leg pain", now=NOW, k=2)
-    assert found[0].type == "injury" and found[0].ref == "activity:act_9:injury"
+    assert [(e.type, e.ref, e.meta["kind"]) for e in found] == [
+        ("injury", "activity:act_9", "session")
+    ]
+    assert "PAST EXPERIENCE" in vault.episodes.sections("ana", "calf pain", now=NOW).text
+    assert vault.episodes.sections("ana", "calf pain", now=NOW).text.count("Hill repeats") == 1
     again = vault.episodes.from_activity("ana", activity, now=NOW)
-    assert len(again.updated) == 2 and not again.added
+    assert len(again.updated) == 1 and not again.added
 
 
 def test_knowledge_loads_from_json_and_is_found_by_names_in_context(

@@ -161,6 +161,7 @@ NOT_WRITES = {
     "transfer.export",
     "transfer.export_all",
     "episodes.recall",
+    "episodes.topics",
     "episodes.sections",
     "episodes.vector_models",
     "knowledge.for_context",

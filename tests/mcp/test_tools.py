@@ -16,6 +16,7 @@ READS = {
     "vault_read_memory",
     "vault_search_facts",
     "vault_recall_episodes",
+    "vault_conversation_topics",
     "vault_fact_history",
     "vault_list_athletes",
 }
@@ -209,6 +210,28 @@ def test_add_episode_then_recall_it(vault: Vault) -> None:
         )
     )
     assert again["updated"] == added["added"] and again["added"] == []
+
+
+def test_conversation_topics_count_what_the_episodes_said(vault: Vault) -> None:
+    vault.episodes.add(
+        "ana",
+        [
+            {"text": "Went camping by the lake with the kids", "at": "2026-03-01T09:00:00Z"},
+            {"text": "More camping plans for June", "at": "2026-03-08T09:00:00Z"},
+            {"text": "Knee felt fine on the hills", "at": "2026-03-09T09:00:00Z"},
+        ],
+    )
+    listed = ok(call(vault, "vault_conversation_topics", {"limit": 2}))
+    assert listed["topics"][0] == {
+        "topic": "camping",
+        "mention_count": 2,
+        "first_mentioned": "2026-03-01T09:00:00Z",
+        "last_mentioned": "2026-03-08T09:00:00Z",
+    }
+    assert len(listed["topics"]) == 2
+    touched = ok(call(vault, "vault_conversation_topics", {"about": "how was the knee?"}))
+    assert [t["topic"] for t in touched["topics"]] == ["knee"]
+    refused(call(vault, "vault_conversation_topics", {"limit": 201}), "limit")
 
 
 def test_episode_tools_refuse_bad_input(vault: Vault) -> None:

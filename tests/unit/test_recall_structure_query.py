@@ -1,4 +1,4 @@
-"""Calendar dates, the first conversation, the second hop's words and the vector maths (pure)."""
+"""Calendar dates, the first conversation and the vector maths (pure)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 
 from vault.domain.embedding import cosine, cosines, pack, unpack
 from vault.domain.episode_query import analyze
-from vault.domain.episode_rank import Candidate, covers, expand
 from vault.domain.errors import InvalidInput
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=timezone.utc)
@@ -48,26 +47,6 @@ def test_the_date_is_not_a_word_to_find() -> None:
 def test_the_first_conversation_is_asked_for() -> None:
     assert analyze("what did we discuss in our first conversation?", NOW).wants_first
     assert not analyze("the first time I ran a marathon", NOW).wants_first
-
-
-def _candidate(id_: int, text: str) -> Candidate:
-    return Candidate(id_, text, "note", NOW, "{}")
-
-
-def test_the_second_hop_adds_the_seeds_rarest_words_deterministically() -> None:
-    pool = [
-        _candidate(1, "Jay Chou concert was stunning"),
-        _candidate(2, "Favourite song: Listen to Mom"),
-        _candidate(3, "I went to a concert"),
-        _candidate(4, "stunning weather"),
-    ]
-    query = analyze("whose concert did I go to", NOW)
-    wider = expand(query, [pool[0]], pool, per_seed=2)
-    added = [(g.stem, g.weight) for g in wider.groups[len(query.groups) :]]
-    assert added == [("chou", 0.3), ("jay", 0.3)]
-    assert expand(query, [pool[0]], pool, per_seed=2) == wider
-    assert covers(analyze("stunning concert", NOW), pool[0])
-    assert not covers(analyze("concert song", NOW), pool[0])
 
 
 def test_vectors_pack_and_compare() -> None:

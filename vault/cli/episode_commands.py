@@ -248,6 +248,17 @@ def recall(
         click.echo(f"{item.score:.3f}  {day}  {item.type}{ref}  {item.text}")
         if explain:
             click.echo(f"       {explain_parts(item.parts.model_dump())}")
+    if explain:
+        touched = vault.episodes.topics(owner, limit=5, about=query)
+        if touched:  # the question's topics across the owner's history (spread over days)
+            click.echo(
+                "topics: "
+                + "; ".join(
+                    f"{t.topic} ({t.mention_count}x, {t.first_mentioned:%Y-%m-%d}"
+                    f" .. {t.last_mentioned:%Y-%m-%d})"
+                    for t in touched
+                )
+            )
 
 
 def explain_parts(parts: dict[str, float]) -> str:

@@ -25,6 +25,10 @@ MODEL_MAX = 100  # characters of a model name (the episode_vectors.model column)
 _LITTLE = sys.byteorder == "little"
 
 
+Embed = Callable[[str], Sequence[float]]
+"""An app's embedding function: text -> vector (any fixed length)."""
+
+
 @runtime_checkable
 class Embedder(Protocol):
     """An app's embedding model: `model` names it (and its version), `dim` is its vector length."""
@@ -136,3 +140,14 @@ def _numpy() -> Any:
         return importlib.import_module("numpy")
     except ImportError:
         return None
+
+
+def resolve_embedder(
+    embedder: Embedder | None, embed: Embed | None = None, model: str = "app"
+) -> Embedder | None:
+    """The embedder to use: `embedder`, else the one-text function `embed` named `model`."""
+    if embedder is not None:
+        return checked(embedder)
+    if embed is not None:
+        return checked(FunctionEmbedder(embed, model))
+    return None

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from vault.domain.lexicon import body
+from vault.domain.stemming import snowball
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
@@ -354,50 +355,11 @@ _QUESTION_WORDS = frozenset(
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix stemmer (deterministic, shared by documents and queries; cached: the
-    words of a language repeat, and ranking stems every candidate's text)."""
+    """A word's stem, shared by documents and queries: irregular forms mapped first
+    ("ran" -> run), then Snowball's English stemmer (vault.domain.stemming)."""
     w = word.lower().replace("'", "")
     w = IRREGULAR.get(w, w)
-    if w.endswith("s'") or w.endswith("'s"):
-        w = w[:-2]
-    if len(w) <= 3:
-        return w
-    for suffix, keep in (
-        ("ational", "ate"),
-        ("ization", "ize"),
-        ("fulness", "ful"),
-        ("iveness", "ive"),
-        ("ically", "ic"),
-    ):
-        if w.endswith(suffix):
-            return w[: -len(suffix)] + keep
-    if w.endswith("ies") and len(w) > 4:
-        return w[:-3] + "i"
-    if w.endswith("sses"):
-        return w[:-2]
-    for suffix in ("ing", "ed"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            base = w[: -len(suffix)]
-            if len(base) >= 3 and base[-1] == base[-2] and base[-1] not in "lsz":
-                base = base[:-1]  # running -> run, jogged -> jog
-            elif base.endswith(("at", "bl", "iz", "ur", "ir", "is", "in", "ag")) or (
-                len(base) >= 3 and base[-1] in "vcgz"
-            ):
-                base += "e"  # skated -> skate, noticed -> notice
-            return _final(base)
-    if w.endswith("ly") and len(w) > 5:
-        w = w[:-2]
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    return _final(w)
-
-
-def _final(w: str) -> str:
-    if w.endswith("y") and len(w) > 3:
-        return w[:-1] + "i"
-    if w.endswith("e") and len(w) > 3:
-        return w[:-1]
-    return w
+    return snowball(w)
 
 
 def _normalize_synonyms() -> tuple[dict[str, frozenset[str]], dict[str, tuple[str, ...]]]:
@@ -456,7 +418,7 @@ class WordGroup:
     stem: str
     related: frozenset[str]
     surface: tuple[str, ...]  # words handed to the full-text index (it stems them itself)
-    weight: float = 1.0  # below 1 for the words a second hop adds
+    weight: float = 1.0  # below 1 for words recall adds to the question (expansion)
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,12 @@ import itertools
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, WordGroup, stems, words
+from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
@@ -71,7 +71,17 @@ class Candidate:
     parsed only when something reads `meta` (a filter, a name lookup, the k results).
     """
 
-    __slots__ = ("_meta", "id", "meta_json", "occurred_at", "row", "text", "type", "vector")
+    __slots__ = (
+        "_meta",
+        "id",
+        "members",
+        "meta_json",
+        "occurred_at",
+        "row",
+        "text",
+        "type",
+        "vector",
+    )
 
     def __init__(
         self,
@@ -83,8 +93,10 @@ class Candidate:
         *,
         vector: float | None = None,
         row: Any = None,
+        members: tuple[Candidate, ...] = (),
     ) -> None:
         self.id = id
+        self.members = members  # a burst: its messages, in order (the unit is ranked once)
         self.text = text
         self.type = type
         self.occurred_at = occurred_at
@@ -104,6 +116,32 @@ class Candidate:
 
     def __repr__(self) -> str:
         return f"Candidate({self.id!r}, {self.text!r}, {self.type!r}, {self.occurred_at!r})"
+
+    @property
+    def size(self) -> int:
+        """How many of recall's k places this candidate fills (a burst: one per message)."""
+        return len(self.members) or 1
+
+    @property
+    def session(self) -> str:
+        """The session it belongs to: its `session` metadata, else its day."""
+        found = self.meta.get("session")
+        return str(found) if found is not None else self.occurred_at.date().isoformat()
+
+
+def burst(members: Sequence[Candidate]) -> Candidate:
+    """One unit of consecutive messages of one speaker: ranked on their words together, shown
+    as one, each message keeping its own row (and ref)."""
+    first = members[0]
+    return Candidate(
+        first.id,
+        "\n".join(m.text for m in members),
+        first.type,
+        first.occurred_at,
+        first.meta_json,
+        row=first.row,
+        members=tuple(members),
+    )
 
 
 @dataclass(frozen=True)
@@ -275,53 +313,6 @@ def matches(
     return [weights.text * t + weights.entity * _entity(query, c) for t, c in zip(text, pool)]
 
 
-def expand(
-    query: Query,
-    seeds: Sequence[Candidate],
-    pool: Sequence[Candidate],
-    *,
-    per_seed: int = 3,
-    weight: float = 0.3,
-) -> Query:
-    """The second hop: `query` plus the `per_seed` most specific words of each seed episode
-    (the first hop's best), at `weight`. Specific: rarest in the pool, then most repeated in
-    the seed, then alphabetical (deterministic). Words the query has are not added twice."""
-    if not seeds:
-        return query
-    df: Counter[str] = Counter()
-    for candidate in pool:
-        df.update(_document(candidate.text, candidate.meta_json)[0].keys())
-    have = {g.stem for g in query.groups}
-    added: dict[str, WordGroup] = {}
-    for seed in seeds:
-        counts = _document(seed.text, seed.meta_json)[0]
-        surface = {
-            stem: word for word in reversed(words(seed.text)) for stem in (_stem_of(word),) if stem
-        }
-        ranked = sorted(
-            (s for s in counts if s not in have and s not in added and len(s) > 2 and s in surface),
-            key=lambda s: (df[s], -counts[s], s),
-        )
-        for root in ranked[:per_seed]:
-            if df[root] >= len(pool):
-                break  # in every candidate: tells nothing apart
-            added[root] = WordGroup(root, frozenset(), (surface[root],), weight)
-    if not added:
-        return query
-    return replace(query, groups=(*query.groups, *added.values()))
-
-
-def covers(query: Query, candidate: Candidate) -> bool:
-    """Whether the episode holds every word group of the query (its stem or a synonym)."""
-    counts = _document(candidate.text, candidate.meta_json)[0]
-    return all(g.stem in counts or any(r in counts for r in g.related) for g in query.groups)
-
-
-def _stem_of(word: str) -> str:
-    found = stems(word)
-    return found[0] if found else ""
-
-
 def _lifts(
     pool: Sequence[Candidate],
     text: Sequence[float],
@@ -368,3 +359,35 @@ def _fill(
         if len(chosen) == k:
             return True
     return False
+
+
+def spread(
+    ranked: Sequence[Ranked],
+    places: int,
+    penalty: float,
+    size: Callable[[Ranked], int] = lambda item: item.candidate.size,
+) -> list[Ranked]:
+    """Pick from `ranked` (best first) until `places` episodes are filled (a burst fills one
+    per message), each pick's score lowered by `penalty` for every pick already made from its
+    session: a top k that covers sessions rather than ten neighbours of one hit. Ties keep
+    the ranked order; `penalty` 0 keeps it whole. `size`: the places an item fills."""
+    remaining = list(ranked)
+    chosen: list[Ranked] = []
+    used: Counter[str] = Counter()
+    filled = 0
+    while remaining and filled < places:
+        best = 0
+        best_score = -math.inf
+        for index, item in enumerate(remaining):
+            adjusted = (
+                item.score - penalty * used[item.candidate.session] if penalty else item.score
+            )
+            if adjusted > best_score:
+                best, best_score = index, adjusted
+            if not penalty:
+                break
+        item = remaining.pop(best)
+        chosen.append(item)
+        used[item.candidate.session] += 1
+        filled += size(item)
+    return chosen

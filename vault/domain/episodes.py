@@ -149,6 +149,18 @@ class Episode(BaseModel):
     parts: ScoreParts = ScoreParts()
 
 
+class Topic(BaseModel):
+    """What an owner's conversations were about: a word or phrase used, how often, first and
+    last (one row of the `conversation_topics` view)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    topic: str
+    mention_count: int
+    first_mentioned: datetime
+    last_mentioned: datetime
+
+
 class AddEpisodesResult(BaseModel):
     """What `add_episodes` did: ids stored (in input order), refs already present, skips, caps."""
 

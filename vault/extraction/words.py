@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.stemming import snowball
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 # A small English list: function words, pronouns and chat filler that carry no topic.
@@ -44,26 +46,10 @@ def tokens(text: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper: runs/running/run -> run, injuries -> injury, sessions -> session.
-
-    It only needs to map the forms of one word onto one key, not to produce a real word.
-    """
-    word = _IRREGULAR.get(word.lower(), word.lower())
-    if len(word) <= 3:
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        word = word[:-1]
-    if word.endswith("ing") and len(word) > 5:
-        word = word[:-3]
-    elif word.endswith("ed") and len(word) > 4:
-        word = word[:-2]
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-        word = word[:-1]  # runn -> run, swimm -> swim
-    if len(word) > 3 and word.endswith("e"):
-        word = word[:-1]  # ride/rides/riding -> rid
-    return word
+    """A word's stem (runs/running/ran -> run, injuries -> injuri): irregular forms mapped,
+    then the one stemmer of vault (Snowball English, vault.domain.stemming)."""
+    lowered = word.lower()
+    return snowball(_IRREGULAR.get(lowered, lowered))
 
 
 def content_stems(text: str) -> frozenset[str]:

@@ -7,17 +7,19 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from vault.domain.embedding import Embedder
-from vault.domain.episodes import AddEpisodesResult, Episode, EpisodeIn, StorePolicy
+from vault.domain.embedding import Embed, Embedder, resolve_embedder
+from vault.domain.episodes import AddEpisodesResult, Episode, EpisodeIn, StorePolicy, Topic
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import EPISODE_ARCHIVE_RETENTION_DAYS, EPISODE_BUDGET, EPISODE_CAP
 from vault.domain.models import validated, validated_athlete
+from vault.domain.topics import topic_keys
 from vault.extraction import ActivityIn
 from vault.facade.store import Store, moment
 from vault.prompt.episodes import EpisodeSections, render_episode_sections
 from vault.prompt.tokens import DEFAULT_ENCODING
+from vault.services import activity_episodes, knowledge, privacy_gate
 from vault.services import episodes as services
-from vault.services import privacy_gate
+from vault.services import recall as recalling
 from vault.storage.repositories.episodes import EpisodeRepository, KnowledgeRepository
 
 
@@ -35,7 +37,7 @@ class Episodes:
         now: datetime | None = None,
         policy: StorePolicy | None = None,
         cap: int = EPISODE_CAP,
-        embed: services.Embed | None = None,
+        embed: Embed | None = None,
         model: str = "app",
         embedder: Embedder | None = None,
         trusted: bool = False,
@@ -124,7 +126,7 @@ class Episodes:
         trusted: bool = False,
     ) -> AddEpisodesResult:
         """The episodes an activity is worth (session with outcome, injury, race), recorded."""
-        found = services.episodes_from_activity(activity, policy=policy)
+        found = activity_episodes.episodes_from_activity(activity, policy=policy)
         if not found:
             privacy_gate.require_bool(trusted)
             return AddEpisodesResult()
@@ -138,7 +140,7 @@ class Episodes:
         k: int = 3,
         now: datetime | None = None,
         filters: dict[str, Any] | None = None,
-        embed: services.Embed | None = None,
+        embed: Embed | None = None,
         model: str = "app",
         embedder: Embedder | None = None,
     ) -> list[Episode]:
@@ -150,17 +152,37 @@ class Episodes:
         if not isinstance(query, str):
             raise InvalidInput("query must be a string")
         with self._store.read() as connection:
-            return services.recall(
+            return recalling.recall(
                 EpisodeRepository(connection),
-                owner,
-                query,
-                moment(now),
-                k=k,
-                filters=filters,
-                embed=embed,
-                model=model,
-                embedder=embedder,
+                recalling.RecallRequest(
+                    owner,
+                    query,
+                    moment(now),
+                    k=k,
+                    filters=filters,
+                    embedder=resolve_embedder(embedder, embed, model),
+                ),
             )
+
+    def topics(self, owner_id: str, *, limit: int = 20, about: str | None = None) -> list[Topic]:
+        """What the owner's conversations were about (the `conversation_topics` view): topics
+        most mentioned first. With `about`, only the topics among its words and phrases (the
+        ones a question touches)."""
+        owner = validated_athlete(owner_id)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be a whole number from 1 to 1000, got {limit!r}")
+        named = None if about is None else topic_keys(about)
+        with self._store.read() as connection:
+            rows = EpisodeRepository(connection).topics(owner, limit, named)
+        return [
+            Topic(
+                topic=r.topic,
+                mention_count=int(r.mention_count),
+                first_mentioned=r.first_mentioned,
+                last_mentioned=r.last_mentioned,
+            )
+            for r in rows
+        ]
 
     def reembed(self, embedder: Embedder, owner_id: str | None = None, *, batch: int = 256) -> int:
         """(Re)write every episode's vector (of `owner_id`, or of all owners) with `embedder`,
@@ -209,5 +231,5 @@ class Episodes:
         """The KNOWLEDGE / PAST EXPERIENCE prompt sections for `context`, within `budget`."""
         recalled = self.recall(owner_id, context, k=k, now=now) if context.strip() else []
         with self._store.read() as connection:
-            known = services.lookup_knowledge(KnowledgeRepository(connection), context)
+            known = knowledge.lookup_knowledge(KnowledgeRepository(connection), context)
         return render_episode_sections(known, recalled, budget=budget, encoding=encoding)

@@ -11,7 +11,7 @@ from typing import Any
 from vault.domain.episodes import Knowledge, KnowledgeIn
 from vault.domain.models import validated
 from vault.facade.store import Store, moment
-from vault.services import episodes as services
+from vault.services import knowledge as services
 from vault.services import privacy_gate
 from vault.storage.repositories.episodes import KnowledgeRepository
 

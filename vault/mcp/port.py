@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from vault.api import Vault
-from vault.domain.episodes import AddEpisodesResult, Episode
+from vault.domain.episodes import AddEpisodesResult, Episode, Topic
 from vault.domain.models import (
     Archived,
     AthleteMemory,
@@ -52,6 +52,9 @@ class VaultPort:
 
     def recall(self, athlete_id: str, query: str, limit: int) -> list[Episode]:
         return self.vault.episodes.recall(athlete_id, query, k=limit)
+
+    def topics(self, athlete_id: str, about: str | None, limit: int) -> list[Topic]:
+        return self.vault.episodes.topics(athlete_id, limit=limit, about=about)
 
     # -- writes (each one transaction in the facade)
     def merge(

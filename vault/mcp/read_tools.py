@@ -15,6 +15,7 @@ from vault.domain.models import Fact, ListItem
 from vault.mcp.port import VaultPort
 from vault.mcp.refusals import refusals
 from vault.mcp.schemas import (
+    AboutArg,
     ArchivedItem,
     AthleteArg,
     AthleteList,
@@ -29,6 +30,8 @@ from vault.mcp.schemas import (
     QueryArg,
     RecalledEpisode,
     RecallResult,
+    TopicList,
+    TopicRow,
     limit_arg,
 )
 from vault.mcp.scope import Scope
@@ -125,6 +128,27 @@ def register_read_tools(server: MCPServer, port: VaultPort, scope: Scope) -> Non
             episodes = port.recall(athlete, query, limit)
             return RecallResult(
                 athlete_id=athlete, query=query, episodes=[RecalledEpisode.of(e) for e in episodes]
+            )
+
+    @server.tool(
+        name="vault_conversation_topics", title="List conversation topics", annotations=READ_ONLY
+    )
+    def conversation_topics(
+        athlete_id: AthleteArg = None,
+        about: AboutArg = None,
+        limit: Annotated[int, limit_arg(20, 200)] = 20,
+    ) -> TopicList:
+        """What the athlete's conversations were about: the words and phrases used, how many
+        episodes mention each, first and last mentioned; most mentioned first. With `about`
+        (a question), only the topics it touches. Use it for questions spread over many days
+        ("what are her hobbies?") before recalling episodes about each topic."""
+        with refusals():
+            athlete = scope.athlete(athlete_id)
+            found = port.topics(athlete, about, limit)
+            return TopicList(
+                athlete_id=athlete,
+                about=about,
+                topics=[TopicRow(**t.model_dump()) for t in found],
             )
 
     @server.tool(

@@ -46,6 +46,13 @@ OptionalQueryArg = Annotated[
         description="Rank by relevance to these words; leave out to list everything.",
     ),
 ]
+AboutArg = Annotated[
+    str | None,
+    Field(
+        max_length=MAX_QUERY,
+        description="A question: only the topics among its words and phrases; leave out for all.",
+    ),
+]
 TextArg = Annotated[
     str,
     Stripped,
@@ -247,6 +254,19 @@ class RecallResult(_Out):
     athlete_id: str
     query: str
     episodes: list[RecalledEpisode]
+
+
+class TopicRow(_Out):
+    topic: str
+    mention_count: int
+    first_mentioned: datetime
+    last_mentioned: datetime
+
+
+class TopicList(_Out):
+    athlete_id: str
+    about: str | None
+    topics: list[TopicRow]
 
 
 class SkippedEpisode(_Out):

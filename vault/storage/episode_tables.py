@@ -13,6 +13,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     LargeBinary,
@@ -30,6 +31,7 @@ from vault.domain.limits import (
     KNOWLEDGE_NAME_MAX,
     REF_MAX,
 )
+from vault.domain.topics import TOPIC_MAX
 from vault.storage.tables import ID, metadata, tenant_fk, tenant_id_key
 from vault.storage.types import UTCDateTime
 from vault.storage.views import View
@@ -76,6 +78,33 @@ episode_vectors_table = Table(
     Column("dim", Integer, nullable=False),
     Column("vector", LargeBinary, nullable=False),
     tenant_fk("episode_vectors", "episode_id", "episodes", "owner_id"),
+)
+
+# A topic an episode's words name (vault.domain.topics), kept in the episodes' transaction and
+# leaving with its episode: the `conversation_topics` view counts them per owner.
+episode_topics_table = Table(
+    "episode_topics",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column(
+        "athlete_id",
+        String(ATHLETE_ID_MAX),
+        ForeignKey("athletes.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("episode_id", ID, nullable=False),
+    Column("topic", String(TOPIC_MAX), nullable=False),
+    Column("occurred_at", UTCDateTime, nullable=False),
+    ForeignKeyConstraint(  # paired with the owner (episodes name theirs owner_id)
+        ["athlete_id", "episode_id"],
+        ["episodes.owner_id", "episodes.id"],
+        ondelete="CASCADE",
+        name="fk_episode_topics_athlete_id_episodes",
+    ),
+    UniqueConstraint("athlete_id", "id"),
+    UniqueConstraint("athlete_id", "episode_id", "topic"),
+    Index(None, "athlete_id", "topic", "occurred_at"),
+    sqlite_autoincrement=True,
 )
 
 # An episode that left by the per-owner cap or by retention.
@@ -143,7 +172,14 @@ EPISODE_LIST_V1: dict[str, View] = {
         "e.metadata, e.created_at FROM episodes AS e",
     ),
 }
-EPISODE_VIEWS: tuple[str, ...] = ("episode_list",)
+# Seed 004's `conversation_topics`, version 1 (revision 0011 spells the same SQL literally).
+CONVERSATION_TOPICS_V1 = View(
+    "conversation_topics",
+    "SELECT t.athlete_id, t.topic, COUNT(*) AS mention_count, "
+    "MIN(t.occurred_at) AS first_mentioned, MAX(t.occurred_at) AS last_mentioned "
+    "FROM episode_topics AS t GROUP BY t.athlete_id, t.topic",
+)
+EPISODE_VIEWS: tuple[str, ...] = ("episode_list", "conversation_topics")
 EPISODE_VIEW_DOCS: dict[str, tuple[str, dict[str, str]]] = {
     "episode_list": (
         "Every recorded episode, one row each, with the common metadata keys as columns.",
@@ -161,6 +197,17 @@ EPISODE_VIEW_DOCS: dict[str, tuple[str, dict[str, str]]] = {
             "day": "metadata day, if any",
             "metadata": "every metadata key, as JSON",
             "created_at": "when it was recorded (UTC)",
+        },
+    ),
+    "conversation_topics": (
+        "What each owner's conversations were about: the words and phrases used, how often, "
+        "first and last.",
+        {
+            "athlete_id": "whose conversations (the episodes' owner)",
+            "topic": "a word or short phrase of the episodes (lower-cased)",
+            "mention_count": "how many of the owner's episodes name it",
+            "first_mentioned": "when the first of them occurred (UTC)",
+            "last_mentioned": "when the latest of them occurred (UTC)",
         },
     ),
 }

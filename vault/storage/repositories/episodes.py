@@ -35,6 +35,7 @@ from vault.domain.times import format_utc, parse_utc
 from vault.storage.dialect import has_fts5
 from vault.storage.episode_tables import (
     episode_archive_table,
+    episode_topics_table,
     episode_vectors_table,
     episodes_table,
     knowledge_names_table,
@@ -119,7 +120,11 @@ _AFTER = (
 _OLDEST = select(func.min(_E.occurred_at)).where(_E.owner_id == bindparam("owner"))
 _ACTIVITY_SESSIONS = (
     select(_E.ref, _E.occurred_at, _E.text, _META)
-    .where(_E.owner_id == bindparam("owner"), _E.ref.like("activity:%"), _E.type != "injury")
+    .where(
+        _E.owner_id == bindparam("owner"),
+        _E.ref.like("activity:%"),
+        _E.ref.not_like("activity:%:injury"),  # the second row older versions wrote for pain
+    )
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
@@ -204,6 +209,13 @@ _EXPIRED = (
     .where(_E.occurred_at < bindparam("cutoff", type_=_E.occurred_at.type))
     .order_by(_E.owner_id, _E.id)
 )
+_T = episode_topics_table.c
+_DELETE_TOPICS = delete(episode_topics_table).where(
+    _T.athlete_id == bindparam("owner"),
+    _T.episode_id.in_(bindparam("ids", expanding=True)),
+)
+_INSERT_TOPICS = insert(episode_topics_table)
+_COUNT_TOPICS = func.count().label("mention_count")
 _A = episode_archive_table.c
 _ARCHIVE_ROWS = select(_A.id, _A.text).where(_A.owner_id == bindparam("owner"))
 
@@ -315,6 +327,42 @@ class EpisodeRepository:
         with operation_scope("all"):  # a count over every shard
             found = self.connection.execute(statement).all()
         return {(row[0], int(row[1])): int(row[2]) for row in found}
+
+    def put_topics(self, owner_id: str, rows: list[dict[str, Any]], replaced: list[int]) -> None:
+        """Write the topics of episodes just written (`rows`: episode_id, topic, occurred_at),
+        after removing those of the `replaced` episodes (rewritten in place)."""
+        for start in range(0, len(replaced), 5000):
+            self.connection.execute(
+                delete(episode_topics_table).where(
+                    _T.athlete_id == owner_id,
+                    _T.episode_id.in_(replaced[start : start + 5000]),
+                )
+            )
+        if rows:
+            self.connection.execute(_INSERT_TOPICS, [{**r, "athlete_id": owner_id} for r in rows])
+
+    def topics(
+        self, owner_id: str, limit: int, named: Sequence[str] | None = None
+    ) -> list[Row[Any]]:
+        """The owner's topics (topic, mention_count, first_mentioned, last_mentioned), most
+        mentioned first; only those in `named` when given."""
+        statement = (
+            select(
+                _T.topic,
+                _COUNT_TOPICS,
+                func.min(_T.occurred_at).label("first_mentioned"),
+                func.max(_T.occurred_at).label("last_mentioned"),
+            )
+            .where(_T.athlete_id == owner_id)
+            .group_by(_T.topic)
+            .order_by(_COUNT_TOPICS.desc(), func.max(_T.occurred_at).desc(), _T.topic)
+            .limit(limit)
+        )
+        if named is not None:
+            if not named:
+                return []
+            statement = statement.where(_T.topic.in_(sorted(set(named))))
+        return list(self.connection.execute(statement))
 
     # -- reads
     def count(self, owner_id: str) -> int:
@@ -433,6 +481,7 @@ class EpisodeRepository:
             chunk = {"owner": owner_id, "ids": ids[start : start + 5000]}
             self.connection.execute(_ARCHIVE, {**chunk, "reason": reason, "now": now})
             self.connection.execute(_DELETE_VECTORS, chunk)
+            self.connection.execute(_DELETE_TOPICS, chunk)
             self.connection.execute(_DELETE_IDS, chunk)
         return len(ids)
 
@@ -451,6 +500,7 @@ class EpisodeRepository:
         for start in range(0, len(doomed), 5000):
             chunk = {"owner": owner_id, "ids": doomed[start : start + 5000]}
             self.connection.execute(_DELETE_VECTORS, chunk)
+            self.connection.execute(_DELETE_TOPICS, chunk)
             self.connection.execute(_DELETE_IDS, chunk)
         archived = [
             row.id
@@ -484,6 +534,7 @@ class EpisodeRepository:
                 delete(vectors_table).where(vectors_table.c.owner_id == owner_id)
             )
         )
+        self.connection.execute(delete(episode_topics_table).where(_T.athlete_id == owner_id))
         episodes = rowcount(
             self.connection.execute(delete(episodes_table).where(_E.owner_id == owner_id))
         )

@@ -1,0 +1,95 @@
+"""Bursts (one speaker's consecutive messages ranked as one unit, each keeping its ref) and
+conversation topics (kept with the episodes, counted by the view, erased with them), on both
+backends."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from tests.conftest import Db
+from vault import Vault
+
+ASKED = datetime(2023, 6, 10, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2023, 6, 1, 20, 0, tzinfo=timezone.utc)
+
+
+def message(speaker: str, text: str, ref: str, seconds: int) -> dict[str, object]:
+    return {
+        "text": f"{speaker}: {text}",
+        "at": T0 + timedelta(seconds=seconds),
+        "ref": ref,
+        "meta": {"speaker": speaker},
+    }
+
+
+def bursty_chat(vault: Vault) -> None:
+    filler = [
+        message("Ana", f"the museum cafe was closed again, day {n}", f"f{n}", 86400 * (n + 1))
+        for n in range(12)
+    ]
+    vault.episodes.add(
+        "ana",
+        [
+            message("Bo", "how was your trip?", "m0", 0),
+            message("Ana", "so good", "m1", 20),
+            message("Ana", "we finally saw the Louvre museum", "m2", 30),
+            message("Ana", "my sister Eva came along", "m3", 40),
+            message("Bo", "nice! Eva must have loved it", "m4", 600),
+            *filler,
+        ],
+        now=ASKED,
+    )
+
+
+def test_a_burst_is_ranked_as_one_unit_and_each_message_keeps_its_ref(vault: Vault) -> None:
+    bursty_chat(vault)
+    found = vault.episodes.recall(
+        "ana", "which museum did Ana visit with her sister", now=ASKED, k=3
+    )
+    refs = [e.ref for e in found]
+    # the words are spread over two messages of Ana's burst: both come back, one place each,
+    # with the burst's score; the message of the burst holding no word asked about stays out
+    assert refs[:2] == ["m2", "m3"]
+    assert found[0].score == found[1].score
+    assert "m1" not in refs
+
+
+def test_without_bursts_the_messages_rank_alone(vault: Vault) -> None:
+    from vault.services.recall import RecallOptions, RecallRequest, recall
+    from vault.storage.repositories.episodes import EpisodeRepository
+
+    bursty_chat(vault)
+    with vault.engine.connect() as connection:
+        request = RecallRequest(
+            "ana",
+            "which museum did Ana visit with her sister",
+            ASKED,
+            k=3,
+            options=RecallOptions(bursts=False),
+        )
+        found = recall(EpisodeRepository(connection), request)
+    assert len({e.score for e in found}) == len(found)  # no shared unit score
+
+
+def test_topics_are_counted_per_owner_and_erased_with_their_episodes(vault: Vault, db: Db) -> None:
+    bursty_chat(vault)
+    vault.episodes.add("bo", [{"text": "museum day", "at": T0}], now=ASKED)
+    rows = db.rows(
+        "SELECT topic, mention_count, first_mentioned, last_mentioned FROM conversation_topics "
+        "WHERE athlete_id = ? AND topic = ?",
+        "ana",
+        "museum",
+    )
+    assert rows == [("museum", 13, "2023-06-01T20:00:30.000000Z", "2023-06-13T20:00:00.000000Z")]
+    [top] = vault.episodes.topics("ana", limit=1)
+    assert (top.topic, top.mention_count) == ("museum", 13)
+    assert [t.topic for t in vault.episodes.topics("ana", about="which museum?")] == ["museum"]
+    # a rewritten episode's topics are replaced; forget takes the topics of what it erased
+    vault.episodes.add("ana", [message("Ana", "my sister Eva came to Lyon", "m3", 40)], now=ASKED)
+    assert "lyon" in {t.topic for t in vault.episodes.topics("ana", limit=100)}
+    vault.episodes.forget("ana", "louvre")
+    assert "louvre" not in {t.topic for t in vault.episodes.topics("ana", limit=100)}
+    assert db.rows("SELECT count(*) FROM episode_topics WHERE topic = 'louvre'") == [(0,)]
+    vault.delete_athlete("ana")
+    assert db.rows("SELECT count(*) FROM episode_topics WHERE athlete_id = 'ana'") == [(0,)]
+    assert db.rows("SELECT count(*) FROM episode_topics WHERE athlete_id = 'bo'") == [(1,)]

@@ -1,0 +1,77 @@
+"""Topics of a conversation: the words and short phrases its people used (seed 004's
+`conversation_topics`), found per episode when it is written.
+
+RAKE's candidate rule (Rose et al., 2010): a candidate is a run of content words between
+stopwords and punctuation. Runs of 1..3 words are kept (longer runs are cut into their
+trailing three), each word at least 3 letters and not a number; chat filler ("wow", "cool",
+"awesome") and a leading "Name:" are dropped. Pure and fast (about 20 us a message): it runs
+in every write of episodes. Measured alternatives are in docs/recall.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.domain.episode_query import STOPWORDS
+
+TOPIC_MAX = 100  # characters of one topic (the episode_topics.topic column)
+PER_EPISODE = 6  # phrases kept from one episode at most (and twice as many topics in all)
+PHRASE_WORDS = 3
+
+_SPEAKER = re.compile(r"^[^\W\d_][\w .'-]{0,40}:\s")
+_BREAK = re.compile(r"[.!?,;:()\[\]{}\"\u201c\u201d/\\|\n]+")
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
+FILLER = frozenset(
+    """
+    wow cool awesome amazing great nice good glad sounds sound yeah yes yep nope okay hey hello
+    thanks thank really super totally definitely absolutely pretty lot lots much many way kind
+    sort bit stuff actually honestly literally maybe probably sure awesome fun happy excited
+    hope hoping feel feeling felt think thought guess want wanted going gonna wanna got let
+    make made keep kept tell told share shared take took see saw look looks looking new old
+    great wonderful incredible fantastic lovely glad proud thing things lol haha omg also
+    always never every everything something anything nothing someone everyone people person
+    went go goes come came done given found hear heard now check continue happened doing
+    know knew say saying mean means love loved like liked need needed try tried able
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def topics(text: str) -> list[str]:
+    """The topics of one message, lower-cased, each once: its phrases of several words, then
+    every word of its phrases, in order."""
+    body = _SPEAKER.sub("", text, count=1)
+    found: list[str] = []
+    for piece in _BREAK.split(body.lower()):
+        run: list[str] = []
+        for word in (*_WORD.findall(piece), ""):
+            plain = word.replace("\u2019", "'")
+            if (
+                plain
+                and plain not in STOPWORDS
+                and plain not in FILLER
+                and "'" not in plain
+                and len(plain) >= 3
+                and not plain.isdigit()
+            ):
+                run.append(plain)
+                continue
+            if run:
+                found.append(" ".join(run[-PHRASE_WORDS:])[:TOPIC_MAX])
+                run = []
+    # a phrase counts for each of its words too ("camping plans" is about camping); a lone
+    # past form ("happened", "joined") is what was done, not what it was about
+    phrases = [p for p in dict.fromkeys(found) if " " in p][:PER_EPISODE]
+    singles = [w for p in found for w in p.split() if not (w.endswith("ed") and len(w) > 4)]
+    return [*phrases, *dict.fromkeys(singles)][: PER_EPISODE * 2]
+
+
+def topic_keys(text: str) -> list[str]:
+    """Every topic a question could name: its phrases, their runs of adjacent words and each
+    content word ("lake trips" -> "lake trips", "lake", "trips")."""
+    found: dict[str, None] = {}
+    for phrase in topics(text):
+        words = phrase.split()
+        for start in range(len(words)):
+            for end in range(start + 1, len(words) + 1):
+                found[" ".join(words[start:end])] = None
+    return list(found)
