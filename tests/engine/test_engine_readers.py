@@ -84,3 +84,27 @@ def test_a_read_only_vault_says_its_export_leaves_out_the_engines_rows(engine_wr
         with pytest.warns(EngineWritesNotApplied, match="leaves out 2 row"):
             document = vault.transfer.export("ana")
     assert NEW_FACT not in json.dumps(document)
+
+
+def test_the_row_is_the_contract_within_the_floor_and_the_budget(tmp_path: Path) -> None:
+    """docs/engine.md: a row fact is a contract fact; a contract fact is in the row exactly
+    when it is >= 0.5 and the block's budget keeps it; same order, sources and times."""
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running", confidence=0.9)
+        vault.remember("ana", "has a bad knee", confidence=0.7)
+        vault.remember("ana", "maybe likes hills", confidence=0.35)
+        contract = vault.contract("ana")
+        block = vault.memory_block("ana")
+    row = read_memory(path, "ana")
+    assert row is not None
+    kept = {f["fact"] for f in contract["key_facts"]} - {"maybe likes hills"}
+    assert "maybe likes hills" in {f["fact"] for f in contract["key_facts"]}
+    assert not block.dropped or all(d.reason.value != "budget" for d in block.dropped)
+    assert [f["fact"] for f in row["key_facts"]] == [
+        f["fact"] for f in contract["key_facts"] if f["fact"] in kept
+    ]
+    pairs = zip(row["key_facts"], [f for f in contract["key_facts"] if f["fact"] in kept])
+    for in_row, in_contract in pairs:
+        assert in_row["source"] == in_contract["source"]
+        assert in_row["learned_at"] == in_contract["learned_at"]

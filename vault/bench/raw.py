@@ -112,7 +112,12 @@ def merge(
             same = by_text.get(normalized)
             if same is not None:
                 same[OCC] += 1
-                same[CONF] = same[BASE] = boosted(same[CONF], same[OCC])
+                day = now_s[:10]  # belief needs another day: a same-day repeat lifts nothing
+                if not (
+                    same[CONF] < PROMPT_FLOOR and same[LEARNED][:10] == same[OBSERVED][:10] == day
+                ):
+                    same[CONF] = boosted(same[CONF], same[OCC])
+                same[BASE] = same[CONF]
                 same[REINFORCED] = max(same[REINFORCED], now_s)
                 same[DUE] = sqlite_time(decay_due(parse_sqlite_time(same[REINFORCED]), now))
                 same[OBSERVED] = max(same[OBSERVED], now_s)
@@ -212,20 +217,28 @@ _ORDER = "ORDER BY confidence DESC, last_reinforced_at DESC, id"
 _BLOCK_QUERIES = (
     (
         "- Facts: ",
-        f"SELECT text FROM facts WHERE athlete_id = ? AND confidence >= 0.5 {_ORDER} LIMIT 15",
+        "SELECT text FROM facts WHERE athlete_id = ? AND learned_at <= ? AND confidence >= 0.5 "
+        f"{_ORDER} LIMIT 15",
     ),
     ("- Patterns: ", f"SELECT text FROM patterns WHERE athlete_id = ? {_ORDER} LIMIT 5"),
     ("- Notes: ", f"SELECT text FROM notes WHERE athlete_id = ? {_ORDER} LIMIT 5"),
 )
 
 
-def memory_block(db: sqlite3.Connection, athlete: str) -> tuple[str, int]:
-    """The engine guide's MEMORY block and its token count; drops facts, then notes, then patterns."""
+def memory_block(db: sqlite3.Connection, athlete: str, now: datetime) -> tuple[str, int]:
+    """The engine guide's MEMORY block as of `now` (no fact first observed after it) and its token
+    count; drops facts, then notes, then patterns."""
     encode = encoder().encode_ordinary
+    as_of = sqlite_time(now)
     db.execute("BEGIN")
     try:
         sections = [
-            [text.replace("|", "/") for (text,) in db.execute(sql, (athlete,))]
+            [
+                text.replace("|", "/")
+                for (text,) in db.execute(
+                    sql, (athlete, as_of) if "learned_at" in sql else (athlete,)
+                )
+            ]
             for _, sql in _BLOCK_QUERIES
         ]
     finally:

@@ -129,9 +129,9 @@ def _workloads(vault: Vault, db: sqlite3.Connection, options: Options) -> dict[s
     vault_ns, raw_ns = [], []
     for athlete in sample:
         vault_ns.append(_clock(lambda: vault.memory_block(athlete, now=T0)))
-        raw_ns.append(_clock(lambda: raw.memory_block(db, athlete)))
+        raw_ns.append(_clock(lambda: raw.memory_block(db, athlete, T0)))
     checked = sorted(set(merged) | set(sample))
-    mismatched = [a for a in checked if _vault_block(vault, a) != raw.memory_block(db, a)]
+    mismatched = [a for a in checked if _vault_block(vault, a) != raw.memory_block(db, a, T0)]
     result["memory_block"] = _row(
         _us(vault_ns[skip:]),
         _us(raw_ns[skip:]),

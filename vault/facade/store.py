@@ -18,11 +18,10 @@ from vault.domain.times import utc_now
 from vault.storage.dialect import is_sqlite
 from vault.storage.engine import one_statement, writer
 from vault.storage.failures import storage_failure
-from vault.storage.repositories.engine_table import waiting_counts
 from vault.storage.uow import RetryPolicy, UnitOfWork
 
 if TYPE_CHECKING:  # imported where writes and erasures need them (start-up of reads)
-    from vault.services.engine_sync import EngineSyncHooks
+    from vault.services.engine_sync import EngineSyncHooks, PublishedRows
 
 
 class EngineWritesNotApplied(UserWarning):
@@ -42,15 +41,18 @@ class Store:
         self._one_statement = one_statement(engine)
         self._reader: Connection | None = None
         self._reader_lock = threading.Lock()
+        self._published: PublishedRows | None = None  # spares re-rendering an unchanged row
 
     def unit_of_work(self) -> UnitOfWork:
         return UnitOfWork(self._writer, hooks=self.hooks(None))
 
     def hooks(self, now: datetime | None) -> EngineSyncHooks:
         """Every write transaction applies the engine's writes and republishes its rows."""
-        from vault.services.engine_sync import EngineSyncHooks
+        from vault.services.engine_sync import EngineSyncHooks, PublishedRows
 
-        return EngineSyncHooks(policy=self.decay_policy, now=now)
+        if self._published is None:
+            self._published = PublishedRows()
+        return EngineSyncHooks(policy=self.decay_policy, now=now, published=self._published)
 
     @contextmanager
     def write(self, now: datetime | None = None, *, hooked: bool = True) -> Iterator[UnitOfWork]:
@@ -73,6 +75,8 @@ class Store:
         read-only) is read as it is, with an EngineWritesNotApplied warning saying so."""
         if not is_sqlite(self.engine):
             return 0
+        from vault.storage.repositories.engine_table import waiting_counts
+
         with self.read() as connection:
             pending = waiting_counts(connection)[0]
         if not pending:

@@ -13,6 +13,7 @@ legacy row, in `legacy_adoption.reason`), and the athlete's row is republished w
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -35,11 +36,13 @@ from vault.domain.models import (
     FactIn,
     NoteIn,
     PatternIn,
+    PromptRow,
     describe_validation_error,
 )
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.text import normalize_text
 from vault.domain.times import utc_now
+from vault.domain.vocabulary import Kind, Source
 from vault.prompt.engine_row import engine_document, engine_json
 from vault.prompt.items import utc_text
 from vault.prompt.memory_block import render_rows
@@ -93,23 +96,80 @@ def apply_engine_writes(
 
 
 def publish_changed(
-    uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
+    uow: UnitOfWork,
+    now: datetime,
+    policy: DecayPolicy = DEFAULT_DECAY_POLICY,
+    published: PublishedRows | None = None,
 ) -> int:
-    """Rewrite the engine row of every athlete whose memory changed in this transaction."""
+    """Rewrite the engine row of every athlete whose memory changed in this transaction.
+
+    With `published` (the rows this process wrote last), an athlete whose items are the same
+    as when vault last wrote the row, and whose row is still that one, is not rendered again."""
     table = EngineTableRepository(uow.connection)
     if not table.present:
         return 0
     athletes = table.take_dirty()
     for athlete_id in athletes:
-        rows = queries.prompt_rows(uow.connection, athlete_id, now, policy)
+        rows, origins = queries.engine_rows(uow.connection, athlete_id, now, policy)
+        signature = _signature(rows, origins) if published is not None else None
+        if signature is not None and published is not None:
+            known = published.get(athlete_id, signature)
+            if known is not _UNKNOWN and table.current(athlete_id) == known:
+                continue  # the row would not change
         block = render_rows(rows)
-        if not block.text:
+        document = engine_json(engine_document(rows, block, origins, now)) if block.text else None
+        if document is None:
             table.unpublish(athlete_id)  # the engine reads None: no MEMORY block, as vault prints
-            continue
-        origins = queries.fact_origins(uow.connection, athlete_id)
-        document = engine_document(rows, block, origins, now)
-        table.publish(athlete_id, engine_json(document), now)
+        else:
+            table.publish(athlete_id, document, now)
+        if signature is not None and published is not None:
+            published.put(athlete_id, signature, document)
     return len(athletes)
+
+
+_UNKNOWN = object()
+
+
+class PublishedRows:
+    """What this process last wrote as each athlete's engine row, and the items it was made
+    from (bounded: the most recently written `size` athletes). Only a shortcut: the row in
+    the table is compared before anything is skipped, so another process's write, a rolled
+    back one or the engine's own is never taken for ours."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._rows: OrderedDict[str, tuple[int, str | None]] = OrderedDict()
+
+    def get(self, athlete_id: str, signature: int) -> object:
+        """The document written for these items (None: no row), or _UNKNOWN."""
+        found = self._rows.get(athlete_id)
+        if found is None or found[0] != signature:
+            return _UNKNOWN
+        self._rows.move_to_end(athlete_id)
+        return found[1]
+
+    def put(self, athlete_id: str, signature: int, document: str | None) -> None:
+        self._rows[athlete_id] = (signature, document)
+        self._rows.move_to_end(athlete_id)
+        while len(self._rows) > self._size:
+            self._rows.popitem(last=False)
+
+    def forget(self, athlete_id: str) -> None:
+        self._rows.pop(athlete_id, None)
+
+
+def _signature(
+    rows: dict[Kind, list[PromptRow]], origins: dict[int, tuple[Source, datetime]]
+) -> int:
+    """Everything the row is made of but its time: the items, in order, and the facts' origins."""
+    return hash(
+        (
+            tuple(rows[Kind.FACT]),
+            tuple(rows[Kind.PATTERN]),
+            tuple(rows[Kind.NOTE]),
+            tuple(sorted(origins.items())),
+        )
+    )
 
 
 def sync(
@@ -308,6 +368,7 @@ class EngineSyncHooks:
 
     policy: DecayPolicy = DEFAULT_DECAY_POLICY
     now: datetime | None = None
+    published: PublishedRows | None = None
 
     def _moment(self) -> datetime:
         return self.now if self.now is not None else utc_now()
@@ -316,4 +377,4 @@ class EngineSyncHooks:
         apply_engine_writes(uow, self._moment(), self.policy)
 
     def before_commit(self, uow: UnitOfWork) -> None:
-        publish_changed(uow, self._moment(), self.policy)
+        publish_changed(uow, self._moment(), self.policy, self.published)

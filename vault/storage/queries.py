@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from operator import itemgetter
 from typing import Any
@@ -84,7 +85,7 @@ _SUMMARY = select(views.athlete_summary).where(
 )
 
 
-def _prompt_rows_statement() -> Any:
+def _prompt_rows_statement(with_origins: bool = False) -> Any:
     """Every item of the athlete as (kind, id, text, confidence, base, last reinforced,
     category, due): facts from their table (today's confidence is computed from these),
     patterns and notes from theirs. One statement, one snapshot, no ORDER BY: the rows are
@@ -93,8 +94,10 @@ def _prompt_rows_statement() -> Any:
 
     Patterns and notes come from their tables: the `active_*` views add a window rank that
     SQLite cannot push the athlete filter through (measured: 34 vs 20 µs per read).
+    `with_origins` adds each fact's source and learned_at (what the engine's row carries).
     """
     f = _facts_table
+    origins = [as_stored(f.c.source), as_stored(f.c.learned_at)] if with_origins else []
     facts = select(
         literal_column(f"'{Kind.FACT.value}'").label("kind"),
         f.c.id,
@@ -104,6 +107,7 @@ def _prompt_rows_statement() -> Any:
         as_stored(f.c.last_reinforced_at),
         as_stored(f.c.category),
         (f.c.decay_due_at <= bindparam("now", type_=UTCDateTime())).label("due"),
+        *origins,
     ).where(
         # as of `now`: nothing first observed after it (a read of a past day is that day's)
         (f.c.athlete_id == bindparam("athlete"))
@@ -119,6 +123,7 @@ def _prompt_rows_statement() -> Any:
             t.c.last_reinforced_at,
             null(),
             null(),
+            *(null() for _ in origins),
         ).where(t.c.athlete_id == bindparam("athlete"))
         for kind, t in ((Kind.PATTERN, _patterns), (Kind.NOTE, _notes))
     ]
@@ -127,9 +132,7 @@ def _prompt_rows_statement() -> Any:
 
 _KINDS = {kind.value: kind for kind in Kind}
 _PROMPT_ROWS = _prompt_rows_statement()
-_FACT_ORIGINS = select(_facts_table.c.id, _facts_table.c.source, _facts_table.c.learned_at).where(
-    _facts_table.c.athlete_id == bindparam("athlete")
-)
+_ENGINE_ROWS = _prompt_rows_statement(with_origins=True)
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
@@ -203,22 +206,37 @@ def memory(
     )
 
 
-def fact_origins(connection: Connection, athlete_id: str) -> dict[int, tuple[Source, datetime]]:
-    """Each fact's source and learned_at (what the engine's row carries beside the text)."""
-    rows = connection.execute(_FACT_ORIGINS, {"athlete": athlete_id})
-    return {fact_id: (Source(source), learned_at) for fact_id, source, learned_at in rows}
-
-
 def prompt_rows(
     connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
 ) -> dict[Kind, list[PromptRow]]:
     """The athlete's facts (>= 0.3 as of `now`), patterns and notes for the prompt, by kind,
     each in priority order, read in one statement without building a model per row."""
+    result = connection.execute(_PROMPT_ROWS, {"athlete": athlete_id, "now": now}).all()
+    return _prompt_rows(result, now, policy)  # one fetchall: rows one by one cost more
+
+
+def engine_rows(
+    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
+) -> tuple[dict[Kind, list[PromptRow]], dict[int, tuple[Source, datetime]]]:
+    """`prompt_rows` and each fact's source and learned_at (the engine row's), in ONE read."""
+    origins: dict[int, tuple[Any, Any]] = {}
+    result = connection.execute(_ENGINE_ROWS, {"athlete": athlete_id, "now": now}).all()
+    for kind, item_id, *_rest, source, learned_at in result:
+        if kind == _FACT:
+            origins[item_id] = (source, learned_at)
+    rows = _prompt_rows([row[:8] for row in result], now, policy)
+    return rows, {
+        item_id: (Source(source), utc_from_driver(learned_at))
+        for item_id, (source, learned_at) in origins.items()
+    }
+
+
+def _prompt_rows(
+    result: Sequence[Any], now: datetime, policy: DecayPolicy
+) -> dict[Kind, list[PromptRow]]:
     facts: list[_Ranked] = []
     lists: dict[str, list[_Ranked]] = {_PATTERN: [], _NOTE: []}
-    for kind, item_id, text, stored, base, last, category, due in connection.execute(
-        _PROMPT_ROWS, {"athlete": athlete_id, "now": now}
-    ).all():  # one fetchall: rows one by one cost more than the read
+    for kind, item_id, text, stored, base, last, category, due in result:
         if kind != _FACT:
             lists[kind].append((stored, last, item_id, text))
             continue

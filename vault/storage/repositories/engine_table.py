@@ -35,6 +35,9 @@ _PUBLISH = text(
     "VALUES (:athlete, :document, :updated_at, 'vault')"
 )
 _UNPUBLISH = text("DELETE FROM athlete_memory WHERE athlete_id = :athlete")
+_CURRENT = text(
+    "SELECT memory_json FROM athlete_memory WHERE athlete_id = :athlete AND written_by = 'vault'"
+)
 _ENGINE_KEYS = text("SELECT rowid, athlete_id FROM athlete_memory")
 _INBOX_KEYS = text("SELECT id, athlete_id FROM engine_inbox")
 _REFUSED_KEYS = text("SELECT id, athlete_id FROM engine_inbox WHERE refused IS NOT NULL")
@@ -115,6 +118,11 @@ class EngineTableRepository:
         self._connection.execute(
             _PUBLISH, {"athlete": athlete_id, "document": document, "updated_at": stamp}
         )
+
+    def current(self, athlete_id: str) -> str | None:
+        """The row vault wrote for the athlete and nobody replaced since (None: none)."""
+        found = self._connection.execute(_CURRENT, {"athlete": athlete_id}).scalar()
+        return None if found is None else str(found)
 
     def unpublish(self, athlete_id: str) -> None:
         self._connection.execute(_UNPUBLISH, {"athlete": athlete_id})
