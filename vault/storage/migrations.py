@@ -20,7 +20,20 @@ if TYPE_CHECKING:  # Alembic is imported only when a file is upgraded (CLI start
 # Every revision this installation ships, oldest first. Opening a file compares its stamp with
 # this tuple instead of loading the scripts; tests/migrations/test_schema_lifecycle.py checks
 # it against Alembic's own view of alembic/versions.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011")
+REVISIONS = (
+    "0001",
+    "0002",
+    "0003",
+    "0004",
+    "0005",
+    "0006",
+    "0007",
+    "0008",
+    "0009",
+    "0010",
+    "0011",
+    "0012",
+)
 HEAD = REVISIONS[-1]
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # the `vault` package

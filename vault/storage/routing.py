@@ -66,6 +66,7 @@ VIEWS = {
             "fact_history",
             "tagged_facts",
             "fact_evidence_list",
+            "conversation_topics",
         )
     },
     "episode_list": "owner_id",
