@@ -36,6 +36,7 @@ def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:
         "api",
         "cli",
         "mcp",
+        "ui",
         "bench",
         "extraction",
         "prompt",

@@ -1,12 +1,12 @@
-"""How long revision 0012 (tenant keys) takes on a large device file, and that it loses nothing.
+"""How long revision 0013 (tenant keys) takes on a large device file, and that it loses nothing.
 
     python tools/bench_tenant_migration.py [--facts 1000000] [--athletes 66667] [--db PATH]
     python tools/bench_tenant_migration.py --url postgresql://postgres@127.0.0.1:5432/DB ...
 
-Builds a vault at revision 0011 (SQLite file, or an EMPTY PostgreSQL database given by --url)
+Builds a vault at revision 0012 (SQLite file, or an EMPTY PostgreSQL database given by --url)
 holding `--facts` facts spread over `--athletes` athletes, one tag and one evidence row per
 fact, one archived fact (with a tag) per 10 facts and one episode per fact; then times the
-upgrade to 0012 alone and checks every table kept its row count. Prints the counts and the time.
+upgrade to 0013 alone and checks every table kept its row count. Prints the counts and the time.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def main() -> None:
         url = args.url or sqlite_url(args.db or Path(scratch) / "device.db")
         url = url.replace("postgresql://", "postgresql+psycopg://", 1)
         engine = create_vault_engine(url)
-        upgrade(engine, "0011")
+        upgrade(engine, "0012")
         dialect = engine.dialect.name
         started = time.perf_counter()
         with engine.begin() as connection:
@@ -82,7 +82,7 @@ def main() -> None:
         loaded = time.perf_counter() - started
         before = counts(engine)
         started = time.perf_counter()
-        upgrade(engine, "0012")
+        upgrade(engine, "0013")
         took = time.perf_counter() - started
         after = counts(engine)
         engine.dispose()
@@ -90,7 +90,7 @@ def main() -> None:
         f"{dialect}: loaded in {loaded:.1f} s: "
         + ", ".join(f"{t} {n:,}" for t, n in before.items())
     )
-    print(f"revision 0011 -> 0012 took {took:.1f} s; rows kept: {before == after}")
+    print(f"revision 0012 -> 0013 took {took:.1f} s; rows kept: {before == after}")
     if before != after:
         sys.exit(f"rows changed: {after}")
 

@@ -1,7 +1,7 @@
 """`Vault`: open a file, then one method per operation, each in its own transaction.
 
 Memory and learning live on `Vault`; the other resources hang off it, one small object each:
-`v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
+`v.items` (corrections of one item by id), `v.episodes`, `v.knowledge`, `v.transfer` (export/import/copy/backup) and `v.admin`
 (doctor/erase/stats/sql). CHANGELOG.md lists where the methods of earlier drafts went.
 """
 
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from vault.extraction import ActivityIn, Extractor, Turn
     from vault.facade.admin import Admin
     from vault.facade.episodes import Episodes
+    from vault.facade.items import Items
     from vault.facade.knowledge import KnowledgeBase
     from vault.facade.transfer import Transfer
     from vault.prompt.bootstrap import Profile
@@ -115,6 +116,12 @@ class Vault:
         from vault.facade.episodes import Episodes
 
         return Episodes(self._store)
+
+    @cached_property
+    def items(self) -> Items:
+        from vault.facade.items import Items
+
+        return Items(self._store)
 
     @cached_property
     def knowledge(self) -> KnowledgeBase:

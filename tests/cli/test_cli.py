@@ -189,7 +189,8 @@ NARRATIVE_COMMANDS = {
     "demo",
     "datasette-metadata",
     "mcp",
-}  # a story; a JSON file already; MCP itself
+    "ui",
+}  # a story; a JSON file already; MCP itself; the memory page
 
 
 @pytest.mark.parametrize("command", sorted(set(_commands()) - NARRATIVE_COMMANDS))

@@ -24,6 +24,7 @@ from vault import FactIn, InvalidInput, Vault
 from vault.cli import main
 from vault.facade.admin import Admin
 from vault.facade.episodes import Episodes
+from vault.facade.items import Items
 from vault.facade.knowledge import KnowledgeBase
 from vault.facade.transfer import Transfer
 
@@ -46,6 +47,11 @@ def _document(vault: Vault, text: str) -> dict[str, Any]:
     vault.delete_athlete("doc")
     document["facts"][0]["text"] = text
     return document
+
+
+def _a_fact(vault: Vault) -> int:
+    vault.merge("ana", [FactIn(text="goal: 10k")], now=T0, trusted=True)
+    return vault.facts("ana", T0)[0].id
 
 
 Write = Callable[[Vault, str, bool], object]
@@ -102,6 +108,7 @@ WRITES: dict[str, list[Write]] = {
             trusted=t,
         )
     ],
+    "items.edit": [lambda v, s, t: v.items.edit("ana", "fact", _a_fact(v), s, now=T0, trusted=t)],
     "knowledge.load": [
         lambda v, s, t: v.knowledge.load(
             [{"kind": "shoe", "name": "Pegasus", "attributes": {"note": s}}], now=T0, trusted=t
@@ -164,6 +171,8 @@ NOT_WRITES = {
     "episodes.topics",
     "episodes.sections",
     "episodes.vector_models",
+    "episodes.newest",
+    "episodes.count",
     "knowledge.for_context",
     "knowledge.read_files",
     # erase or lower what is stored, never add text
@@ -175,6 +184,8 @@ NOT_WRITES = {
     "episodes.expire",
     "episodes.cleanup_archive",
     "admin.erase",
+    "items.reject",
+    "items.delete",
     # vectors of episodes, and facts consolidated from sessions, already stored (their text
     # passed the gate on the way in)
     "episodes.reembed",
@@ -193,6 +204,7 @@ NOT_WRITES = {
 # the facade's rooms: `Vault` itself, then each resource object (`v.episodes`, ...)
 RESOURCES: dict[str, type] = {
     "": Vault,
+    "items": Items,
     "episodes": Episodes,
     "knowledge": KnowledgeBase,
     "transfer": Transfer,
@@ -292,7 +304,9 @@ CLI_WRITES = {  # command -> how to make it write PII
 CLI_LEARNING = {"ingest", "bootstrap", "demo"}  # extractor output only, through the gate
 # serves agents: its write tools call the gated facade methods, never with trusted=True
 # (tests/mcp/test_write_tools.py refuses personal data through the protocol)
-CLI_SERVERS = {"mcp"}
+# the memory page's forms call v.items.edit (gated, never trusted), forget and delete
+# (tests/ui/test_page.py refuses personal data through the page)
+CLI_SERVERS = {"mcp", "ui"}
 CLI_NOT_WRITES = {
     "backup",
     "cleanup",

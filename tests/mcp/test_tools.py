@@ -20,7 +20,7 @@ READS = {
     "vault_fact_history",
     "vault_list_athletes",
 }
-WRITES = {"vault_remember", "vault_learn", "vault_record_episode"}
+WRITES = {"vault_remember", "vault_learn", "vault_record_episode", "vault_correct_item"}
 
 
 def tools(vault: Vault, **flags: bool) -> dict[str, Any]:
@@ -47,7 +47,7 @@ def test_writes_and_forget_are_offered_only_when_allowed(vault: Vault) -> None:
     assert all(writing[name].annotations.read_only_hint is False for name in WRITES)
     assert all(writing[name].annotations.destructive_hint is False for name in WRITES)
     forgetting = tools(vault, writes=True, forget=True)
-    assert set(forgetting) == READS | WRITES | {"vault_forget"}
+    assert set(forgetting) == READS | WRITES | {"vault_forget", "vault_remove_item"}
     assert forgetting["vault_forget"].annotations.destructive_hint is True
 
 

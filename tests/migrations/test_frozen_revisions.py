@@ -100,7 +100,7 @@ def test_revision_0001_ships_the_version_1_views_verbatim() -> None:
     assert list(frozen) == [(view.name, view.select) for view in VIEWS_V1]
 
 
-def test_revision_0012_ships_the_version_3_views_verbatim() -> None:
+def test_revision_0013_ships_the_version_3_views_verbatim() -> None:
     from vault.storage.evidence_tables import FACT_EVIDENCE_V1, FACT_EVIDENCE_V2
     from vault.storage.views import (
         FACT_HISTORY_V1,
@@ -110,7 +110,7 @@ def test_revision_0012_ships_the_version_3_views_verbatim() -> None:
         dialect_views,
     )
 
-    (tenant_keys,) = [p for p in REVISIONS if "_0012_" in p.name]
+    (tenant_keys,) = [p for p in REVISIONS if "_0013_" in p.name]
     frozen = _load(tenant_keys)
     shipped = {name: select for name, select in frozen._views(3, "sqlite")}
     assert {v.name: v.select for v in VIEWS_V3}.items() <= shipped.items()

@@ -1,4 +1,4 @@
-"""Revision 0012 (tenant keys) moves a file in place, from every earlier revision, losing nothing.
+"""Revision 0013 (tenant keys) moves a file in place, from every earlier revision, losing nothing.
 
 Rows are written with raw SQL at the starting revision (each table that exists there), the
 file is upgraded to head, and every row is checked: still there, children given their parent's
@@ -20,7 +20,7 @@ from vault.storage.engine import create_vault_engine, sqlite_url
 from vault.storage.migrations import REVISIONS, downgrade, upgrade
 
 T = "2026-03-02T08:00:00.000000Z"
-TENANT_KEYS, BEFORE = "0012", "0011"
+TENANT_KEYS, BEFORE = "0013", "0012"
 STARTS = [r for r in REVISIONS if "0004" <= r < TENANT_KEYS]
 FACT = (
     "INSERT INTO facts (id, athlete_id, text, normalized_text, category, source, confidence, "

@@ -1,4 +1,4 @@
-"""Revision 0012 (tenant keys) on a PostgreSQL database holding rows: keys, types and sequences move in place."""
+"""Revision 0013 (tenant keys) on a PostgreSQL database holding rows: keys, types and sequences move in place."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def _fill(url: str) -> None:
 def test_a_server_database_with_rows_moves_to_tenant_keys(server_db: str) -> None:
     engine = create_vault_engine(server_db)
     try:
-        upgrade(engine, "0011")
+        upgrade(engine, "0012")
         _fill(server_db)
         upgrade(engine, "head")
         with engine.begin() as c:
@@ -119,7 +119,7 @@ def test_a_server_database_with_rows_moves_to_tenant_keys(server_db: str) -> Non
             assert new_id == 4  # after the deleted 3: the identity continues the old sequence
             comment = c.execute(text("SELECT obj_description('fact_history'::regclass)"))
             assert "superseded_by" in comment.scalar_one()  # revision 0006's words survive
-        downgrade(engine, "0011")
+        downgrade(engine, "0012")
         with engine.connect() as c:
             assert c.execute(text("SELECT fact_id, tag FROM fact_tags ORDER BY 1")).all() == [
                 (1, "body:knee"),

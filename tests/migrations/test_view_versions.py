@@ -45,7 +45,7 @@ PINNED: dict[str, dict[str, str]] = {
         "fact_history": "cf15a92139351d0f400705c4bb2a14c163f9017275bbc431e9420080260aca49",
         "tagged_facts": "d8e605b163cdfe295561edad7b0e8c6ca553d5da9bddd5411d5afc5584e9d1f8",
     },
-    "V3": {  # revision 0012: every join pairs the athlete id
+    "V3": {  # revision 0013: every join pairs the athlete id
         "active_facts": "4f5fa520d071c557175c46d496f76de41eefd7abe4374f0696038fdaed5de590",
         "prompt_facts": "40568a75555e79884b6718145e2c975f5dbabcfe0c41eb07a7a650daf3d8a6f5",
         "top_facts": "40052afdc5656801b2c7324ee105df007fb3ef50b494be3922b7ad91deacaa25",
@@ -100,7 +100,7 @@ def test_every_revision_leaves_the_views_it_promises(db_path: Path) -> None:
         assert _stored_views(db_path) == {
             **{v.name: v.create_sql() for v in CURRENT_VIEWS},
             episodes.name: episodes.create_sql(),
-            FACT_EVIDENCE_V2.name: FACT_EVIDENCE_V2.create_sql(),  # 0009, 0012: the facts' evidence
+            FACT_EVIDENCE_V2.name: FACT_EVIDENCE_V2.create_sql(),  # 0009, 0013: the facts' evidence
             CONVERSATION_TOPICS_V1.name: CONVERSATION_TOPICS_V1.create_sql(),  # 0011: topics
         }
         downgrade(engine, "0002")

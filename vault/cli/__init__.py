@@ -65,6 +65,10 @@ COMMANDS = {
         "mcp_commands",
         "Serve the vault to an MCP client (stdio by default), bound to the --athlete ids.",
     ),
+    "ui": (
+        "ui_commands",
+        "Serve the memory page: what the coach sees about each athlete, and corrections.",
+    ),
     "ingest": (
         "learning_commands",
         "Extract what ATHLETE said or did into memory (`-` reads standard input).",

@@ -84,6 +84,7 @@ class ArchiveReason(str, Enum):
     RESOLVED = "resolved"  # the athlete said it no longer holds ("my knee is fine now")
     DECAYED = "decayed"  # confidence fell below the floor
     CAPPED = "capped"  # pushed out by the 15 / 5 / 5 caps
+    EDITED = "edited"  # the athlete rewrote it (memory page, MCP): `superseded_by` the new text
 
 
 class Level(str, Enum):

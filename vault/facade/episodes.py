@@ -193,6 +193,23 @@ class Episodes:
         with self._store.write() as uow:
             return services.reembed(uow, embedder, owner, batch=batch)
 
+    def newest(self, owner_id: str, *, limit: int = 20, offset: int = 0) -> list[Episode]:
+        """One page of the owner's episodes, newest first (`offset` episodes skipped)."""
+        owner = validated_athlete(owner_id)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 500:
+            raise InvalidInput(f"limit must be a whole number from 1 to 500, got {limit!r}")
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise InvalidInput(f"offset must be a whole number >= 0, got {offset!r}")
+        with self._store.read() as connection:
+            rows = EpisodeRepository(connection).newest(owner, limit, offset)
+        return [services.stored_episode(row) for row in rows]
+
+    def count(self, owner_id: str) -> int:
+        """How many episodes the owner has (archived ones not counted)."""
+        owner = validated_athlete(owner_id)
+        with self._store.read() as connection:
+            return EpisodeRepository(connection).count(owner)
+
     def vector_models(self) -> dict[tuple[str, int], int]:
         """How many episode vectors each (model, dim) holds."""
         with self._store.read() as connection:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from vault.api import Vault
+from vault.domain.corrections import Edited, Removed
 from vault.domain.episodes import AddEpisodesResult, Episode, Topic
 from vault.domain.models import (
     Archived,
@@ -77,3 +78,10 @@ class VaultPort:
 
     def forget(self, athlete_id: str, query: str) -> ForgetResult:
         return self.vault.forget(athlete_id, query)
+
+    def edit_item(self, athlete_id: str, kind: str, item_id: int, text: str) -> Edited:
+        return self.vault.items.edit(athlete_id, kind, item_id, text)
+
+    def remove_item(self, athlete_id: str, kind: str, item_id: int, wrong: bool) -> Removed:
+        items = self.vault.items
+        return (items.reject if wrong else items.delete)(athlete_id, kind, item_id)

@@ -312,3 +312,44 @@ class AthleteOverview(_Out):
 
 class AthleteList(_Out):
     athletes: list[AthleteOverview]
+
+
+# -- corrections of one item (strict: one name per argument, limits in the schema)
+ItemKind = Annotated[
+    Literal["fact", "pattern", "note"],
+    Field(description="What the id names: a fact, a pattern or a note (each has its own ids)."),
+]
+ItemIdArg = Annotated[
+    int,
+    Field(
+        ge=1, le=2**63 - 1, description="The item's id, as search_facts or read_memory shows it."
+    ),
+]
+NewTextArg = Annotated[
+    str,
+    Stripped,
+    Field(
+        min_length=1,
+        max_length=300,
+        description="The corrected text, in the athlete's third person, e.g. 'runs in the evening'.",
+    ),
+]
+
+
+class CorrectionReport(_Out):
+    athlete_id: str
+    item: MemoryItem = Field(description="The item that now holds the corrected text.")
+    replaced: ArchivedItem = Field(
+        description="The old item, archived with reason `edited` (fact_history shows it)."
+    )
+
+
+class RemovalReport(_Out):
+    athlete_id: str
+    kind: str
+    id: int
+    reason: Literal["wrong", "deleted"]
+    erased_from_disk: bool = Field(
+        description="False while a reader's snapshot keeps the removed text in the WAL; "
+        "`vault erase --wait` finishes the job."
+    )

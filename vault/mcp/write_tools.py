@@ -1,4 +1,5 @@
-"""The tools that write: remember, learn, record an episode, and (separately allowed) forget.
+"""The tools that write: remember, learn, record an episode, correct one item, and (separately
+allowed) forget and remove one item.
 
 Each is one call of the public facade, so it is one transaction with the facade's validation
 and privacy filter (never `trusted`): a refused input writes nothing.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timezone
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
@@ -21,16 +22,21 @@ from vault.mcp.schemas import (
     ArchivedItem,
     AtArg,
     AthleteArg,
+    CorrectionReport,
     EpisodeReport,
     EpisodeTextArg,
     ForgetReport,
     IgnoredItem,
+    ItemIdArg,
+    ItemKind,
     Kind,
     LearnSource,
     MemoryItem,
     MergeReport,
     MessageArg,
+    NewTextArg,
     QueryArg,
+    RemovalReport,
     SkippedEpisode,
     TextArg,
 )
@@ -159,8 +165,53 @@ def register_write_tools(server: MCPServer, port: VaultPort, scope: Scope) -> No
                 skipped=[SkippedEpisode(index=i, reason=r) for i, r in result.skipped],
             )
 
+    @server.tool(name="vault_correct_item", title="Correct one memory item", annotations=ADDITIVE)
+    def correct_memory_item(
+        item_id: ItemIdArg, text: NewTextArg, kind: ItemKind = "fact", athlete_id: AthleteArg = None
+    ) -> CorrectionReport:
+        """Rewrite one fact, pattern or note the athlete says is not quite right ("I run in
+        the evening now, not the morning"). The new text is the athlete's own statement; the
+        old item is archived as `edited` and kept in its history, and learning does not bring
+        the old text back from the messages it came from."""
+        with refusals():
+            scope.require_writes()
+            athlete = scope.athlete(athlete_id)
+            edited = port.edit_item(athlete, kind, item_id, text)
+            return CorrectionReport(
+                athlete_id=athlete,
+                item=MemoryItem.of(edited.item),
+                replaced=ArchivedItem.of(edited.archived),
+            )
+
 
 def register_forget_tool(server: MCPServer, port: VaultPort, scope: Scope) -> None:
+    @server.tool(name="vault_remove_item", title="Remove one memory item", annotations=DESTRUCTIVE)
+    def remove_memory_item(
+        item_id: ItemIdArg,
+        kind: ItemKind = "fact",
+        reason: Annotated[
+            Literal["wrong", "deleted"],
+            Field(
+                description="wrong: the athlete says it is not true; deleted: they want it gone."
+            ),
+        ] = "wrong",
+        athlete_id: AthleteArg = None,
+    ) -> RemovalReport:
+        """Remove one fact, pattern or note by id, for good: no copy of its text is kept, and
+        learning does not re-create it from the same messages (a new statement later can).
+        Use it when the athlete says an item is wrong or asks for it to be deleted."""
+        with refusals():
+            scope.require_forget()
+            athlete = scope.athlete(athlete_id)
+            removed = port.remove_item(athlete, kind, item_id, wrong=reason == "wrong")
+            return RemovalReport(
+                athlete_id=athlete,
+                kind=removed.kind.value,
+                id=removed.id,
+                reason=reason,
+                erased_from_disk=removed.erased_from_disk,
+            )
+
     @server.tool(name="vault_forget", title="Erase matching memories", annotations=DESTRUCTIVE)
     def forget(query: QueryArg, athlete_id: AthleteArg = None) -> ForgetReport:
         """Erase everything about the athlete that matches every word of `query`: facts,

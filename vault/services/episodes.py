@@ -8,13 +8,14 @@ vault.services.knowledge.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from vault.domain.embedding import Embed, Embedder, embed_all, resolve_embedder
 from vault.domain.embedding import checked as checked_embedder
-from vault.domain.episodes import AddEpisodesResult, EpisodeIn, StorePolicy, meta_json
+from vault.domain.episodes import AddEpisodesResult, Episode, EpisodeIn, StorePolicy, meta_json
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import EPISODE_CAP
 from vault.domain.text import query_terms
@@ -180,3 +181,20 @@ def cleanup_episode_archive(uow: UnitOfWork, now: datetime, retention_days: int)
     if deleted:  # the archived episodes' words may still sit in old segments of the index
         purge_erased_terms(uow.connection)
     return deleted
+
+
+def stored_episode(row: Any) -> Episode:
+    """An episode row (the repository's COLUMNS) as the model listings return."""
+    meta = row.meta
+    if isinstance(meta, str):
+        meta = json.loads(meta) if meta else {}
+    return Episode(
+        id=row.id,
+        owner_id=row.owner_id,
+        ref=row.ref,
+        type=row.type,
+        outcome=row.outcome,
+        text=row.text,
+        occurred_at=row.occurred_at,
+        meta=meta or {},
+    )

@@ -15,6 +15,7 @@ from vault.domain.models import (
     ForgetResult,
     Ignored,
     MergeResult,
+    Retraction,
 )
 from vault.domain.rules import (
     DEFAULT_DECAY_POLICY,
@@ -28,7 +29,12 @@ from vault.domain.text import matches_query, query_terms
 from vault.domain.times import utc_now
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.services import evidence
-from vault.services.erasure import record_athlete_erasure, record_erasure
+from vault.services.erasure import (
+    athlete_erased_at,
+    erased_items,
+    record_athlete_erasure,
+    record_erasure,
+)
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
 from vault.storage.repositories.engine_table import EngineTableRepository
@@ -45,11 +51,17 @@ def merge(
     now: datetime,
     policy: DecayPolicy = DEFAULT_DECAY_POLICY,
 ) -> MergeResult:
-    """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap."""
+    """Merge candidates into one athlete's memory: boost, replace, resolve, prune, cap.
+
+    A candidate learned from evidence observed no later than an erasure of its text (forget,
+    delete, "this is wrong", an edit's old text) is left out: the same evidence does not bring
+    it back; a statement made after the erasure is new and is merged."""
     uow.athletes.ensure(athlete_id, now)
+    candidates, refused = _not_erased(uow, athlete_id, candidates, now)
     active = uow.memory.load_active(athlete_id)
     candidates = evidence.unseen(uow, athlete_id, active, candidates)
     plan = plan_merge(active, list(candidates), now, policy)
+    plan.ignored.extend(refused)
     carried = evidence.carried_over(uow, athlete_id, plan)
     written = uow.memory.write(athlete_id, plan)
     evidence.record(uow, athlete_id, plan, candidates, carried, now)
@@ -66,6 +78,33 @@ def merge(
     )
 
 
+def _not_erased(
+    uow: UnitOfWork, athlete_id: str, candidates: Sequence[Candidate], now: datetime
+) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """Split off the candidates learned from evidence (an `observed_at`) that is no newer than
+    an erasure of their text (not the whole athlete's delete); a candidate without one is
+    stated now, and is new."""
+    dated = [c for c in candidates if not isinstance(c, Retraction) and c.observed_at is not None]
+    erased = erased_items(uow, athlete_id, [c.text for c in dated]) if dated else {}
+    if not erased:
+        return list(candidates), []
+    # what `vault delete` erased may be learned again: a deleted athlete starts over (the demo
+    # replays the same messages); corrections and forget are what must stick
+    deleted = athlete_erased_at(uow, athlete_id)
+    erased = {text: when for text, when in erased.items() if when != deleted}
+    kept: list[Candidate] = []
+    refused: list[tuple[str, str]] = []
+    for candidate in candidates:
+        observed = None if isinstance(candidate, Retraction) else candidate.observed_at
+        when = None if observed is None else erased.get(candidate.text)  # type: ignore[union-attr]
+        if when is not None and observed is not None and when >= observed:
+            refused.append((candidate.text, ERASED))  # type: ignore[union-attr]
+        else:
+            kept.append(candidate)
+    return kept, refused
+
+
+ERASED = "erased: removed by the athlete or a forget after it was observed"
 DECAY_ATHLETES = 500  # athletes with facts due, per page of the all-shard read
 
 

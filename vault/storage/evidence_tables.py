@@ -46,7 +46,7 @@ FACT_EVIDENCE_V1 = View(
     "evidence_id, e.source, e.source_ref, e.extractor, e.words, e.observed_at, e.recorded_at "
     "FROM facts AS f JOIN fact_evidence AS e ON e.fact_id = f.id",
 )
-# Version 2 (revision 0012): the join pairs the athlete id with the fact id.
+# Version 2 (revision 0013): the join pairs the athlete id with the fact id.
 FACT_EVIDENCE_V2 = View(
     "fact_evidence_list",
     "SELECT f.athlete_id, f.id AS fact_id, f.text, f.confidence, f.occurrences, e.id AS "

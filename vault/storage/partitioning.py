@@ -1,7 +1,7 @@
 """`vault upgrade --partitions N`: every athlete-owned table hash-partitioned by the athlete id.
 
 A choice for a large single PostgreSQL server (vacuum and index size per partition), and the
-same key rule Citus imposes: the partition key in every primary and unique key (revision 0012).
+same key rule Citus imposes: the partition key in every primary and unique key (revision 0013).
 Only for a NEW database: the schema is created at head (Alembic, as always), then, in the same
 transaction, each athlete-owned table (`athletes` by `id`, every table with a tenant column by
 it) is made again as `PARTITION BY HASH` with N partitions `<table>_p0` ... `<table>_p<N-1>`:

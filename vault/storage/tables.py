@@ -58,11 +58,11 @@ def _enum_column(enum: type[PyEnum], name: str) -> Enum:
     )
 
 
-# 64-bit ids on PostgreSQL (identity columns, revision 0012); on SQLite `INTEGER PRIMARY KEY`,
+# 64-bit ids on PostgreSQL (identity columns, revision 0013); on SQLite `INTEGER PRIMARY KEY`,
 # the rowid, which FTS5's external content and the engine's triggers rely on.
 ID = BigInteger().with_variant(Integer(), "sqlite")
 # The tenant: every athlete-owned table carries the athlete id, and on PostgreSQL it leads the
-# primary key (`(athlete_id, id)`, revision 0012), so each table can be hash-partitioned or
+# primary key (`(athlete_id, id)`, revision 0013), so each table can be hash-partitioned or
 # distributed (Citus) by it; see docs/scale-out.md and vault.storage.tenancy.
 TENANT_COLUMNS = ("athlete_id", "owner_id")
 

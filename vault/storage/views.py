@@ -134,7 +134,7 @@ TAGGED_FACTS_V1 = View(
 
 VIEWS_V2: tuple[View, ...] = (*VIEWS_V1, FACT_HISTORY_V1, TAGGED_FACTS_V1)
 
-# Version 3 (revision 0012): every join pairs the athlete id with a key, so each view reads one
+# Version 3 (revision 0013): every join pairs the athlete id with a key, so each view reads one
 # athlete's rows together (one shard, once tables are partitioned or distributed by athlete).
 # fact_history on PostgreSQL walks each athlete's chains inside a LATERAL subquery whose
 # recursive CTE is filtered by that athlete (`WHERE athlete_id = 'x'` on the view reaches it);
@@ -281,7 +281,7 @@ VIEW_DOCS: dict[str, tuple[str, dict[str, str]]] = {
             "text": "what the fact said",
             "category": "its category",
             "conflict_key": "its slot (`primary sport`, `goal`, ...), if any",
-            "reason": "why it left: superseded, merged, resolved, decayed, capped",
+            "reason": "why it left: superseded, merged, resolved, decayed, capped, edited",
             "confidence": "its confidence when it left",
             "learned_at": "when it was first learned (UTC)",
             "archived_at": "when it left (UTC)",

@@ -57,7 +57,7 @@ def layout() -> Layout:
                 owner[table.name] = fk.parent
         tenant = next((table.c[c] for c in TENANT_COLUMNS if c in table.c), None)
         if table is not athletes and tenant is not None:
-            owner[table.name] = tenant  # revision 0012: child tables carry the athlete too
+            owner[table.name] = tenant  # revision 0013: child tables carry the athlete too
     for table in tables:
         if table.name in owner or table is athletes:
             continue

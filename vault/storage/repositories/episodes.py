@@ -96,6 +96,7 @@ _RECENT = (
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
+_NEWEST = _RECENT.offset(bindparam("skip"))
 # the episode just before / just after a moment (and id) of the owner: one seek each on the
 # (owner_id, occurred_at) index, whose entries end with the row id
 _AT = bindparam("at", type_=_E.occurred_at.type)
@@ -451,6 +452,11 @@ class EpisodeRepository:
 
     def recent(self, owner_id: str, cap: int) -> list[Row[Any]]:
         return list(self.connection.execute(_RECENT, {"owner": owner_id, "cap": cap}))
+
+    def newest(self, owner_id: str, limit: int, offset: int) -> list[Row[Any]]:
+        """One page of the owner's episodes, newest first (a walk of its occurred_at index)."""
+        params = {"owner": owner_id, "cap": limit, "skip": offset}
+        return list(self.connection.execute(_NEWEST, params))
 
     # -- caps, retention, forget, delete
     def enforce_cap(self, owner_id: str, cap: int, now: datetime) -> int:

@@ -1,7 +1,7 @@
 """Tenant keys: every athlete-owned table keyed by the athlete, 64-bit ids, co-located joins.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-25
 
 Purpose: a schema that PostgreSQL can hash-partition by athlete and Citus can distribute by
@@ -43,8 +43,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0012"
-down_revision: str | None = "0011"
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -210,7 +210,7 @@ V1 = (
 
 
 def _views(version: int, dialect: str) -> list[tuple[str, str]]:
-    """Every view vault keeps, in creation order, at version 2 (0009 to 0011) or 3 (this one)."""
+    """Every view vault keeps, in creation order, at version 2 (0009 to 0012) or 3 (this one)."""
     if version == 2:
         history, tagged, evidence = FACT_HISTORY_V1, TAGGED_FACTS_V1, FACT_EVIDENCE_LIST_V1
     else:
