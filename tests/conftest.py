@@ -10,7 +10,14 @@ PostgreSQL. `VAULT_TEST_PG_URL` names a server database to start from
 (`postgresql+psycopg://postgres@127.0.0.1:5432/test`); the run creates its own database
 `vault_test_<random>` there, upgrades it once, empties the vault's tables before each test
 (TRUNCATE ... RESTART IDENTITY, so ids start at 1 as in a fresh file) and drops the database at
-the end, so runs never see each other's rows. Without the variable or a server, the PostgreSQL
+the end, so runs never see each other's rows. With `VAULT_TEST_PG_PARTITIONS=N` that database is
+made by `vault upgrade --partitions N` (every athlete-owned table hash-partitioned by athlete);
+.ci/run runs the PostgreSQL half a second time that way.
+
+Routing. While the PostgreSQL half runs, every statement vault sends is checked the way Citus
+routes it (vault.storage.routing): a statement of a per-athlete operation that reads or writes
+an athlete-owned table without an equality on the athlete id, or joins athlete-owned tables on
+anything else, fails the test that sent it. Without the variable or a server, the PostgreSQL
 half is skipped with one `SKIPPED [n] tests/conftest.py: ...` line; `VAULT_REQUIRE_PG=1`
 (set by .ci/run) turns that skip into an error.
 """
@@ -21,6 +28,7 @@ import ast
 import inspect
 import os
 import secrets
+import sys
 import textwrap
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -29,11 +37,14 @@ from typing import Any
 
 import freezegun
 import pytest
-from sqlalchemy import Engine, create_engine, exc
+from sqlalchemy import Connection, Engine, create_engine, event, exc
 from sqlalchemy.engine import make_url
 
+import vault as vault_package
 from vault import Vault, open_vault
-from vault.storage.engine import display_url, sqlite_url
+from vault.storage import routing
+from vault.storage.engine import create_vault_engine, display_url, sqlite_url
+from vault.storage.migrations import create_partitioned
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
@@ -41,6 +52,7 @@ T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 freezegun.configure(extend_ignore_list=["_pytest.timing"])
 
 PG_URL_ENV = "VAULT_TEST_PG_URL"
+PARTITIONS_ENV = "VAULT_TEST_PG_PARTITIONS"  # N: the run's database is made by --partitions N
 REQUIRE_PG_ENV = "VAULT_REQUIRE_PG"
 SQLITE, POSTGRESQL = "sqlite", "postgresql"
 BACKEND_FIXTURES = {"vault", "vault_url", "db"}
@@ -152,6 +164,49 @@ def _unavailable(reason: str) -> None:
     pytest.skip(message)
 
 
+# Every statement vault sends to PostgreSQL while a test runs, that would not route to one
+# shard (vault.storage.routing): the test fails at teardown, naming the statement. "Vault
+# sends": the code that called SQLAlchemy is the vault package (a test's own SQL is not).
+UNROUTED = "vault_test_unrouted"  # execution option of the tests' own SQL (Db, emptying)
+VAULT_PACKAGE = str(Path(vault_package.__file__).resolve().parent) + os.sep
+_not_routed: list[tuple[str, tuple[str, ...]]] = []
+
+
+def _sent_by_vault() -> bool:
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith(VAULT_PACKAGE):
+            return True
+        if f"{os.sep}sqlalchemy{os.sep}" not in name and not name.endswith("contextlib.py"):
+            return False
+        frame = frame.f_back
+    return False
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _check_routing(
+    connection: Connection, _cursor: Any, statement: str, _params: Any, _context: Any, _many: bool
+) -> None:
+    if connection.dialect.name != POSTGRESQL or connection.get_execution_options().get(UNROUTED):
+        return
+    if not _sent_by_vault():
+        return
+    found = routing.problems(statement, routing.scope())
+    if found:
+        _not_routed.append((statement, found))
+
+
+@pytest.fixture(autouse=True)
+def _every_statement_routes_to_one_shard() -> Iterator[None]:
+    _not_routed.clear()
+    yield
+    if _not_routed:
+        lines = [f"{'; '.join(why)}: {sql}" for sql, why in dict(_not_routed).items()]
+        _not_routed.clear()
+        pytest.fail("statements that would not route to one shard:\n" + "\n".join(lines))
+
+
 @pytest.fixture(scope="session")
 def pg_admin_url() -> str:
     """The server database this run starts from (`VAULT_TEST_PG_URL`)."""
@@ -180,6 +235,11 @@ def pg_server_url(pg_admin_url: str) -> Iterator[str]:
         connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
     url = parsed.set(database=name).render_as_string(hide_password=False)
     try:
+        partitions = int(os.environ.get(PARTITIONS_ENV) or 0)
+        if partitions:  # the PostgreSQL half against hash-partitioned tables (.ci/run's 2nd pass)
+            engine = create_vault_engine(url)
+            create_partitioned(engine, partitions)
+            engine.dispose()
         open_vault(url, upgrade=True).close()
         yield url
     finally:
@@ -198,6 +258,7 @@ def _pg_cleaner(pg_server_url: str) -> Iterator[Engine]:
 def empty_pg_vault(engine: Engine) -> None:
     """Every vault table emptied and its ids restarted: a fresh vault, without re-migrating."""
     with engine.begin() as connection:
+        connection = connection.execution_options(**{UNROUTED: True})
         connection.exec_driver_sql("SET LOCAL lock_timeout = '20s'")
         tables = (
             connection.exec_driver_sql(
@@ -241,14 +302,15 @@ class Db:
     def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         """Rows of `sql`; `?` placeholders on both backends."""
         statement = sql if self.backend == SQLITE else sql.replace("?", "%s")
-        with self.engine.connect() as connection:
+        with self.engine.connect().execution_options(**{UNROUTED: True}) as connection:
             result = connection.exec_driver_sql(statement, tuple(params))
             return [tuple(_canonical_time(v) for v in row) for row in result]
 
     def execute(self, sql: str, *params: Any) -> None:
         statement = sql if self.backend == SQLITE else sql.replace("?", "%s")
-        with self.engine.begin() as connection:
+        with self.engine.connect().execution_options(**{UNROUTED: True}) as connection:
             connection.exec_driver_sql(statement, tuple(params))
+            connection.commit()
 
 
 def _canonical_time(value: Any) -> Any:

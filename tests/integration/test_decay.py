@@ -82,7 +82,7 @@ def test_a_second_run_with_nothing_to_change_writes_nothing(vault: Vault) -> Non
 
 
 def test_decay_statements_do_not_grow_with_rows(vault: Vault, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(memory_service, "DECAY_BATCH", 10)  # the row-batch path, if it is taken
+    monkeypatch.setattr(memory_service, "DECAY_ATHLETES", 10)  # pages of athletes (PostgreSQL)
     fill(vault, 2)  # 12 facts
     small = len(writes_during(vault, lambda: vault.decay(now=T0 + timedelta(weeks=12))))
     fill(vault, 8, seed=8)  # 48 more facts, all unreinforced
@@ -148,7 +148,7 @@ def test_decay_reports_progress_up_to_the_number_of_facts_due(vault: Vault, monk
     from vault.storage import decay_sql
 
     monkeypatch.setattr(decay_sql, "PROGRESS_EVERY", 7)
-    monkeypatch.setattr(memory_service, "DECAY_BATCH", 7)
+    monkeypatch.setattr(memory_service, "DECAY_ATHLETES", 7)
     fill(vault, 6)
     later = T0 + timedelta(weeks=9)
     due = vault.admin.facts_due_count(now=later)

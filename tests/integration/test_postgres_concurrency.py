@@ -3,7 +3,7 @@
 SQLite needs none of this (BEGIN IMMEDIATE: one writer per file; see test_transactions.py).
 On the server, every write that reads then writes an athlete's state holds that athlete's row
 lock: merge and forget through `ensure_athlete`, restore through `read(lock=True)`, decay
-through `facts_due_for_decay` (athletes of a batch locked before their facts are read).
+through `athlete_facts_due` (each athlete locked before its facts are read).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def paused_decay(
 ) -> Iterator[tuple[threading.Event, threading.Event]]:
     """Decay stops right after it has read its batch, until `resume` is set."""
     read, resume = threading.Event(), threading.Event()
-    original = memory_repository.MemoryRepository.facts_due_for_decay
+    original = memory_repository.MemoryRepository.athlete_facts_due
 
     def pausing(self: Any, *args: Any, **kwargs: Any) -> Any:
         rows = original(self, *args, **kwargs)
@@ -68,7 +68,7 @@ def paused_decay(
             assert resume.wait(WAIT)
         return rows
 
-    monkeypatch.setattr(memory_repository.MemoryRepository, "facts_due_for_decay", pausing)
+    monkeypatch.setattr(memory_repository.MemoryRepository, "athlete_facts_due", pausing)
     yield read, resume
     resume.set()
 

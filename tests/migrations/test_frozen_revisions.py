@@ -98,3 +98,29 @@ def test_revision_0001_ships_the_version_1_views_verbatim() -> None:
     (initial,) = [p for p in REVISIONS if "_0001_" in p.name]
     frozen = _load(initial).VIEWS_V1
     assert list(frozen) == [(view.name, view.select) for view in VIEWS_V1]
+
+
+def test_revision_0013_ships_the_version_3_views_verbatim() -> None:
+    from vault.storage.evidence_tables import FACT_EVIDENCE_V1, FACT_EVIDENCE_V2
+    from vault.storage.views import (
+        FACT_HISTORY_V1,
+        FACT_HISTORY_V2_POSTGRESQL,
+        TAGGED_FACTS_V1,
+        VIEWS_V3,
+        dialect_views,
+    )
+
+    (tenant_keys,) = [p for p in REVISIONS if "_0013_" in p.name]
+    frozen = _load(tenant_keys)
+    shipped = {name: select for name, select in frozen._views(3, "sqlite")}
+    assert {v.name: v.select for v in VIEWS_V3}.items() <= shipped.items()
+    assert shipped["fact_evidence_list"] == FACT_EVIDENCE_V2.select
+    on_server = {name: select for name, select in frozen._views(3, "postgresql")}
+    assert {v.name: v.select for v in dialect_views(VIEWS_V3, "postgresql")}.items() <= (
+        on_server.items()
+    )
+    assert on_server["fact_history"] == FACT_HISTORY_V2_POSTGRESQL.select
+    before = {name: select for name, select in frozen._views(2, "sqlite")}
+    assert before["fact_history"] == FACT_HISTORY_V1.select
+    assert before["tagged_facts"] == TAGGED_FACTS_V1.select
+    assert before["fact_evidence_list"] == FACT_EVIDENCE_V1.select

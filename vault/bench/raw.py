@@ -45,10 +45,7 @@ _SELECT_FACTS = (
     "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, updated_at, "
     "decay_due_at FROM facts WHERE athlete_id = ?"
 )
-_SELECT_TAGS = (
-    "SELECT t.fact_id, t.tag FROM fact_tags AS t JOIN facts AS f ON f.id = t.fact_id "
-    "WHERE f.athlete_id = ?"
-)
+_SELECT_TAGS = "SELECT t.fact_id, t.tag FROM fact_tags AS t WHERE t.athlete_id = ?"
 _SELECT_ITEMS = "SELECT id, normalized_text, confidence, occurrences, last_reinforced_at FROM {} WHERE athlete_id = ?"
 _UPSERT_ATHLETE = (
     "INSERT INTO athletes (id, created_at, updated_at) VALUES (?, ?, ?) "

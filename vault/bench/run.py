@@ -229,10 +229,7 @@ def _same_rows(vault: Vault, db: sqlite3.Connection, athletes: list[str]) -> boo
     """True when both files hold the same facts, tags and archive rows for these athletes."""
     queries = [
         f"SELECT * FROM {table} WHERE athlete_id = ? ORDER BY id" for table in ("facts", "archive")
-    ] + [
-        "SELECT t.* FROM fact_tags AS t JOIN facts AS f ON f.id = t.fact_id "
-        "WHERE f.athlete_id = ? ORDER BY t.fact_id, t.tag"
-    ]
+    ] + ["SELECT t.* FROM fact_tags AS t WHERE t.athlete_id = ? ORDER BY t.fact_id, t.tag"]
     connection = vault.engine.raw_connection()
     try:
         return all(

@@ -201,7 +201,9 @@ def profile(seed: int, index: int) -> Profile:
                 "decay_due_at": decay_due(reinforced, T0),
             }
         )
-        tags.extend({"fact_id": fact_id, "tag": tag} for tag in sorted(fact_tags))
+        tags.extend(
+            {"athlete_id": athlete, "fact_id": fact_id, "tag": tag} for tag in sorted(fact_tags)
+        )
     patterns = _items(rng, athlete, index, PATTERNS, PATTERN_TEXTS)
     notes = _items(rng, athlete, index, NOTES, NOTE_TEXTS)
     return Profile(
@@ -304,8 +306,8 @@ def populate_sqlite(path: str, seed: int, athletes: int) -> None:
                 [_row(f, _FACT_COLUMNS) for p in chunk for f in p.facts],
             )
             connection.executemany(
-                "INSERT INTO fact_tags (fact_id, tag) VALUES (?, ?)",
-                [(t["fact_id"], t["tag"]) for p in chunk for t in p.tags],
+                "INSERT INTO fact_tags (athlete_id, fact_id, tag) VALUES (?, ?, ?)",
+                [(t["athlete_id"], t["fact_id"], t["tag"]) for p in chunk for t in p.tags],
             )
             for table, attr in (("patterns", "patterns"), ("notes", "notes")):
                 connection.executemany(

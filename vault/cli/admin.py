@@ -22,11 +22,19 @@ from vault.storage.engine import create_vault_engine
 
 
 @main.command()
+@click.option(
+    "--partitions",
+    type=click.IntRange(min=2),
+    default=None,
+    metavar="N",
+    help="New PostgreSQL database only: hash-partition every athlete-owned table by the "
+    "athlete id into N partitions (docs/scale-out.md).",
+)
 @verbose_option
 @json_option("Print the revisions and the adoption counts as JSON.")
 @db_option
 @click.pass_context
-def upgrade(ctx: click.Context, verbose: bool, as_json: bool) -> None:
+def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction.
 
     Then vault applies what waits in the engine's athlete_memory table (legacy rows to adopt,
@@ -44,7 +52,10 @@ def upgrade(ctx: click.Context, verbose: bool, as_json: bool) -> None:
         guard = write_guard(ctx)
         guard.attach(engine)
         with committing(ctx, "the upgrade (one transaction)"):
-            migrate.upgrade(engine)
+            if partitions is None:
+                migrate.upgrade(engine)
+            else:
+                migrate.create_partitioned(engine, partitions)
         after = migrate.current_revision(engine)
     finally:
         engine.dispose()
@@ -70,7 +81,8 @@ def upgrade(ctx: click.Context, verbose: bool, as_json: bool) -> None:
         origin = "empty file"
     else:
         origin = "a database without vault tables"
-    click.echo(f"upgraded {origin} -> {after}{engine_rows}")
+    split = f", athlete-owned tables in {partitions} partitions" if partitions else ""
+    click.echo(f"upgraded {origin} -> {after}{split}{engine_rows}")
     if verbose and legacy_rows:
         click.echo(
             f"{legacy_rows} legacy rows read; the original table is kept as legacy_athlete_memory"

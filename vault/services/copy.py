@@ -34,6 +34,7 @@ from vault.domain.times import format_utc
 from vault.storage.dialect import snapshot_options
 from vault.storage.repositories import copy as rows
 from vault.storage.repositories.copy import Layout, Row, layout
+from vault.storage.routing import operation_scope
 
 BATCH = 200  # athletes per round trip
 
@@ -52,6 +53,7 @@ class CopyReport:
     checksum: str = ""
 
 
+@operation_scope("all")  # batches of athletes: each statement reads or writes every shard
 def copy_vault(
     source: Engine, destination: Engine, *, on_batch: Callable[[int], None] = lambda _n: None
 ) -> CopyReport:

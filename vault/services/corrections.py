@@ -50,7 +50,7 @@ def edit(
     old = _active_item(uow, athlete_id, kind, item_id)
     if normalize_text(checked.text) == old.normalized_text:  # type: ignore[union-attr]
         raise InvalidInput("the new text says the same as the old one; nothing to change")
-    uow.memory.delete_ids(kind, [item_id])
+    uow.memory.delete_ids(kind, athlete_id, [item_id])
     result = memory.merge(
         uow, athlete_id, [_replacement(old, checked, now)], now, policy, trusted=trusted
     )
@@ -78,7 +78,9 @@ def remove(
     """Remove the item ("wrong" or "deleted"): no archive copy, an erasure record instead."""
     old = _active_item(uow, athlete_id, kind, item_id)
     uow.athletes.touch(athlete_id, now)  # the engine row is republished at commit
-    uow.memory.delete_ids(kind, [item_id])  # its evidence goes with it (ON DELETE CASCADE)
+    uow.memory.delete_ids(
+        kind, athlete_id, [item_id]
+    )  # its evidence goes with it (ON DELETE CASCADE)
     uow.archive.detach_dangling(athlete_id)  # what it had replaced now points to nothing
     record_erasure(uow, athlete_id, [old.text], reason, now)
 

@@ -104,7 +104,7 @@ def add_episodes(
                 }
             )
     new_ids = uow.episodes.insert(inserts)
-    uow.episodes.update(updates)
+    uow.episodes.update(owner_id, updates)
     _write_topics(uow, owner_id, inserts, new_ids, updates)
     chosen = resolve_embedder(embedder, embed, model)
     if chosen is not None:
@@ -113,10 +113,11 @@ def add_episodes(
         targets = list(new_ids) + [r["target"] for r in updates]
         blobs = embed_all(chosen, texts)
         uow.episodes.put_vectors(
+            owner_id,
             [
                 {"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
                 for i, b in zip(targets, blobs)
-            ]
+            ],
         )
     archived = uow.episodes.enforce_cap(owner_id, cap, now) if cap > 0 else 0
     return AddEpisodesResult(
@@ -152,18 +153,21 @@ def reembed(
     """(Re)write the vector of every episode (of `owner_id`, or of everyone) with `embedder`:
     vectors of another model or dimension are replaced, so one file never mixes models."""
     chosen = checked_embedder(embedder)
+    owners = [owner_id] if owner_id is not None else uow.episodes.owners()
     done = 0
-    after = 0
-    while rows := uow.episodes.texts_after(after, batch, owner_id):
-        blobs = embed_all(chosen, [text for _id, text in rows])
-        uow.episodes.put_vectors(
-            [
-                {"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
-                for (i, _text), b in zip(rows, blobs)
-            ]
-        )
-        done += len(rows)
-        after = rows[-1][0]
+    for owner in owners:  # owner by owner: every statement reads and writes one athlete's rows
+        after = 0
+        while rows := uow.episodes.texts_after(after, batch, owner):
+            blobs = embed_all(chosen, [text for _id, text in rows])
+            uow.episodes.put_vectors(
+                owner,
+                [
+                    {"episode_id": i, "model": chosen.model, "dim": chosen.dim, "vector": b}
+                    for (i, _text), b in zip(rows, blobs)
+                ],
+            )
+            done += len(rows)
+            after = rows[-1][0]
     return done
 
 

@@ -23,7 +23,7 @@ from vault.storage.repositories.memory import MemoryRepository
 from vault.storage.uow import UnitOfWork
 
 
-def carried_over(uow: UnitOfWork, plan: MergePlan) -> dict[Key, list[Evidence]]:
+def carried_over(uow: UnitOfWork, athlete_id: str, plan: MergePlan) -> dict[Key, list[Evidence]]:
     """Evidence of facts a merge folds into a new one, read before the old rows are deleted."""
     carried: dict[Key, list[Evidence]] = {}
     for removal in plan.removals:
@@ -34,7 +34,9 @@ def carried_over(uow: UnitOfWork, plan: MergePlan) -> dict[Key, list[Evidence]]:
             and isinstance(item, FactState)
             and item.id is not None
         ):
-            carried.setdefault(removal.superseded_by, []).extend(uow.evidence.for_facts([item.id]))
+            carried.setdefault(removal.superseded_by, []).extend(
+                uow.evidence.for_facts(athlete_id, [item.id])
+            )
     return carried
 
 
@@ -150,11 +152,16 @@ def _holder(by_text: dict[str, FactState], text: str) -> FactState | None:
 
 def why(connection: Connection, fact_ids: list[int]) -> dict[int, list[Evidence]]:
     """The evidence of each of `fact_ids` (oldest first); FactNotFound for an unknown id."""
-    facts = MemoryRepository(connection)
+    owners = MemoryRepository(connection).owners_of_facts(fact_ids)  # facts named by id alone
     for fact_id in fact_ids:
-        if not facts.fact_exists(fact_id):
+        if fact_id not in owners:
             raise FactNotFound(fact_id)
     found: dict[int, list[Evidence]] = {fact_id: [] for fact_id in fact_ids}
-    for evidence in EvidenceRepository(connection).for_facts(fact_ids):
-        found[evidence.fact_id].append(evidence)
+    by_athlete: dict[str, list[int]] = {}
+    for fact_id, athlete in owners.items():
+        by_athlete.setdefault(athlete, []).append(fact_id)
+    evidence = EvidenceRepository(connection)
+    for athlete, ids in by_athlete.items():  # then each athlete's evidence from its shard
+        for row in evidence.for_facts(athlete, ids):
+            found[row.fact_id].append(row)
     return found

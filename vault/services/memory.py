@@ -67,7 +67,7 @@ def merge(
     candidates = evidence.unseen(uow, athlete_id, active, candidates)
     plan = plan_merge(active, list(candidates), now, policy)
     plan.ignored.extend(refused)
-    carried = evidence.carried_over(uow, plan)
+    carried = evidence.carried_over(uow, athlete_id, plan)
     written = uow.memory.write(athlete_id, plan)
     evidence.record(uow, athlete_id, plan, candidates, carried, now)
     archived = uow.archive.add([(athlete_id, r) for r in plan.removals], written.ids, now)
@@ -110,7 +110,7 @@ def _not_erased(
 
 
 ERASED = "erased: removed by the athlete or a forget after it was observed"
-DECAY_BATCH = 5000
+DECAY_ATHLETES = 500  # athletes with facts due, per page of the all-shard read
 
 
 def decay(
@@ -121,9 +121,10 @@ def decay(
 ) -> DecayResult:
     """Lower every fact unreinforced for 7+ days to base x 0.95^weeks; archive those below 0.3.
 
-    Set-wise and streaming: facts due (`decay_due_at <= now`) are read in id-ordered batches, the
-    pure rule (`vault.domain.rules.decayed`) decides, and each batch is written with one
-    executemany UPDATE, one INSERT ... SELECT into the archive and one DELETE. On SQLite the
+    Athlete by athlete: the athletes with facts due (`decay_due_at <= now`) are read a page
+    at a time, then each athlete's due facts (after its lock), the pure rule
+    (`vault.domain.rules.decayed`) decides, and they are written with one executemany UPDATE,
+    one INSERT ... SELECT into the archive and one DELETE, all by that athlete. On SQLite the
     same rule runs inside one UPDATE as SQL functions (`vault.storage.decay_sql`). A run with
     nothing due reads nothing but the due times and writes nothing. `progress(n)` is told as
     facts are recomputed (a bar's length: `vault.storage.queries.facts_due_count`).
@@ -131,25 +132,30 @@ def decay(
     if runs_rule_in_sql(uow.connection):
         recomputed, archived = decay_all(uow.connection, now, policy, progress)
         return DecayResult(lowered=recomputed - archived, archived=archived)
-    lowered = archived = last_id = 0
-    while batch := uow.memory.facts_due_for_decay(now, DECAY_BATCH, last_id):
-        last_id = batch[-1].id
-        if progress is not None:
-            progress(len(batch))
-        changes, gone = [], []
-        for fact in batch:
-            factor = policy.factor(fact.category)
-            current = decayed(fact.base_confidence, fact.last_reinforced_at, now, factor)
-            # below-floor facts too: the archive keeps the confidence they left with
-            changes.append((fact.id, current, decay_due(fact.last_reinforced_at, now)))
-            if current < ACTIVE_FLOOR:
-                gone.append(fact.id)
-            else:
-                lowered += current != fact.confidence
-        uow.memory.set_decayed(changes)
-        uow.archive.archive_facts(gone, ArchiveReason.DECAYED, now)
-        uow.memory.delete_ids(Kind.FACT, gone)
-        archived += len(gone)
+    lowered = archived = 0
+    after = ""
+    # athlete by athlete (each one's statements read and write one shard), in id order: two
+    # decays lock athletes in the same order and never deadlock on each other
+    while athletes := uow.memory.athletes_due_for_decay(now, after, DECAY_ATHLETES):
+        for athlete in athletes:
+            batch = uow.memory.athlete_facts_due(athlete, now)
+            if progress is not None:
+                progress(len(batch))
+            changes, gone = [], []
+            for fact in batch:
+                factor = policy.factor(fact.category)
+                current = decayed(fact.base_confidence, fact.last_reinforced_at, now, factor)
+                # below-floor facts too: the archive keeps the confidence they left with
+                changes.append((fact.id, current, decay_due(fact.last_reinforced_at, now)))
+                if current < ACTIVE_FLOOR:
+                    gone.append(fact.id)
+                else:
+                    lowered += current != fact.confidence
+            uow.memory.set_decayed(athlete, changes)
+            uow.archive.archive_facts(athlete, gone, ArchiveReason.DECAYED, now)
+            uow.memory.delete_ids(Kind.FACT, athlete, gone)
+            archived += len(gone)
+        after = athletes[-1]
     return DecayResult(lowered=lowered, archived=archived)
 
 
@@ -171,16 +177,16 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     # its other evidence
     uow.evidence.forget_matching(athlete_id, terms)
     counts = {
-        "facts": uow.memory.delete_ids(Kind.FACT, doomed[Kind.FACT]),
-        "patterns": uow.memory.delete_ids(Kind.PATTERN, doomed[Kind.PATTERN]),
-        "notes": uow.memory.delete_ids(Kind.NOTE, doomed[Kind.NOTE]),
+        "facts": uow.memory.delete_ids(Kind.FACT, athlete_id, doomed[Kind.FACT]),
+        "patterns": uow.memory.delete_ids(Kind.PATTERN, athlete_id, doomed[Kind.PATTERN]),
+        "notes": uow.memory.delete_ids(Kind.NOTE, athlete_id, doomed[Kind.NOTE]),
     }
     archived = [
         a for a in uow.archive.for_athlete(athlete_id) if matches_query(terms, a.original_text)
     ]
     archived_ids = [a.id for a in archived]
     erased += [a.original_text for a in archived]
-    counts["archived"] = uow.archive.delete_ids(archived_ids)
+    counts["archived"] = uow.archive.delete_ids(athlete_id, archived_ids)
     uow.archive.detach_dangling(athlete_id)
     episodes = uow.episodes.forget_matching(
         athlete_id, terms
@@ -258,15 +264,20 @@ def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | N
     """The archived facts that led to `fact_id` (oldest first) and the id active today, if any.
 
     Follows `superseded_by` forward to the latest successor, then collects every predecessor.
+    The fact is named by its id alone: its athlete is found first (one read of every shard),
+    then every other statement reads that athlete's rows.
     """
-    own = uow.archive.archived_fact(fact_id)
-    if own is None and not uow.memory.fact_exists(fact_id):
+    athlete = uow.memory.owners_of_facts([fact_id]).get(fact_id) or uow.archive.owner_of_fact(
+        fact_id
+    )
+    if athlete is None:
         raise FactNotFound(fact_id)
+    own = uow.archive.archived_fact(athlete, fact_id)
     latest, visited = fact_id, {fact_id}
     while own is not None and own.superseded_by is not None and own.superseded_by not in visited:
         latest = own.superseded_by
         visited.add(latest)
-        own = uow.archive.archived_fact(latest)
+        own = uow.archive.archived_fact(athlete, latest)
     chain: list[Archived] = [] if own is None else [own]  # the latest left without a successor
     frontier, expanded = [latest], set()
     while frontier:
@@ -274,12 +285,12 @@ def fact_history(uow: UnitOfWork, fact_id: int) -> tuple[list[Archived], int | N
         if current in expanded:
             continue
         expanded.add(current)
-        for previous in uow.archive.superseded_fact(current):
+        for previous in uow.archive.superseded_fact(athlete, current):
             chain.append(previous)
             if previous.original_id is not None:
                 frontier.append(previous.original_id)
     chain.sort(key=lambda a: (a.archived_at, a.id))
-    return chain, latest if own is None and uow.memory.fact_exists(latest) else None
+    return chain, latest if own is None and uow.memory.fact_exists(athlete, latest) else None
 
 
 def _require_athlete(uow: UnitOfWork, athlete_id: str) -> None:

@@ -203,7 +203,7 @@ def _score_vectors(search: _Search, question: str, embedder: Embedder, k: int) -
     known = {c.id for c in search.pool}
     missing = [c.id for c in search.pool if c.id not in scanned]
     if missing:
-        scanned.update(episodes.vectors(missing, embedder.model, embedder.dim))
+        scanned.update(episodes.vectors(owner_id, missing, embedder.model, embedder.dim))
     if not scanned:
         return
     ids = list(scanned)

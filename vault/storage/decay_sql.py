@@ -35,13 +35,15 @@ _ARCHIVE = text(
     "occurrences, learned_at, NULL, 'decayed', :now FROM facts WHERE confidence < :floor"
 )
 _ARCHIVE_TAGS = text(
-    "INSERT INTO archive_tags (archive_id, tag) SELECT a.id, t.tag FROM archive AS a "
-    "JOIN fact_tags AS t ON t.fact_id = a.original_id "
+    "INSERT INTO archive_tags (athlete_id, archive_id, tag) SELECT a.athlete_id, a.id, t.tag "
+    "FROM archive AS a JOIN fact_tags AS t ON t.athlete_id = a.athlete_id "
+    "AND t.fact_id = a.original_id "
     "WHERE a.kind = 'fact' AND a.reason = 'decayed' AND a.archived_at = :now"
 )
 _DELETE = text(
     "DELETE FROM facts WHERE id IN (SELECT original_id FROM archive "
-    "WHERE reason = 'decayed' AND archived_at = :now AND kind = 'fact')"
+    "WHERE reason = 'decayed' AND archived_at = :now AND kind = 'fact' "
+    "AND archive.athlete_id = facts.athlete_id)"
 )
 
 

@@ -10,10 +10,10 @@ so those never show up as drift.
 from __future__ import annotations
 
 from sqlalchemy import (
-    BigInteger,
     CheckConstraint,
     Column,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     LargeBinary,
@@ -32,7 +32,7 @@ from vault.domain.limits import (
     REF_MAX,
 )
 from vault.domain.topics import TOPIC_MAX
-from vault.storage.tables import metadata
+from vault.storage.tables import ID, metadata, tenant_fk, tenant_id_key
 from vault.storage.types import UTCDateTime
 from vault.storage.views import View
 
@@ -50,7 +50,7 @@ def _owner_fk() -> Column[str]:
 episodes_table = Table(
     "episodes",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", ID, primary_key=True, autoincrement=True),
     _owner_fk(),
     # One FTS5 token naming the owner (hash of owner_id): recall ANDs it inside the index.
     Column("owner_key", String(16), nullable=False),
@@ -64,6 +64,7 @@ episodes_table = Table(
     UniqueConstraint("owner_id", "ref"),
     Index(None, "owner_id", "occurred_at"),  # time windows, recency, caps
     Index(None, "occurred_at"),  # retention across owners
+    tenant_id_key("episodes", "owner_id"),
     sqlite_autoincrement=True,
 )
 
@@ -71,10 +72,12 @@ episodes_table = Table(
 episode_vectors_table = Table(
     "episode_vectors",
     metadata,
-    Column("episode_id", Integer, ForeignKey("episodes.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner_id", String(ATHLETE_ID_MAX), primary_key=True),
+    Column("episode_id", ID, primary_key=True),
     Column("model", String(100), nullable=False),
     Column("dim", Integer, nullable=False),
     Column("vector", LargeBinary, nullable=False),
+    tenant_fk("episode_vectors", "episode_id", "episodes", "owner_id"),
 )
 
 # A topic an episode's words name (vault.domain.topics), kept in the episodes' transaction and
@@ -82,23 +85,22 @@ episode_vectors_table = Table(
 episode_topics_table = Table(
     "episode_topics",
     metadata,
-    Column(
-        "id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
-    ),
+    Column("id", ID, primary_key=True, autoincrement=True),
     Column(
         "athlete_id",
         String(ATHLETE_ID_MAX),
         ForeignKey("athletes.id", ondelete="CASCADE"),
         nullable=False,
     ),
-    Column(
-        "episode_id",
-        Integer,
-        ForeignKey("episodes.id", ondelete="CASCADE"),
-        nullable=False,
-    ),
+    Column("episode_id", ID, nullable=False),
     Column("topic", String(TOPIC_MAX), nullable=False),
     Column("occurred_at", UTCDateTime, nullable=False),
+    ForeignKeyConstraint(  # paired with the owner (episodes name theirs owner_id)
+        ["athlete_id", "episode_id"],
+        ["episodes.owner_id", "episodes.id"],
+        ondelete="CASCADE",
+        name="fk_episode_topics_athlete_id_episodes",
+    ),
     UniqueConstraint("athlete_id", "id"),
     UniqueConstraint("athlete_id", "episode_id", "topic"),
     Index(None, "athlete_id", "topic", "occurred_at"),
@@ -109,9 +111,9 @@ episode_topics_table = Table(
 episode_archive_table = Table(
     "episode_archive",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", ID, primary_key=True, autoincrement=True),
     _owner_fk(),
-    Column("original_id", Integer, nullable=False),
+    Column("original_id", ID, nullable=False),
     Column("ref", String(REF_MAX), nullable=True),
     Column("type", String(EPISODE_TYPE_MAX), nullable=False),
     Column("outcome", String(EPISODE_TYPE_MAX), nullable=True),
@@ -124,6 +126,7 @@ episode_archive_table = Table(
     CheckConstraint("reason IN ('capped', 'expired')", name="reason"),
     Index(None, "owner_id", "archived_at"),
     Index(None, "archived_at"),
+    tenant_id_key("episode_archive", "owner_id"),
     sqlite_autoincrement=True,
 )
 
@@ -131,7 +134,7 @@ episode_archive_table = Table(
 knowledge_table = Table(
     "knowledge",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", ID, primary_key=True, autoincrement=True),
     Column("kind", String(KNOWLEDGE_KIND_MAX), nullable=False),
     Column("name", String(KNOWLEDGE_NAME_MAX), nullable=False),
     Column("attributes", Text, nullable=False),  # JSON object text
@@ -145,9 +148,7 @@ knowledge_names_table = Table(
     "knowledge_names",
     metadata,
     Column("name_key", String(KNOWLEDGE_NAME_MAX), primary_key=True),
-    Column(
-        "knowledge_id", Integer, ForeignKey("knowledge.id", ondelete="CASCADE"), primary_key=True
-    ),
+    Column("knowledge_id", ID, ForeignKey("knowledge.id", ondelete="CASCADE"), primary_key=True),
 )
 
 

@@ -8,19 +8,19 @@ or erased fact takes its evidence with it, so erasure needs no extra path.
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, String, Table
+from sqlalchemy import Column, ForeignKey, Index, String, Table
 
 from vault.domain.limits import ATHLETE_ID_MAX, EVIDENCE_MAX, SOURCE_REF_MAX
 from vault.domain.vocabulary import Source
-from vault.storage.tables import _enum_column, metadata
+from vault.storage.tables import ID, _enum_column, metadata, tenant_fk, tenant_id_key
 from vault.storage.types import UTCDateTime
 from vault.storage.views import View
 
 fact_evidence_table = Table(
     "fact_evidence",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("fact_id", Integer, ForeignKey("facts.id", ondelete="CASCADE"), nullable=False),
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("fact_id", ID, nullable=False),
     Column(
         "athlete_id",
         String(ATHLETE_ID_MAX),
@@ -33,8 +33,9 @@ fact_evidence_table = Table(
     Column("words", String(EVIDENCE_MAX), nullable=True),
     Column("observed_at", UTCDateTime, nullable=False),
     Column("recorded_at", UTCDateTime, nullable=False),
-    Index(None, "fact_id", "observed_at"),  # a fact's evidence, oldest first
-    Index(None, "athlete_id"),  # an athlete's evidence (erasure, export)
+    tenant_fk("fact_evidence", "fact_id", "facts"),
+    Index(None, "athlete_id", "fact_id", "observed_at"),  # a fact's evidence, oldest first
+    tenant_id_key("fact_evidence"),
     sqlite_autoincrement=True,
 )
 
@@ -44,6 +45,14 @@ FACT_EVIDENCE_V1 = View(
     "SELECT f.athlete_id, f.id AS fact_id, f.text, f.confidence, f.occurrences, e.id AS "
     "evidence_id, e.source, e.source_ref, e.extractor, e.words, e.observed_at, e.recorded_at "
     "FROM facts AS f JOIN fact_evidence AS e ON e.fact_id = f.id",
+)
+# Version 2 (revision 0013): the join pairs the athlete id with the fact id.
+FACT_EVIDENCE_V2 = View(
+    "fact_evidence_list",
+    "SELECT f.athlete_id, f.id AS fact_id, f.text, f.confidence, f.occurrences, e.id AS "
+    "evidence_id, e.source, e.source_ref, e.extractor, e.words, e.observed_at, e.recorded_at "
+    "FROM facts AS f JOIN fact_evidence AS e ON e.athlete_id = f.athlete_id "
+    "AND e.fact_id = f.id",
 )
 FACT_EVIDENCE_DOCS: tuple[str, dict[str, str]] = (
     "Each active fact beside every observation it rests on (the words, where, when).",

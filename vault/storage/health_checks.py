@@ -133,9 +133,10 @@ _INVARIANTS: tuple[tuple[str, str], ...] = (
         "SELECT 'archive row ' || a.id || ' is superseded by ' || a.superseded_by "
         "|| ', which is neither an active fact nor an archived one' FROM archive AS a "
         "WHERE a.superseded_by IS NOT NULL "
-        "AND NOT EXISTS (SELECT 1 FROM facts AS f WHERE f.id = a.superseded_by) "
-        "AND NOT EXISTS (SELECT 1 FROM archive AS b WHERE b.kind = 'fact' "
-        "AND b.original_id = a.superseded_by)",
+        "AND NOT EXISTS (SELECT 1 FROM facts AS f WHERE f.athlete_id = a.athlete_id "
+        "AND f.id = a.superseded_by) "
+        "AND NOT EXISTS (SELECT 1 FROM archive AS b WHERE b.athlete_id = a.athlete_id "
+        "AND b.kind = 'fact' AND b.original_id = a.superseded_by)",
     ),
 )
 

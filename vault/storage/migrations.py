@@ -12,6 +12,7 @@ from sqlalchemy.pool import NullPool
 
 from vault.domain.errors import SchemaOutOfDate, SchemaTooNew
 from vault.storage.engine import create_vault_engine, writer
+from vault.storage.routing import operation_scope
 
 if TYPE_CHECKING:  # Alembic is imported only when a file is upgraded (CLI start-up time)
     from alembic.config import Config
@@ -33,6 +34,7 @@ REVISIONS = (
     "0011",
     "0012",
     "0013",
+    "0014",
 )
 HEAD = REVISIONS[-1]
 
@@ -116,6 +118,24 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         command.upgrade(alembic_config(connection), revision)
 
 
+def create_partitioned(engine: Engine, partitions: int) -> list[str]:
+    """A new PostgreSQL database at head, every athlete-owned table hash-partitioned by the
+    athlete id into `partitions` (one transaction); refuses a database holding vault tables."""
+    from alembic import command
+    from vault.storage import episode_tables, evidence_tables  # noqa: F401 - on the metadata
+    from vault.storage.partitioning import partition_by_athlete, refuse_unless_new
+    from vault.storage.tables import metadata
+
+    with engine.connect() as connection:
+        present = set(inspect(connection).get_table_names())
+        refuse_unless_new(
+            connection, sorted(present & {*metadata.tables, "alembic_version"}), partitions
+        )
+    with _migration_connection(engine) as connection:
+        command.upgrade(alembic_config(connection), "head")
+        return partition_by_athlete(connection, partitions)
+
+
 def engine_table_shadowed(engine: Engine) -> bool:
     """Whether a plain `athlete_memory` table stands where vault's should (SQLite at head)."""
     from vault.storage.repositories.engine_table import shadowed
@@ -147,7 +167,7 @@ def _migration_connection(engine: Engine) -> Iterator[Connection]:
     url = engine.url.render_as_string(hide_password=False)
     migration_engine = create_vault_engine(url, foreign_keys=False, poolclass=NullPool)
     try:
-        with writer(migration_engine).begin() as connection:
+        with operation_scope("maintenance"), writer(migration_engine).begin() as connection:
             yield connection
     finally:
         migration_engine.dispose()

@@ -27,6 +27,7 @@ from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, P
 from vault.domain.rules import DecayPolicy, decayed
 from vault.domain.vocabulary import Kind, Source
 from vault.storage import views
+from vault.storage.routing import operation_scope
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,
@@ -66,7 +67,13 @@ _FACTS_OF = (
         _facts_table.c.decay_due_at,
         _tags.c.tag,
     )
-    .select_from(_facts_table.outerjoin(_tags, _tags.c.fact_id == _facts_table.c.id))
+    .select_from(
+        _facts_table.outerjoin(
+            _tags,
+            (_tags.c.athlete_id == _facts_table.c.athlete_id)
+            & (_tags.c.fact_id == _facts_table.c.id),
+        )
+    )
     .where(_facts_table.c.athlete_id == bindparam("athlete"))
 )
 _LIST_ITEMS = {
@@ -264,9 +271,10 @@ def summary(connection: Connection, athlete_id: str) -> AthleteSummary | None:
 
 
 def all_summaries(connection: Connection) -> list[AthleteSummary]:
-    rows = connection.execute(
-        select(views.athlete_summary).order_by(views.athlete_summary.c.athlete_id)
-    )
+    with operation_scope("all"):  # every athlete's row: a read of every shard
+        rows = connection.execute(
+            select(views.athlete_summary).order_by(views.athlete_summary.c.athlete_id)
+        ).all()
     return [AthleteSummary.model_validate(row._mapping) for row in rows]
 
 
@@ -286,17 +294,20 @@ _DUE_COUNT = (
 
 
 def athlete_count(connection: Connection) -> int:
-    return int(connection.execute(_ATHLETE_COUNT).scalar_one())
+    with operation_scope("all"):
+        return int(connection.execute(_ATHLETE_COUNT).scalar_one())
 
 
 def athlete_ids_after(connection: Connection, after: str, page: int) -> list[str]:
     """The next `page` athlete ids above `after`, in order (keyset pagination)."""
-    return list(connection.execute(_ATHLETE_PAGE, {"after": after, "page": page}).scalars())
+    with operation_scope("all"):
+        return list(connection.execute(_ATHLETE_PAGE, {"after": after, "page": page}).scalars())
 
 
 def facts_due_count(connection: Connection, now: datetime) -> int:
     """How many facts a decay at `now` recomputes (a progress bar's length)."""
-    return int(connection.execute(_DUE_COUNT, {"now": now}).scalar_one())
+    with operation_scope("all"):
+        return int(connection.execute(_DUE_COUNT, {"now": now}).scalar_one())
 
 
 # -- whole-vault counts (`vault stats`): lightweight table clauses, independent of the row classes
@@ -310,9 +321,12 @@ _FACTS_BY_CATEGORY = (
 
 def table_counts(connection: Connection) -> dict[str, int]:
     """Rows in each of the vault's main tables (STATS_TABLES)."""
-    return {name: int(connection.execute(s).scalar_one()) for name, s in _COUNT_ROWS.items()}
+    with operation_scope("all"):
+        return {name: int(connection.execute(s).scalar_one()) for name, s in _COUNT_ROWS.items()}
 
 
 def facts_per_category(connection: Connection) -> dict[str, int]:
     """Stored facts per category, by category name."""
-    return {str(category): int(n) for category, n in connection.execute(_FACTS_BY_CATEGORY)}
+    with operation_scope("all"):
+        found = connection.execute(_FACTS_BY_CATEGORY).all()
+    return {str(category): int(n) for category, n in found}

@@ -10,11 +10,13 @@ from enum import Enum as PyEnum
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     CheckConstraint,
     Column,
     Enum,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -56,8 +58,33 @@ def _enum_column(enum: type[PyEnum], name: str) -> Enum:
     )
 
 
+# 64-bit ids on PostgreSQL (identity columns, revision 0013); on SQLite `INTEGER PRIMARY KEY`,
+# the rowid, which FTS5's external content and the engine's triggers rely on.
+ID = BigInteger().with_variant(Integer(), "sqlite")
+# The tenant: every athlete-owned table carries the athlete id, and on PostgreSQL it leads the
+# primary key (`(athlete_id, id)`, revision 0013), so each table can be hash-partitioned or
+# distributed (Citus) by it; see docs/scale-out.md and vault.storage.tenancy.
+TENANT_COLUMNS = ("athlete_id", "owner_id")
+
+
 def _id() -> Column[int]:
-    return Column("id", Integer, primary_key=True, autoincrement=True)
+    return Column("id", ID, primary_key=True, autoincrement=True)
+
+
+def tenant_id_key(table: str, tenant: str = "athlete_id") -> Index:
+    """UNIQUE (tenant, id) on SQLite, where `id` alone is the primary key (the rowid): the key
+    child tables' foreign keys pair. PostgreSQL's primary key is (tenant, id) itself."""
+    return Index(f"uq_{table}_{tenant}_id", tenant, "id", unique=True).ddl_if(dialect="sqlite")
+
+
+def tenant_fk(table: str, column: str, parent: str, tenant: str = "athlete_id") -> Any:
+    """A child's foreign key to its parent row, paired with the athlete id (co-located)."""
+    return ForeignKeyConstraint(
+        [tenant, column],
+        [f"{parent}.{tenant}", f"{parent}.id"],
+        ondelete="CASCADE",
+        name=f"fk_{table}_{tenant}_{parent}",
+    )
 
 
 def _athlete_fk() -> Column[str]:
@@ -119,6 +146,7 @@ facts_table = Table(
     # No other index: every per-athlete read uses the unique keys' athlete_id prefix, and
     # whole-vault decay scans the table once (an index on decay_due_at cost more to maintain
     # on 1.5 M rewritten rows than the 0.2 s scan of a run with nothing due).
+    tenant_id_key("facts"),
     sqlite_autoincrement=True,
 )
 
@@ -127,8 +155,10 @@ facts_table = Table(
 fact_tags_table = Table(
     "fact_tags",
     metadata,
-    Column("fact_id", Integer, ForeignKey("facts.id", ondelete="CASCADE"), primary_key=True),
+    Column("athlete_id", String(ATHLETE_ID_MAX), primary_key=True),
+    Column("fact_id", ID, primary_key=True),
     Column("tag", String(60), primary_key=True),
+    tenant_fk("fact_tags", "fact_id", "facts"),
 )
 
 
@@ -153,6 +183,7 @@ def _list_item_table(name: str) -> Table:
         CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),
         CheckConstraint("occurrences >= 1", name="occurrences_positive"),
         Index(None, "athlete_id", "confidence"),
+        tenant_id_key(name),
         sqlite_autoincrement=True,
     )
 
@@ -168,7 +199,7 @@ archive_table = Table(
     _athlete_fk(),
     _required("kind", _enum_column(Kind, "kind")),
     # None for an item archived in the same merge that proposed it (it never became active).
-    _optional("original_id", Integer),
+    _optional("original_id", ID),
     _required("original_text", String(ITEM_TEXT_MAX)),
     _optional("category", _enum_column(Category, "category")),
     _optional("conflict_key", String(60)),
@@ -176,13 +207,14 @@ archive_table = Table(
     _required("confidence", Float),
     _required("occurrences", Integer),
     _required("learned_at", UTCDateTime),
-    _optional("superseded_by", Integer),
+    _optional("superseded_by", ID),
     _required("reason", _enum_column(ArchiveReason, "reason")),
     _required("archived_at", UTCDateTime),
     Index(None, "athlete_id", "archived_at"),  # an athlete's archive, oldest first; forget
     Index(None, "archived_at"),  # cleanup_archive: rows older than the retention, all athletes
     Index(None, "kind", "superseded_by"),  # history walk: what a fact replaced
     Index(None, "kind", "original_id"),  # history walk: a fact's own archive row (0003)
+    tenant_id_key("archive"),
     sqlite_autoincrement=True,
 )
 
@@ -190,8 +222,10 @@ archive_table = Table(
 archive_tags_table = Table(
     "archive_tags",
     metadata,
-    Column("archive_id", Integer, ForeignKey("archive.id", ondelete="CASCADE"), primary_key=True),
+    Column("athlete_id", String(ATHLETE_ID_MAX), primary_key=True),
+    Column("archive_id", ID, primary_key=True),
     Column("tag", String(60), primary_key=True),
+    tenant_fk("archive_tags", "archive_id", "archive"),
 )
 
 # Count-only audit of "forget" requests: what was asked is deliberately not kept.
@@ -205,4 +239,5 @@ forget_log_table = Table(
     _required("patterns", Integer),
     _required("notes", Integer),
     _required("archived", Integer),
+    tenant_id_key("forget_log"),
 )

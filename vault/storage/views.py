@@ -133,7 +133,82 @@ TAGGED_FACTS_V1 = View(
 )
 
 VIEWS_V2: tuple[View, ...] = (*VIEWS_V1, FACT_HISTORY_V1, TAGGED_FACTS_V1)
-CURRENT_VIEWS = VIEWS_V2
+
+# Version 3 (revision 0013): every join pairs the athlete id with a key, so each view reads one
+# athlete's rows together (one shard, once tables are partitioned or distributed by athlete).
+# fact_history on PostgreSQL walks each athlete's chains inside a LATERAL subquery whose
+# recursive CTE is filtered by that athlete (`WHERE athlete_id = 'x'` on the view reaches it);
+# SQLite has no LATERAL, so there the CTE carries the athlete id through every step instead.
+_FACT_HISTORY_SELECT = (
+    "SELECT a.id AS archive_id, a.athlete_id, a.original_id AS fact_id, "
+    "a.original_text AS text, a.category, a.conflict_key, a.reason, a.confidence, "
+    "a.learned_at, a.archived_at, a.superseded_by AS replaced_by, "
+    "f.id AS current_fact_id, f.text AS current_text, "
+    "COALESCE(f.text, l.original_text) AS last_text, "
+    "CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS is_current, "
+    "l.id AS last_archive_id, l.reason AS last_reason, l.archived_at AS last_archived_at, "
+    "e.depth AS steps "
+)
+FACT_HISTORY_V2 = View(
+    "fact_history",
+    "WITH RECURSIVE chain(athlete_id, start_id, last_archive_id, next_id, depth) AS ("
+    "SELECT a.athlete_id, a.id, a.id, a.superseded_by, 0 FROM archive AS a WHERE a.kind = 'fact' "
+    "UNION ALL "
+    "SELECT c.athlete_id, c.start_id, b.id, b.superseded_by, c.depth + 1 FROM chain AS c "
+    "JOIN archive AS b ON b.athlete_id = c.athlete_id AND b.kind = 'fact' "
+    "AND b.original_id = c.next_id "
+    "WHERE c.next_id IS NOT NULL AND c.depth < 100), "
+    "ends AS (SELECT c.athlete_id, c.start_id, c.last_archive_id, c.next_id, c.depth, "
+    "ROW_NUMBER() OVER (PARTITION BY c.athlete_id, c.start_id ORDER BY c.depth DESC) AS n "
+    "FROM chain AS c) "
+    + _FACT_HISTORY_SELECT
+    + "FROM archive AS a JOIN ends AS e ON e.athlete_id = a.athlete_id AND e.start_id = a.id "
+    "AND e.n = 1 "
+    "JOIN archive AS l ON l.athlete_id = a.athlete_id AND l.id = e.last_archive_id "
+    "LEFT JOIN facts AS f ON f.athlete_id = a.athlete_id AND f.id = e.next_id "
+    "WHERE a.kind = 'fact'",
+)
+FACT_HISTORY_V2_POSTGRESQL = View(
+    "fact_history",
+    "SELECT h.* FROM athletes AS t CROSS JOIN LATERAL ("
+    "WITH RECURSIVE chain(start_id, last_archive_id, next_id, depth) AS ("
+    "SELECT a.id, a.id, a.superseded_by, 0 FROM archive AS a "
+    "WHERE a.athlete_id = t.id AND a.kind = 'fact' "
+    "UNION ALL "
+    "SELECT c.start_id, b.id, b.superseded_by, c.depth + 1 FROM chain AS c "
+    "JOIN archive AS b ON b.athlete_id = t.id AND b.kind = 'fact' AND b.original_id = c.next_id "
+    "WHERE c.next_id IS NOT NULL AND c.depth < 100), "
+    "ends AS (SELECT c.start_id, c.last_archive_id, c.next_id, c.depth, "
+    "ROW_NUMBER() OVER (PARTITION BY c.start_id ORDER BY c.depth DESC) AS n FROM chain AS c) "
+    + _FACT_HISTORY_SELECT
+    + "FROM archive AS a JOIN ends AS e ON e.start_id = a.id AND e.n = 1 "
+    "JOIN archive AS l ON l.athlete_id = t.id AND l.id = e.last_archive_id "
+    "LEFT JOIN facts AS f ON f.athlete_id = t.id AND f.id = e.next_id "
+    "WHERE a.athlete_id = t.id AND a.kind = 'fact') AS h",
+)
+TAGGED_FACTS_V2 = View(
+    "tagged_facts",
+    "SELECT 'active' AS status, f.athlete_id, f.id AS fact_id, NULL AS archive_id, t.tag, "
+    "f.text, f.category, f.confidence, NULL AS reason, f.learned_at, NULL AS archived_at "
+    "FROM facts AS f JOIN fact_tags AS t ON t.athlete_id = f.athlete_id AND t.fact_id = f.id "
+    "WHERE f.confidence >= 0.3 "
+    "UNION ALL "
+    "SELECT 'archived' AS status, a.athlete_id, a.original_id AS fact_id, a.id AS archive_id, "
+    "t.tag, a.original_text AS text, a.category, a.confidence, a.reason, a.learned_at, "
+    "a.archived_at "
+    "FROM archive AS a JOIN archive_tags AS t ON t.athlete_id = a.athlete_id "
+    "AND t.archive_id = a.id WHERE a.kind = 'fact'",
+)
+VIEWS_V3: tuple[View, ...] = (*VIEWS_V1, FACT_HISTORY_V2, TAGGED_FACTS_V2)
+CURRENT_VIEWS = VIEWS_V3
+
+
+def dialect_views(views: tuple[View, ...], dialect: str) -> tuple[View, ...]:
+    """`views` as `dialect` holds them: version 3's fact_history differs on PostgreSQL."""
+    if dialect != "postgresql":
+        return views
+    return tuple(FACT_HISTORY_V2_POSTGRESQL if v is FACT_HISTORY_V2 else v for v in views)
+
 
 # What each view and column means: `vault datasette-metadata` prints these, and revision 0006
 # writes the same words as COMMENT ON VIEW / COLUMN on PostgreSQL (a literal copy, frozen there).

@@ -11,6 +11,7 @@ from vault.domain.models import Archived
 from vault.domain.rules import FactState, Removal
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.repositories._sql import rowcount
+from vault.storage.routing import operation_scope
 from vault.storage.tables import (
     archive_table,
     archive_tags_table,
@@ -44,7 +45,9 @@ def _archive_facts_statement() -> Any:
         null(),
         bindparam("reason"),
         bindparam("now", type_=archive_table.c.archived_at.type),
-    ).where(facts.c.id.in_(bindparam("ids", expanding=True)))
+    ).where(
+        facts.c.athlete_id == bindparam("athlete"), facts.c.id.in_(bindparam("ids", expanding=True))
+    )
     columns = [
         "athlete_id",
         "kind",
@@ -70,8 +73,13 @@ def _archive_fact_tags_statement() -> Any:
     """Copy the tags of facts just archived by `_ARCHIVE_FACTS` (before the facts are deleted)."""
     tags = fact_tags_table
     copied = (
-        select(archive_table.c.id, tags.c.tag)
-        .join(tags, tags.c.fact_id == archive_table.c.original_id)
+        select(archive_table.c.athlete_id, archive_table.c.id, tags.c.tag)
+        .join(
+            tags,
+            (tags.c.athlete_id == archive_table.c.athlete_id)
+            & (tags.c.fact_id == archive_table.c.original_id),
+        )
+        .where(archive_table.c.athlete_id == bindparam("athlete"))
         .where(archive_table.c.kind == Kind.FACT.value)
         .where(archive_table.c.original_id.in_(bindparam("ids", expanding=True)))
         .where(archive_table.c.reason == bindparam("reason"))
@@ -79,28 +87,30 @@ def _archive_fact_tags_statement() -> Any:
             archive_table.c.archived_at == bindparam("now", type_=archive_table.c.archived_at.type)
         )
     )
-    return insert(archive_tags_table).from_select(["archive_id", "tag"], copied)
+    return insert(archive_tags_table).from_select(["athlete_id", "archive_id", "tag"], copied)
 
 
 _ARCHIVE_FACT_TAGS = _archive_fact_tags_statement()
 
 
 def _detach_statement(one_athlete: bool) -> Any:
+    """A link is dangling when no fact of the same athlete holds its target, active or
+    archived: NOT EXISTS correlated on the athlete (a co-located join on every shard)."""
     facts = facts_table
     archived = archive_table.alias("archived")
-    live_facts = select(facts.c.id)
-    live_archived = select(archived.c.original_id).where(
-        archived.c.kind == Kind.FACT.value, archived.c.original_id.is_not(None)
+    live_fact = select(facts.c.id).where(
+        facts.c.athlete_id == archive_table.c.athlete_id,
+        facts.c.id == archive_table.c.superseded_by,
+    )
+    live_archived = select(archived.c.id).where(
+        archived.c.athlete_id == archive_table.c.athlete_id,
+        archived.c.kind == Kind.FACT.value,
+        archived.c.original_id == archive_table.c.superseded_by,
     )
     statement = update(archive_table).where(archive_table.c.superseded_by.is_not(None))
     if one_athlete:
-        live_facts = live_facts.where(facts.c.athlete_id == bindparam("athlete"))
-        live_archived = live_archived.where(archived.c.athlete_id == bindparam("athlete"))
         statement = statement.where(archive_table.c.athlete_id == bindparam("athlete"))
-    return statement.where(
-        archive_table.c.superseded_by.not_in(live_facts),
-        archive_table.c.superseded_by.not_in(live_archived),
-    ).values(superseded_by=None)
+    return statement.where(~live_fact.exists(), ~live_archived.exists()).values(superseded_by=None)
 
 
 _DETACH = _detach_statement(one_athlete=False)
@@ -120,8 +130,8 @@ class ArchiveRepository:
         rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
         new_ids = self.connection.execute(_INSERT, rows).scalars().all()
         tag_rows = [
-            {"archive_id": archive_id, "tag": tag}
-            for archive_id, (_athlete, removal) in zip(new_ids, removals)
+            {"athlete_id": athlete, "archive_id": archive_id, "tag": tag}
+            for archive_id, (athlete, removal) in zip(new_ids, removals)
             if isinstance(removal.item, FactState)
             for tag in sorted(removal.item.tags)
         ]
@@ -129,11 +139,14 @@ class ArchiveRepository:
             self.connection.execute(_INSERT_TAGS, tag_rows)
         return [Archived.model_construct(id=i, **row) for i, row in zip(new_ids, rows)]
 
-    def archive_facts(self, ids: list[int], reason: ArchiveReason, now: datetime) -> int:
-        """Copy facts into the archive set-wise (INSERT ... SELECT); the caller deletes them."""
+    def archive_facts(
+        self, athlete_id: str, ids: list[int], reason: ArchiveReason, now: datetime
+    ) -> int:
+        """Copy the athlete's facts into the archive set-wise (INSERT ... SELECT); the caller
+        deletes them."""
         if not ids:
             return 0
-        params = {"ids": ids, "reason": reason.value, "now": now}
+        params = {"athlete": athlete_id, "ids": ids, "reason": reason.value, "now": now}
         archived = rowcount(self.connection.execute(_ARCHIVE_FACTS, params))
         self.connection.execute(_ARCHIVE_FACT_TAGS, params)  # tags go with them
         return archived
@@ -142,35 +155,48 @@ class ArchiveRepository:
         rows = self.connection.execute(_BY_ATHLETE, {"athlete": athlete_id})
         return [Archived.model_validate(row._mapping) for row in rows]
 
-    def superseded_fact(self, fact_id: int) -> list[Archived]:
-        """Archived facts that `fact_id` replaced directly."""
+    def superseded_fact(self, athlete_id: str, fact_id: int) -> list[Archived]:
+        """The athlete's archived facts that `fact_id` replaced directly."""
         rows = self.connection.execute(
             select(archive_table)
+            .where(archive_table.c.athlete_id == athlete_id)
             .where(archive_table.c.kind == Kind.FACT.value)
             .where(archive_table.c.superseded_by == fact_id)
             .order_by(archive_table.c.archived_at, archive_table.c.id)
         )
         return [Archived.model_validate(row._mapping) for row in rows]
 
-    def archived_fact(self, fact_id: int) -> Archived | None:
-        """The archive row of a fact that is no longer active, if any."""
+    def archived_fact(self, athlete_id: str, fact_id: int) -> Archived | None:
+        """The archive row of the athlete's fact that is no longer active, if any."""
         row = self.connection.execute(
             select(archive_table)
+            .where(archive_table.c.athlete_id == athlete_id)
             .where(archive_table.c.kind == Kind.FACT.value)
             .where(archive_table.c.original_id == fact_id)
         ).first()
         return None if row is None else Archived.model_validate(row._mapping)
 
-    def delete_ids(self, ids: list[int]) -> int:
+    def owner_of_fact(self, fact_id: int) -> str | None:
+        """The athlete of an archived fact named by its former id alone (every shard, once)."""
+        statement = select(archive_table.c.athlete_id).where(
+            archive_table.c.kind == Kind.FACT.value, archive_table.c.original_id == fact_id
+        )
+        with operation_scope("all"):
+            return self.connection.execute(statement.limit(1)).scalar()
+
+    def delete_ids(self, athlete_id: str, ids: list[int]) -> int:
         if not ids:
             return 0
-        return rowcount(
-            self.connection.execute(delete(archive_table).where(archive_table.c.id.in_(ids)))
+        statement = delete(archive_table).where(
+            archive_table.c.athlete_id == athlete_id, archive_table.c.id.in_(ids)
         )
+        return rowcount(self.connection.execute(statement))
 
     def delete_older_than(self, cutoff: datetime) -> int:
+        """Every athlete's archive rows older than `cutoff`: one DELETE run on every shard."""
         statement = delete(archive_table).where(archive_table.c.archived_at < cutoff)
-        return rowcount(self.connection.execute(statement))
+        with operation_scope("all"):
+            return rowcount(self.connection.execute(statement))
 
     def detach_dangling(self, athlete_id: str | None = None) -> int:
         """Clear `superseded_by` links whose target was erased (forget, cleanup).
@@ -178,8 +204,10 @@ class ArchiveRepository:
         A link is live while its target is an active fact or an archived fact's `original_id`;
         the erased text must not survive as a pointer to nothing (`history` would break).
         """
-        statement = _DETACH if athlete_id is None else _DETACH_ATHLETE
-        return rowcount(self.connection.execute(statement, {"athlete": athlete_id}))
+        if athlete_id is not None:
+            return rowcount(self.connection.execute(_DETACH_ATHLETE, {"athlete": athlete_id}))
+        with operation_scope("all"):  # every shard, each link checked within its athlete
+            return rowcount(self.connection.execute(_DETACH))
 
     def log_forget(self, athlete_id: str, now: datetime, counts: dict[str, int]) -> None:
         self.connection.execute(

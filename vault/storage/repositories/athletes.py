@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Select, delete, func, select
 from vault.storage.dialect import ensure_athlete
 from vault.storage.evidence_tables import fact_evidence_table
 from vault.storage.repositories._sql import rowcount
+from vault.storage.routing import operation_scope
 from vault.storage.tables import (
     archive_table,
     athletes_table,
@@ -41,9 +42,11 @@ class AthleteRepository:
     def unnormalized_twins(self, athlete_id: str) -> list[str]:
         """Stored ids that are `athlete_id` once NFC-normalized but spelled otherwise: two
         athletes that collided when revision 0008 normalized the ids (kept, never merged)."""
+        with operation_scope("all"):  # NFC is not SQL: every id is read, on every shard
+            stored = self.connection.execute(select(_athletes.c.id)).scalars().all()
         return [
             str(other)
-            for (other,) in self.connection.execute(select(_athletes.c.id))
+            for other in stored
             if other != athlete_id and unicodedata.normalize("NFC", other) == athlete_id
         ]
 
@@ -58,8 +61,7 @@ class AthleteRepository:
             "fact_tags": self._count(
                 select(func.count())
                 .select_from(fact_tags_table)
-                .join(facts_table, facts_table.c.id == fact_tags_table.c.fact_id)
-                .where(facts_table.c.athlete_id == athlete_id)
+                .where(fact_tags_table.c.athlete_id == athlete_id)
             )
         }
         result = self.connection.execute(

@@ -20,7 +20,7 @@ from sqlalchemy import Column, Connection, Table, delete, func, insert, select
 
 from vault.storage import erasure_tables  # noqa: F401 - its tables are copied too
 from vault.storage.dialect import bump_sequences, last_ids
-from vault.storage.tables import athletes_table, metadata
+from vault.storage.tables import TENANT_COLUMNS, athletes_table, metadata
 
 Row = tuple[Any, ...]
 
@@ -55,6 +55,9 @@ def layout() -> Layout:
         for fk in table.foreign_keys:
             if fk.column.table is athletes:
                 owner[table.name] = fk.parent
+        tenant = next((table.c[c] for c in TENANT_COLUMNS if c in table.c), None)
+        if table is not athletes and tenant is not None:
+            owner[table.name] = tenant  # revision 0013: child tables carry the athlete too
     for table in tables:
         if table.name in owner or table is athletes:
             continue

@@ -42,6 +42,8 @@ from vault.storage.episode_tables import (
     knowledge_table,
 )
 from vault.storage.repositories._sql import rowcount
+from vault.storage.routing import operation_scope
+from vault.storage.tables import athletes_table
 
 vectors_table = episode_vectors_table
 
@@ -61,7 +63,7 @@ COLUMNS = (
 _INSERT = insert(episodes_table).returning(_E.id, sort_by_parameter_order=True)
 _UPDATE = (
     update(episodes_table)
-    .where(_E.id == bindparam("target"))
+    .where(_E.owner_id == bindparam("owner"), _E.id == bindparam("target"))
     .values(
         type=bindparam("type"),
         outcome=bindparam("outcome"),
@@ -73,10 +75,11 @@ _UPDATE = (
 _BY_REFS = select(_E.id, _E.ref).where(
     _E.owner_id == bindparam("owner"), _E.ref.in_(bindparam("refs", expanding=True))
 )
-# By primary key only: with `owner_id = ?` in the WHERE clause SQLite would walk the owner's
-# (owner_id, occurred_at) index instead, 100k entries for a large owner. The owner is checked
-# on the rows instead (the ids come from an owner-scoped index query anyway).
-_BY_IDS = select(*COLUMNS).where(_E.id.in_(bindparam("ids", expanding=True)))
+# By the owner's key (owner_id, id): one shard, and on SQLite the UNIQUE (owner_id, id) index
+# (revision 0010) rather than a walk of the owner's (owner_id, occurred_at) index.
+_BY_IDS = select(*COLUMNS).where(
+    _E.owner_id == bindparam("owner"), _E.id.in_(bindparam("ids", expanding=True))
+)
 _WINDOW = (
     select(*COLUMNS)
     .where(
@@ -175,7 +178,7 @@ def _archive_statement() -> Any:
         _E.created_at,
         bindparam("reason"),
         bindparam("now", type_=episode_archive_table.c.archived_at.type),
-    ).where(_E.id.in_(bindparam("ids", expanding=True)))
+    ).where(_E.owner_id == bindparam("owner"), _E.id.in_(bindparam("ids", expanding=True)))
     columns = [
         "owner_id",
         "original_id",
@@ -193,19 +196,27 @@ def _archive_statement() -> Any:
 
 
 _ARCHIVE = _archive_statement()
-_DELETE_IDS = delete(episodes_table).where(_E.id.in_(bindparam("ids", expanding=True)))
+_DELETE_IDS = delete(episodes_table).where(
+    _E.owner_id == bindparam("owner"), _E.id.in_(bindparam("ids", expanding=True))
+)
 # said outright, not left to ON DELETE CASCADE: a connection without foreign keys still
 # erases an episode's vector with it (and secure_delete zeroes both)
 _DELETE_VECTORS = delete(episode_vectors_table).where(
-    episode_vectors_table.c.episode_id.in_(bindparam("ids", expanding=True))
+    episode_vectors_table.c.owner_id == bindparam("owner"),
+    episode_vectors_table.c.episode_id.in_(bindparam("ids", expanding=True)),
+)
+_EXPIRED = (
+    select(_E.owner_id, _E.id)
+    .where(_E.occurred_at < bindparam("cutoff", type_=_E.occurred_at.type))
+    .order_by(_E.owner_id, _E.id)
 )
 _T = episode_topics_table.c
 _DELETE_TOPICS = delete(episode_topics_table).where(
-    _T.episode_id.in_(bindparam("ids", expanding=True))
+    _T.athlete_id == bindparam("owner"),
+    _T.episode_id.in_(bindparam("ids", expanding=True)),
 )
 _INSERT_TOPICS = insert(episode_topics_table)
 _COUNT_TOPICS = func.count().label("mention_count")
-_EXPIRED = select(_E.id).where(_E.occurred_at < bindparam("cutoff", type_=_E.occurred_at.type))
 _A = episode_archive_table.c
 _ARCHIVE_ROWS = select(_A.id, _A.text).where(_A.owner_id == bindparam("owner"))
 
@@ -251,28 +262,33 @@ class EpisodeRepository:
             return []
         return list(self.connection.execute(_INSERT, rows).scalars().all())
 
-    def update(self, rows: list[dict[str, Any]]) -> int:
-        """Rewrite episodes by id (`target`): text, type, outcome, occurred_at, metadata."""
+    def update(self, owner_id: str, rows: list[dict[str, Any]]) -> int:
+        """Rewrite the owner's episodes by id (`target`): text, type, outcome, occurred_at,
+        metadata."""
         if not rows:
             return 0
-        return rowcount(self.connection.execute(_UPDATE, rows))
+        return rowcount(self.connection.execute(_UPDATE, [{**r, "owner": owner_id} for r in rows]))
 
-    def put_vectors(self, rows: list[dict[str, Any]]) -> None:
-        """Store embeddings (episode_id, model, dim, vector blob), replacing earlier ones."""
+    def put_vectors(self, owner_id: str, rows: list[dict[str, Any]]) -> None:
+        """Store embeddings of the owner's episodes (episode_id, model, dim, vector blob),
+        replacing earlier ones."""
         if not rows:
             return
         ids = [r["episode_id"] for r in rows]
-        self.connection.execute(delete(vectors_table).where(vectors_table.c.episode_id.in_(ids)))
-        self.connection.execute(insert(vectors_table), rows)
+        v = vectors_table.c
+        self.connection.execute(
+            delete(vectors_table).where(v.owner_id == owner_id, v.episode_id.in_(ids))
+        )
+        self.connection.execute(insert(vectors_table), [{**r, "owner_id": owner_id} for r in rows])
 
-    def vectors(self, ids: Sequence[int], model: str, dim: int) -> dict[int, bytes]:
-        """The stored vectors of these episodes made by `model` with `dim` values."""
+    def vectors(self, owner_id: str, ids: Sequence[int], model: str, dim: int) -> dict[int, bytes]:
+        """The stored vectors of the owner's episodes made by `model` with `dim` values."""
         if not ids:
             return {}
         v = vectors_table.c
         found = self.connection.execute(
             select(v.episode_id, v.vector).where(
-                v.episode_id.in_(list(ids)), v.model == model, v.dim == dim
+                v.owner_id == owner_id, v.episode_id.in_(list(ids)), v.model == model, v.dim == dim
             )
         )
         return {row.episode_id: row.vector for row in found}
@@ -282,27 +298,36 @@ class EpisodeRepository:
         v = vectors_table.c
         statement = (
             select(v.episode_id, v.vector)
-            .join(episodes_table, _E.id == v.episode_id)
-            .where(_E.owner_id == owner_id, v.model == model, v.dim == dim)
+            .join(episodes_table, (_E.owner_id == v.owner_id) & (_E.id == v.episode_id))
+            .where(v.owner_id == owner_id, v.model == model, v.dim == dim)
             .order_by(_E.occurred_at.desc(), _E.id.desc())
             .limit(limit)
         )
         return {row.episode_id: row.vector for row in self.connection.execute(statement)}
 
-    def texts_after(
-        self, after: int, limit: int, owner_id: str | None = None
-    ) -> list[tuple[int, str]]:
-        """(id, text) of the next `limit` episodes by id after `after` (of one owner, or all)."""
-        statement = select(_E.id, _E.text).where(_E.id > after).order_by(_E.id).limit(limit)
-        if owner_id is not None:
-            statement = statement.where(_E.owner_id == owner_id)
+    def texts_after(self, after: int, limit: int, owner_id: str) -> list[tuple[int, str]]:
+        """(id, text) of the owner's next `limit` episodes by id after `after`."""
+        statement = (
+            select(_E.id, _E.text)
+            .where(_E.owner_id == owner_id, _E.id > after)
+            .order_by(_E.id)
+            .limit(limit)
+        )
         return [(int(row.id), row.text) for row in self.connection.execute(statement)]
+
+    def owners(self) -> list[str]:
+        """Every athlete id, in order (the owners an all-athlete pass visits one by one)."""
+        listed = select(athletes_table.c.id).order_by(athletes_table.c.id)
+        with operation_scope("all"):
+            return list(self.connection.execute(listed).scalars())
 
     def vector_models(self) -> dict[tuple[str, int], int]:
         """How many stored vectors each (model, dim) has."""
         v = vectors_table.c
         statement = select(v.model, v.dim, func.count()).group_by(v.model, v.dim)
-        return {(row[0], int(row[1])): int(row[2]) for row in self.connection.execute(statement)}
+        with operation_scope("all"):  # a count over every shard
+            found = self.connection.execute(statement).all()
+        return {(row[0], int(row[1])): int(row[2]) for row in found}
 
     def put_topics(self, owner_id: str, rows: list[dict[str, Any]], replaced: list[int]) -> None:
         """Write the topics of episodes just written (`rows`: episode_id, topic, occurred_at),
@@ -394,8 +419,7 @@ class EpisodeRepository:
         wanted = sorted(set(ids))
         if not wanted:
             return []
-        found: list[Row[Any]] = list(self.connection.execute(_BY_IDS, {"ids": wanted}))
-        return [row for row in found if row.owner_id == owner_id]
+        return list(self.connection.execute(_BY_IDS, {"owner": owner_id, "ids": wanted}))
 
     def adjacent(
         self, owner_id: str, id_: int, at: datetime, n: int = 1
@@ -438,25 +462,33 @@ class EpisodeRepository:
     def enforce_cap(self, owner_id: str, cap: int, now: datetime) -> int:
         """Archive (`capped`) the owner's episodes beyond the newest `cap`; return how many."""
         ids = list(self.connection.execute(_BEYOND_CAP, {"owner": owner_id, "cap": cap}).scalars())
-        return self._archive_and_delete(ids, "capped", now)
+        return self._archive_and_delete(owner_id, ids, "capped", now)
 
     def expire_before(self, cutoff: datetime, now: datetime) -> int:
-        """Archive (`expired`) every owner's episodes that occurred before `cutoff`."""
-        ids = list(self.connection.execute(_EXPIRED, {"cutoff": cutoff}).scalars())
-        return self._archive_and_delete(ids, "expired", now)
+        """Archive (`expired`) every owner's episodes that occurred before `cutoff`: found by
+        one scan of every shard, then moved owner by owner."""
+        with operation_scope("all"):
+            found = self.connection.execute(_EXPIRED, {"cutoff": cutoff}).all()
+        by_owner: dict[str, list[int]] = {}
+        for owner, episode in found:
+            by_owner.setdefault(owner, []).append(int(episode))
+        return sum(
+            self._archive_and_delete(owner, ids, "expired", now) for owner, ids in by_owner.items()
+        )
 
     def cleanup_archive(self, cutoff: datetime) -> int:
         """Delete archived episodes archived before `cutoff`."""
         statement = delete(episode_archive_table).where(_A.archived_at < cutoff)
-        return rowcount(self.connection.execute(statement))
+        with operation_scope("all"):
+            return rowcount(self.connection.execute(statement))
 
-    def _archive_and_delete(self, ids: list[int], reason: str, now: datetime) -> int:
+    def _archive_and_delete(self, owner_id: str, ids: list[int], reason: str, now: datetime) -> int:
         for start in range(0, len(ids), 5000):
-            chunk = ids[start : start + 5000]
-            self.connection.execute(_ARCHIVE, {"ids": chunk, "reason": reason, "now": now})
-            self.connection.execute(_DELETE_VECTORS, {"ids": chunk})
-            self.connection.execute(_DELETE_TOPICS, {"ids": chunk})
-            self.connection.execute(_DELETE_IDS, {"ids": chunk})
+            chunk = {"owner": owner_id, "ids": ids[start : start + 5000]}
+            self.connection.execute(_ARCHIVE, {**chunk, "reason": reason, "now": now})
+            self.connection.execute(_DELETE_VECTORS, chunk)
+            self.connection.execute(_DELETE_TOPICS, chunk)
+            self.connection.execute(_DELETE_IDS, chunk)
         return len(ids)
 
     def forget_matching(self, owner_id: str, terms: list[str]) -> dict[str, int]:
@@ -472,16 +504,19 @@ class EpisodeRepository:
             row.id for row in self._texts_with(owner_id, terms) if matches_query(terms, row.text)
         ]
         for start in range(0, len(doomed), 5000):
-            self.connection.execute(_DELETE_VECTORS, {"ids": doomed[start : start + 5000]})
-            self.connection.execute(_DELETE_TOPICS, {"ids": doomed[start : start + 5000]})
-            self.connection.execute(_DELETE_IDS, {"ids": doomed[start : start + 5000]})
+            chunk = {"owner": owner_id, "ids": doomed[start : start + 5000]}
+            self.connection.execute(_DELETE_VECTORS, chunk)
+            self.connection.execute(_DELETE_TOPICS, chunk)
+            self.connection.execute(_DELETE_IDS, chunk)
         archived = [
             row.id
             for row in self.connection.execute(_ARCHIVE_ROWS, {"owner": owner_id})
             if matches_query(terms, row.text)
         ]
         if archived:
-            self.connection.execute(delete(episode_archive_table).where(_A.id.in_(archived)))
+            self.connection.execute(
+                delete(episode_archive_table).where(_A.owner_id == owner_id, _A.id.in_(archived))
+            )
         return {"episodes": len(doomed), "episode_archive": len(archived)}
 
     def _texts_with(self, owner_id: str, terms: list[str]) -> list[Row[Any]]:
@@ -502,9 +537,7 @@ class EpisodeRepository:
         """Erase every episode, vector and archived episode of the owner; counts per table."""
         vectors = rowcount(
             self.connection.execute(
-                delete(vectors_table).where(
-                    vectors_table.c.episode_id.in_(select(_E.id).where(_E.owner_id == owner_id))
-                )
+                delete(vectors_table).where(vectors_table.c.owner_id == owner_id)
             )
         )
         self.connection.execute(delete(episode_topics_table).where(_T.athlete_id == owner_id))

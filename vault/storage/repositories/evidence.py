@@ -39,13 +39,16 @@ class EvidenceRepository:
                 _INSERT, [{**row, "athlete_id": athlete_id, "recorded_at": now} for row in rows]
             )
 
-    def for_facts(self, fact_ids: list[int]) -> list[Evidence]:
-        """Evidence of the given facts, per fact oldest first."""
+    def for_facts(self, athlete_id: str, fact_ids: list[int]) -> list[Evidence]:
+        """Evidence of the athlete's given facts, per fact oldest first."""
         if not fact_ids:
             return []
         statement = (
             select(*_COLUMNS)
-            .where(fact_evidence_table.c.fact_id.in_(fact_ids))
+            .where(
+                fact_evidence_table.c.athlete_id == athlete_id,
+                fact_evidence_table.c.fact_id.in_(fact_ids),
+            )
             .order_by(
                 fact_evidence_table.c.fact_id,
                 fact_evidence_table.c.observed_at,
@@ -66,7 +69,7 @@ class EvidenceRepository:
             .scalars()
             .all()
         )
-        return self.for_facts(list(ids))
+        return self.for_facts(athlete_id, list(ids))
 
     def observations(
         self, athlete_id: str, refs: list[str], times: list[datetime]
@@ -103,6 +106,9 @@ class EvidenceRepository:
         doomed = [row_id for row_id, words in rows if words and matches_query(terms, words)]
         if doomed:
             self.connection.execute(
-                delete(fact_evidence_table).where(fact_evidence_table.c.id.in_(doomed))
+                delete(fact_evidence_table).where(
+                    fact_evidence_table.c.athlete_id == athlete_id,
+                    fact_evidence_table.c.id.in_(doomed),
+                )
             )
         return len(doomed)

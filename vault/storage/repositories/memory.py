@@ -25,6 +25,7 @@ from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stor
 from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage.dialect import locks_rows
 from vault.storage.repositories._sql import rowcount
+from vault.storage.routing import operation_scope
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,
@@ -70,7 +71,7 @@ def _load_active_statement() -> Any:
             as_stored(facts_table.c.decay_due_at),
             tags_table.c.tag,
         )
-        .select_from(facts_table.outerjoin(tags_table, tags_table.c.fact_id == facts_table.c.id))
+        .select_from(facts_table.outerjoin(tags_table, _tags_of_fact(facts_table)))
         .where(facts_table.c.athlete_id == bindparam("athlete"))
     )
     items = [
@@ -87,6 +88,11 @@ def _load_active_statement() -> Any:
         for kind, table in ITEM_TABLES.items()
     ]
     return union_all(facts, *items)
+
+
+def _tags_of_fact(facts: Any) -> Any:
+    """The join of a fact to its tags: the athlete id and the fact id (one shard)."""
+    return (tags_table.c.athlete_id == facts.c.athlete_id) & (tags_table.c.fact_id == facts.c.id)
 
 
 _CONVERTED = ("source", "learned_at", "last_reinforced_at", "updated_at")
@@ -109,7 +115,7 @@ _FACT_STATE_COLUMNS = (
 _ITEM_STATE_COLUMNS = ("confidence", "occurrences", "last_reinforced_at", "updated_at")
 _UPDATES = {
     kind: update(table)
-    .where(table.c.id == bindparam("b_id"))
+    .where(table.c.athlete_id == bindparam("b_athlete"), table.c.id == bindparam("b_id"))
     .values({c: bindparam(f"b_{c}") for c in columns})
     for kind, table, columns in (
         (Kind.FACT, facts_table, _FACT_STATE_COLUMNS),
@@ -122,13 +128,20 @@ _INSERTS = {
     for kind, table in TABLES.items()
 }
 _DELETES = {
-    kind: delete(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
+    kind: delete(table).where(
+        table.c.athlete_id == bindparam("athlete"), table.c.id.in_(bindparam("ids", expanding=True))
+    )
     for kind, table in TABLES.items()
 }
 
 
 _INSERT_TAGS = insert(tags_table)
-_FACT_EXISTS = select(facts_table.c.id).where(facts_table.c.id == bindparam("fact"))
+_FACT_EXISTS = select(facts_table.c.id).where(
+    facts_table.c.athlete_id == bindparam("athlete"), facts_table.c.id == bindparam("fact")
+)
+_OWNERS_OF_FACTS = select(facts_table.c.id, facts_table.c.athlete_id).where(
+    facts_table.c.id.in_(bindparam("ids", expanding=True))
+)
 
 
 @dataclass
@@ -161,9 +174,19 @@ class MemoryRepository:
             facts[fact_id].tags = frozenset(fact_tags)
         return [*facts.values(), *items]
 
-    def fact_exists(self, fact_id: int) -> bool:
-        """Whether `fact_id` is an active fact."""
-        return self.connection.execute(_FACT_EXISTS, {"fact": fact_id}).first() is not None
+    def fact_exists(self, athlete_id: str, fact_id: int) -> bool:
+        """Whether `fact_id` is an active fact of the athlete."""
+        found = self.connection.execute(_FACT_EXISTS, {"athlete": athlete_id, "fact": fact_id})
+        return found.first() is not None
+
+    def owners_of_facts(self, fact_ids: list[int]) -> dict[int, str]:
+        """The athlete of each active fact among `fact_ids`. A fact named by its id alone is
+        looked up on every shard, once; what follows is read by its athlete."""
+        if not fact_ids:
+            return {}
+        with operation_scope("all"):
+            rows = self.connection.execute(_OWNERS_OF_FACTS, {"ids": list(fact_ids)}).all()
+        return {int(fact_id): athlete for fact_id, athlete in rows}
 
     # -- writing
     def write(self, athlete_id: str, plan: MergePlan) -> Written:
@@ -174,7 +197,7 @@ class MemoryRepository:
             if removal.item.id is not None:
                 removed[removal.item.kind].append(removal.item.id)
         for kind, ids in removed.items():
-            self.connection.execute(_DELETES[kind], {"ids": ids})
+            self.connection.execute(_DELETES[kind], {"athlete": athlete_id, "ids": ids})
 
         changed: dict[Kind, list[State]] = defaultdict(list)
         new: dict[Kind, list[State]] = defaultdict(list)
@@ -186,7 +209,7 @@ class MemoryRepository:
             if state.dirty:
                 changed[state.kind].append(state)
         for kind, states in changed.items():
-            self.write_updates(kind, states)
+            self.write_updates(athlete_id, kind, states)
         for kind, states in new.items():
             rows = [_insert_params(athlete_id, s) for s in states]
             ids = list(self.connection.execute(_INSERTS[kind], rows).scalars())
@@ -194,7 +217,7 @@ class MemoryRepository:
                 state.id = new_id
                 written.ids[state.key] = new_id
         tag_rows = [
-            {"fact_id": s.id, "tag": tag}
+            {"athlete_id": athlete_id, "fact_id": s.id, "tag": tag}
             for s in new[Kind.FACT]
             if isinstance(s, FactState)
             for tag in sorted(s.tags)
@@ -203,59 +226,63 @@ class MemoryRepository:
             self.connection.execute(_INSERT_TAGS, tag_rows)
         return written
 
-    def write_updates(self, kind: Kind, states: list[State]) -> None:
-        """One executemany UPDATE of the changing columns, by primary key."""
+    def write_updates(self, athlete_id: str, kind: Kind, states: list[State]) -> None:
+        """One executemany UPDATE of the changing columns, by the athlete's key."""
         if not states:
             return
         columns = _FACT_STATE_COLUMNS if kind is Kind.FACT else _ITEM_STATE_COLUMNS
-        self.connection.execute(_UPDATES[kind], [_update_params(s, columns) for s in states])
+        self.connection.execute(
+            _UPDATES[kind], [_update_params(athlete_id, s, columns) for s in states]
+        )
 
-    def facts_due_for_decay(self, now: datetime, batch: int, after: int = 0) -> list[DecayRow]:
-        """Up to `batch` facts whose confidence drops by `now`, with ids above `after` (memory
-        stays flat however large the vault is).
+    def athletes_due_for_decay(self, now: datetime, after: str, page: int) -> list[str]:
+        """The next `page` athletes (in id order, above `after`) with a fact due by `now`: one
+        statement over every shard; each athlete's facts are then read and written by it."""
+        params = {"now": now, "after": after, "page": page}
+        with operation_scope("all"):
+            return list(self.connection.execute(_DUE_ATHLETES, params).scalars())
 
-        Where writers of different athletes run at once (PostgreSQL), the athletes owning the
-        next batch are locked first (SELECT ... FOR UPDATE in id order: the lock every merge,
-        forget and restore of that athlete takes), and only then are their due facts read. A
-        merge of one of them has either committed (decay reads its result) or waits until
-        decay commits (and then reads decay's): decay never writes over a newer merge.
-        SQLite's BEGIN IMMEDIATE already excludes every other writer.
-        """
-        params = {"now": now, "batch": batch, "after": after}
-        if not locks_rows(self.connection):
-            return [DecayRow(*row) for row in self.connection.execute(_DUE_FOR_DECAY, params)]
-        while True:
-            candidates = self.connection.execute(_DUE_OWNERS, params).all()
-            if not candidates:
-                return []
-            athletes = sorted({athlete for _, athlete in candidates})
-            self.connection.execute(_LOCK_ATHLETES, {"athletes": athletes})
-            upto = candidates[-1][0]  # every due fact up to here belongs to a locked athlete
-            found = self.connection.execute(
-                _DUE_FOR_DECAY_OF, {**params, "athletes": athletes, "upto": upto}
-            )
-            rows = [DecayRow(*row) for row in found]
-            if rows:  # facts past the last returned id are read again by the next call
-                return rows
-            params["after"] = upto  # all of them changed while we waited: nothing due here
+    def athlete_facts_due(self, athlete_id: str, now: datetime) -> list[DecayRow]:
+        """The athlete's facts due by `now`, read after taking the athlete's lock (the lock
+        every merge, forget and restore takes): a merge has either committed (decay reads its
+        result) or waits until decay commits; decay never writes over a newer merge."""
+        params = {"athlete": athlete_id, "now": now}
+        if locks_rows(self.connection):
+            self.connection.execute(_LOCK_ATHLETE, params)
+        return [DecayRow(*row) for row in self.connection.execute(_DUE_OF_ATHLETE, params)]
 
-    def set_decayed(self, changes: list[tuple[int, float, datetime]]) -> None:
-        """One executemany UPDATE of (fact id, confidence, next due time)."""
+    def set_decayed(self, athlete_id: str, changes: list[tuple[int, float, datetime]]) -> None:
+        """One executemany UPDATE of the athlete's (fact id, confidence, next due time)."""
         if changes:
             self.connection.execute(
                 _SET_DECAYED,
-                [{"b_id": i, "b_confidence": c, "b_due": due} for i, c, due in changes],
+                [
+                    {"b_athlete": athlete_id, "b_id": i, "b_confidence": c, "b_due": due}
+                    for i, c, due in changes
+                ],
             )
 
-    def delete_ids(self, kind: Kind, ids: list[int]) -> int:
+    def delete_ids(self, kind: Kind, athlete_id: str, ids: list[int]) -> int:
         if not ids:
             return 0
-        return rowcount(self.connection.execute(_DELETES[kind], {"ids": ids}))
+        params = {"athlete": athlete_id, "ids": ids}
+        return rowcount(self.connection.execute(_DELETES[kind], params))
 
 
-# Facts whose confidence drops by `now`, in id order after the last batch (keyset pagination
-# on the primary key: one pass over the table however many batches).
-_DUE_FOR_DECAY = (
+# PostgreSQL: the athletes with facts due, a page at a time (one scan of every shard), then
+# each athlete's due facts, locked and written by that athlete (one shard each).
+_DUE_ATHLETES = (
+    select(facts_table.c.athlete_id)
+    .where(facts_table.c.decay_due_at <= bindparam("now"))
+    .where(facts_table.c.athlete_id > bindparam("after"))
+    .group_by(facts_table.c.athlete_id)
+    .order_by(facts_table.c.athlete_id)
+    .limit(bindparam("page"))
+)
+_LOCK_ATHLETE = (
+    select(athletes_table.c.id).where(athletes_table.c.id == bindparam("athlete")).with_for_update()
+)
+_DUE_OF_ATHLETE = (
     select(
         facts_table.c.id,
         facts_table.c.confidence,
@@ -263,27 +290,15 @@ _DUE_FOR_DECAY = (
         facts_table.c.last_reinforced_at,
         facts_table.c.category,
     )
+    .where(facts_table.c.athlete_id == bindparam("athlete"))
     .where(facts_table.c.decay_due_at <= bindparam("now"))
-    .where(facts_table.c.id > bindparam("after"))
     .order_by(facts_table.c.id)
-    .limit(bindparam("batch"))
-)
-# PostgreSQL: the owners of the next batch, their locks (id order: two decays never deadlock
-# on each other's athletes), then the due facts of those athletes up to the batch's last id.
-_DUE_OWNERS = _DUE_FOR_DECAY.with_only_columns(facts_table.c.id, facts_table.c.athlete_id)
-_LOCK_ATHLETES = (
-    select(athletes_table.c.id)
-    .where(athletes_table.c.id.in_(bindparam("athletes", expanding=True)))
-    .order_by(athletes_table.c.id)
-    .with_for_update()
-)
-_DUE_FOR_DECAY_OF = _DUE_FOR_DECAY.where(
-    facts_table.c.athlete_id.in_(bindparam("athletes", expanding=True)),
-    facts_table.c.id <= bindparam("upto"),
 )
 _SET_DECAYED = (
     update(facts_table)
-    .where(facts_table.c.id == bindparam("b_id"))
+    .where(
+        facts_table.c.athlete_id == bindparam("b_athlete"), facts_table.c.id == bindparam("b_id")
+    )
     .values(confidence=bindparam("b_confidence"), decay_due_at=bindparam("b_due"))
 )
 
@@ -384,9 +399,10 @@ def _item_state(row: tuple[Any, ...], kind: Kind) -> ItemState:
     )
 
 
-def _update_params(state: State, columns: tuple[str, ...]) -> dict[str, Any]:
+def _update_params(athlete_id: str, state: State, columns: tuple[str, ...]) -> dict[str, Any]:
     params = {f"b_{c}": getattr(state, c) for c in columns}
     params["b_id"] = state.id
+    params["b_athlete"] = athlete_id
     return params
 
 

@@ -75,22 +75,16 @@ _facts = KIND_TABLES[Kind.FACT]
 _SELECT_ATHLETE = select(athletes_table).where(athletes_table.c.id == bindparam("athlete"))
 _SELECT_TAGS = (
     select(fact_tags_table.c.fact_id, fact_tags_table.c.tag)
-    .join(_facts, _facts.c.id == fact_tags_table.c.fact_id)
-    .where(_facts.c.athlete_id == bindparam("athlete"))
+    .where(fact_tags_table.c.athlete_id == bindparam("athlete"))
     .order_by(fact_tags_table.c.fact_id, fact_tags_table.c.tag)
 )
 _SELECT_ARCHIVE_TAGS = (
     select(archive_tags_table.c.archive_id, archive_tags_table.c.tag)
-    .join(archive_table, archive_table.c.id == archive_tags_table.c.archive_id)
-    .where(archive_table.c.athlete_id == bindparam("athlete"))
+    .where(archive_tags_table.c.athlete_id == bindparam("athlete"))
     .order_by(archive_tags_table.c.archive_id, archive_tags_table.c.tag)
 )
 _DELETE_ARCHIVE_TAGS = delete(archive_tags_table).where(
-    archive_tags_table.c.archive_id.in_(
-        select(archive_table.c.id)
-        .where(archive_table.c.athlete_id == bindparam("athlete"))
-        .scalar_subquery()
-    )
+    archive_tags_table.c.athlete_id == bindparam("athlete")
 )
 _ALL_TABLES: dict[str, Table] = {
     **{kind.value: table for kind, table in KIND_TABLES.items()},
@@ -102,11 +96,7 @@ _SELECT_ROWS = {
     .order_by(table.c.id)
     for name, table in _ALL_TABLES.items()
 }
-_DELETE_TAGS = delete(fact_tags_table).where(
-    fact_tags_table.c.fact_id.in_(
-        select(_facts.c.id).where(_facts.c.athlete_id == bindparam("athlete")).scalar_subquery()
-    )
-)
+_DELETE_TAGS = delete(fact_tags_table).where(fact_tags_table.c.athlete_id == bindparam("athlete"))
 _DELETE_ROWS = {
     name: delete(table).where(table.c.athlete_id == bindparam("athlete"))
     for name, table in _ALL_TABLES.items()
@@ -227,7 +217,9 @@ class SnapshotRepository:
             )
         facts = renumbered.of(Kind.FACT)
         tag_rows = [
-            {"fact_id": facts[row["id"]], "tag": tag} for row in snapshot.facts for tag in row[TAGS]
+            {"athlete_id": athlete_id, "fact_id": facts[row["id"]], "tag": tag}
+            for row in snapshot.facts
+            for tag in row[TAGS]
         ]
         if tag_rows:
             self.connection.execute(insert(fact_tags_table), tag_rows)
@@ -243,7 +235,7 @@ class SnapshotRepository:
         new_ids = self._insert(ARCHIVE, params)
         renumbered.ids[ARCHIVE] = {row["id"]: new for row, new in zip(archived, new_ids)}
         archive_tag_rows = [
-            {"archive_id": new, "tag": tag}
+            {"athlete_id": athlete_id, "archive_id": new, "tag": tag}
             for row, new in zip(archived, new_ids)
             for tag in sorted(set(row.get(TAGS) or ()))
         ]
