@@ -477,7 +477,7 @@ def _composed(step: Callable[[Any, str, bool], object]) -> Write:
 
 
 def _service_writes() -> dict[str, list[Write]]:
-    from vault.services import episodes, interchange, memory
+    from vault.services import episodes, interchange, knowledge, memory
     from vault.services.interchange import memories_yaml
 
     return {
@@ -504,9 +504,9 @@ def _service_writes() -> dict[str, list[Write]]:
                 )
             ),
         ],
-        "vault.services.episodes.store_knowledge": [
+        "vault.services.knowledge.store_knowledge": [
             _composed(
-                lambda u, s, t: episodes.store_knowledge(
+                lambda u, s, t: knowledge.store_knowledge(
                     u,
                     [KnowledgeIn(kind="shoe", name="Pegasus", attributes={"n": [{"x": s}]})],
                     T0,
@@ -519,7 +519,7 @@ def _service_writes() -> dict[str, list[Write]]:
 
 SERVICE_SPEECH = {
     ("vault.services.episodes.add_episodes", 0),
-    ("vault.services.episodes.store_knowledge", 0),
+    ("vault.services.knowledge.store_knowledge", 0),
 }
 SERVICE_NOT_WRITES = {
     # the engine's rows: item by item through privacy_gate.candidate_problem, then merge's gate
@@ -528,6 +528,10 @@ SERVICE_NOT_WRITES = {
     "vault.services.engine_sync.sync",
     # facts consolidated from stored sessions: merged through merge's gate
     "vault.services.consolidation.run",
+    # an edit's new text is merged through merge's gate (its facade path, items.edit, is
+    # enumerated above); a removal writes no text
+    "vault.services.corrections.edit",
+    "vault.services.corrections.remove",
     # the erasure record: keyed hashes of what was removed, never a text
     "vault.services.erasure.record_erasure",
     "vault.services.erasure.record_athlete_erasure",
