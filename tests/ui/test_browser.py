@@ -24,8 +24,17 @@ def facts(path: Path) -> list[str]:
 
 
 def submit(driver, control) -> None:
+    """Click and wait for the next page's confirmation or error (a loaded machine is slow)."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
     control.click()
-    driver.find_element(By.CSS_SELECTOR, "[role=status], [role=alert]")
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(control))
+    WebDriverWait(driver, 30).until(
+        expected_conditions.presence_of_element_located(
+            (By.CSS_SELECTOR, "[role=status], [role=alert]")
+        )
+    )
 
 
 def test_click_through_every_action(page_vault: Vault, page_file: Path, tmp_path: Path) -> None:
