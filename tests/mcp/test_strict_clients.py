@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from vault import open_vault
+from vault.domain.limits import EPISODE_TEXT_MAX
 
 agents_mcp = pytest.importorskip("agents.mcp")
 fastmcp = pytest.importorskip("fastmcp")
@@ -110,7 +111,10 @@ def test_fastmcp_lists_titled_tools_with_limits_and_calls_them(db: Path) -> None
     remember = by_name["vault_remember"].input_schema
     assert remember["additionalProperties"] is False
     assert remember["properties"]["text"]["maxLength"] == 300
-    assert by_name["vault_record_episode"].input_schema["properties"]["text"]["maxLength"] == 2000
+    assert (
+        by_name["vault_record_episode"].input_schema["properties"]["text"]["maxLength"]
+        == EPISODE_TEXT_MAX
+    )
     assert added.structured_content["added"][0]["text"] == "has kids"  # type: ignore[attr-defined]
     assert refused.is_error  # type: ignore[attr-defined]
     assert "no argument 'content'" in refused.content[0].text  # type: ignore[attr-defined]
