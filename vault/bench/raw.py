@@ -235,9 +235,7 @@ def memory_block(db: sqlite3.Connection, athlete: str, now: datetime) -> tuple[s
         sections = [
             [
                 text.replace("|", "/")
-                for (text,) in db.execute(
-                    sql, (athlete, as_of) if "learned_at" in sql else (athlete,)
-                )
+                for (text,) in db.execute(sql, (athlete, as_of)[: sql.count("?")])
             ]
             for _, sql in _BLOCK_QUERIES
         ]
