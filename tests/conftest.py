@@ -45,6 +45,7 @@ from vault import Vault, open_vault
 from vault.storage import routing
 from vault.storage.engine import create_vault_engine, display_url, sqlite_url
 from vault.storage.migrations import create_partitioned
+from vault.storage.scope import scope
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
@@ -192,7 +193,7 @@ def _check_routing(
         return
     if not _sent_by_vault():
         return
-    found = routing.problems(statement, routing.scope())
+    found = routing.problems(statement, scope())
     if found:
         _not_routed.append((statement, found))
 

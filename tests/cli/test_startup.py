@@ -52,8 +52,11 @@ def test_vault_prompt_loads_no_other_commands_module(tmp_path: Path) -> None:
     assert block == ["MEMORY:", "- Facts: primary sport: running"]
     commands = {f"vault.cli.{module}" for module, _ in COMMANDS.values()}
     assert commands & set(json.loads(loaded)) == {"vault.cli.prompt_commands"}
-    # nor the extraction rules (hundreds of regular expressions), learning, episodes, transfer
+    # nor the extraction rules (hundreds of regular expressions), learning, episodes, transfer,
+    # the episode tables' text tools, nor the SQL parser of the shard-routing check
     unused = {
+        "vault.storage.repositories.episodes",
+        "vault.storage.routing",
         "vault.extraction.rules",
         "vault.extraction.privacy",
         "vault.services.learning",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from vault.storage.routing import operation_scope, problems, scope
+from vault.storage.routing import problems
+from vault.storage.scope import operation_scope, scope
 
 ROUTED = [
     "SELECT facts.id FROM facts WHERE facts.athlete_id = %(athlete)s",

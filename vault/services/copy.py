@@ -34,7 +34,7 @@ from vault.domain.times import format_utc
 from vault.storage.dialect import snapshot_options
 from vault.storage.repositories import copy as rows
 from vault.storage.repositories.copy import Layout, Row, layout
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 
 BATCH = 200  # athletes per round trip
 

@@ -26,7 +26,7 @@ from vault.storage.dialect import is_sqlite
 from vault.storage.engine import NEW_FILE_MODE, sqlite_file
 from vault.storage.health_checks import invariant_problems
 from vault.storage.repositories.engine_table import non_canonical_keys, shadowed, waiting_counts
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 from vault.storage.views import CURRENT_VIEWS
 
 ERASE_WAIT = 2.0  # seconds forget / delete wait for readers before reporting erased_from_disk=False

@@ -12,7 +12,7 @@ from sqlalchemy.pool import NullPool
 
 from vault.domain.errors import SchemaOutOfDate, SchemaTooNew
 from vault.storage.engine import create_vault_engine, writer
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 
 if TYPE_CHECKING:  # Alembic is imported only when a file is upgraded (CLI start-up time)
     from alembic.config import Config

@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, text
 
 from vault.domain.errors import VaultError
-from vault.storage.routing import TENANT_COLUMNS
+from vault.storage.scope import TENANT_COLUMNS
 
 _TENANT_TABLES = text(
     "SELECT c.relname, a.attname FROM pg_class AS c JOIN pg_attribute AS a "

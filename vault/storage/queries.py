@@ -27,7 +27,7 @@ from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, P
 from vault.domain.rules import DecayPolicy, decayed
 from vault.domain.vocabulary import Kind, Source
 from vault.storage import views
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,

@@ -11,8 +11,8 @@ their tenant column (`athletes` by `id`); reference tables (knowledge, ...) are 
   naming the tenant column routes by its value. Scope `all` (an operation over every athlete,
   run as statements Citus pushes down to every shard): athlete-owned tables may go unfiltered,
   but are joined only tenant to tenant. Scope `maintenance` (migrations) is not checked.
-- `scope()` / `operation_scope(kind)`: the scope of the statements the current thread sends;
-  the operations over all athletes (decay, cleanup, stats, copy, doctor, ...) declare theirs.
+- `scope()` / `operation_scope(kind)` (from `vault.storage.scope`): the scope of the
+  statements the current thread sends; the operations over all athletes declare theirs.
 
 sqlglot parses the statements (the SQL firewall's parser). The test suite runs this on every
 statement of its PostgreSQL half (tests/conftest.py); docs/scale-out.md says what it proves.
@@ -20,36 +20,18 @@ statement of its PostgreSQL half (tests/conftest.py); docs/scale-out.md says wha
 
 from __future__ import annotations
 
-import contextvars
 import functools
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Literal
 
 import sqlglot
 from sqlglot import exp
 
-Scope = Literal["athlete", "all", "maintenance"]
-_SCOPE: contextvars.ContextVar[Scope] = contextvars.ContextVar("vault_routing_scope")
+from vault.storage.scope import TENANT_COLUMNS, Scope, operation_scope, scope
+
+__all__ = ["ROOT", "TENANT_COLUMNS", "VIEWS", "Scope", "operation_scope", "problems", "scope"]
 
 # table -> its distribution (tenant) column; knowledge and other shared tables are reference
 # tables, present on every worker, and never need a filter.
 ROOT = {"athletes": "id"}
-TENANT_COLUMNS = ("athlete_id", "owner_id", "athlete_key")
-
-
-def scope() -> Scope:
-    return _SCOPE.get("athlete")
-
-
-@contextmanager
-def operation_scope(kind: Scope) -> Iterator[None]:
-    """Declare the scope of the statements sent inside (an all-athlete pass, a migration)."""
-    token = _SCOPE.set(kind)
-    try:
-        yield
-    finally:
-        _SCOPE.reset(token)
 
 
 # the views read per athlete, by the column naming the athlete

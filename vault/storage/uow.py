@@ -8,15 +8,17 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import Connection, Engine, exc
 
 from vault.storage.failures import is_busy
 from vault.storage.repositories import ArchiveRepository, AthleteRepository, MemoryRepository
-from vault.storage.repositories.episodes import EpisodeRepository
 from vault.storage.repositories.evidence import EvidenceRepository
 from vault.storage.repositories.snapshot import SnapshotRepository
+
+if TYPE_CHECKING:
+    from vault.storage.repositories.episodes import EpisodeRepository
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,6 @@ class UnitOfWork:
     memory: MemoryRepository
     archive: ArchiveRepository
     snapshots: SnapshotRepository  # one athlete's whole rows: export, restore, yaml import
-    episodes: EpisodeRepository  # episodes: recall candidates, caps, forget (revision 0005)
     evidence: EvidenceRepository  # what each fact rests on (revision 0009)
 
     def __init__(
@@ -96,6 +97,7 @@ class UnitOfWork:
         self._engine = engine
         self._hooks = hooks
         self._connection: Connection | None = None
+        self._episodes: EpisodeRepository | None = None
         self._retry = retry or RetryPolicy.from_env()
         self._sleep = sleep
         self.begin_attempts = 0  # how many BEGINs this unit of work needed (tests count them)
@@ -106,6 +108,17 @@ class UnitOfWork:
             raise RuntimeError("the unit of work is not open; use it in a `with` block")
         return self._connection
 
+    @property
+    def episodes(self) -> EpisodeRepository:
+        """Episodes: recall candidates, caps, forget (revision 0005). Made on first use: its
+        module brings the episode tables and their text tools, which a memory-only operation
+        (a merge, the MEMORY block) never needs to import."""
+        if self._episodes is None:
+            from vault.storage.repositories.episodes import EpisodeRepository
+
+            self._episodes = EpisodeRepository(self.connection)
+        return self._episodes
+
     def __enter__(self) -> UnitOfWork:
         connection = self._begin()
         self._connection = connection
@@ -113,7 +126,6 @@ class UnitOfWork:
         self.memory = MemoryRepository(connection)
         self.archive = ArchiveRepository(connection)
         self.snapshots = SnapshotRepository(connection)
-        self.episodes = EpisodeRepository(connection)
         self.evidence = EvidenceRepository(connection)
         if self._hooks is not None:
             try:
@@ -158,6 +170,7 @@ class UnitOfWork:
         finally:
             connection.close()
             self._connection = None
+            self._episodes = None
 
     def commit(self) -> None:
         if self._hooks is not None:

@@ -11,7 +11,7 @@ from vault.domain.models import Archived
 from vault.domain.rules import FactState, Removal
 from vault.domain.vocabulary import ArchiveReason, Kind
 from vault.storage.repositories._sql import rowcount
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 from vault.storage.tables import (
     archive_table,
     archive_tags_table,

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, Select, delete, func, select
 from vault.storage.dialect import ensure_athlete
 from vault.storage.evidence_tables import fact_evidence_table
 from vault.storage.repositories._sql import rowcount
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 from vault.storage.tables import (
     archive_table,
     athletes_table,

@@ -42,7 +42,7 @@ from vault.storage.episode_tables import (
     knowledge_table,
 )
 from vault.storage.repositories._sql import rowcount
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 from vault.storage.tables import athletes_table
 
 vectors_table = episode_vectors_table

@@ -25,7 +25,7 @@ from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stor
 from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage.dialect import locks_rows
 from vault.storage.repositories._sql import rowcount
-from vault.storage.routing import operation_scope
+from vault.storage.scope import operation_scope
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,
