@@ -65,6 +65,10 @@ _INSERT_ARCHIVE = (
     "source, confidence, occurrences, learned_at, superseded_by, reason, archived_at) "
     "VALUES (?, 'fact', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+_INSERT_EVIDENCE = (
+    "INSERT INTO fact_evidence (fact_id, athlete_id, source, observed_at, recorded_at) "
+    "VALUES (?, ?, 'manual', ?, ?)"
+)
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -161,6 +165,16 @@ def merge(
                 archived.append((fact, "capped", None))
                 facts.remove(fact)
         _write(db, athlete, facts, changed, archived, now_s)
+        # what each kept fact rests on (revision 0009): a row per candidate, as vault writes
+        kept = {f[NORM]: f[ID] for f in facts}
+        db.executemany(
+            _INSERT_EVIDENCE,
+            [
+                (kept[n], athlete, now_s, now_s)
+                for n in map(normalize_text, (c.text for c in candidates))
+                if n in kept
+            ],
+        )
         publish_engine_rows(db, now_s)
         db.execute("COMMIT")
     except BaseException:

@@ -226,9 +226,11 @@ def _count(archived: Any) -> int:
 
 
 def _same_rows(vault: Vault, db: sqlite3.Connection, athletes: list[str]) -> bool:
-    """True when both files hold the same facts, tags and archive rows for these athletes."""
+    """True when both files hold the same facts, tags, evidence and archive rows for these
+    athletes."""
     queries = [
-        f"SELECT * FROM {table} WHERE athlete_id = ? ORDER BY id" for table in ("facts", "archive")
+        f"SELECT * FROM {table} WHERE athlete_id = ? ORDER BY id"
+        for table in ("facts", "archive", "fact_evidence")
     ] + ["SELECT t.* FROM fact_tags AS t WHERE t.athlete_id = ? ORDER BY t.fact_id, t.tag"]
     connection = vault.engine.raw_connection()
     try:
@@ -317,7 +319,7 @@ def render(report: dict[str, Any]) -> str:
         lines.append("\nWARNING: after the merge turns, vault's rows differ from raw's")
     elif report["workloads"]["merge"]["same_rows"]:
         lines.append(
-            "\nafter the merge turns, facts, tags and archive rows are identical in both files"
+            "\nafter the merge turns, facts, tags, evidence and archive rows are identical in both files"
         )
     if block["identical"]:
         lines.append(

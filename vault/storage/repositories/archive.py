@@ -20,7 +20,15 @@ from vault.storage.tables import (
     forget_log_table,
 )
 
-_INSERT = insert(archive_table).returning(archive_table.c.id, sort_by_parameter_order=True)
+# One multi-row INSERT; SQLite does not promise the order of RETURNING rows (asking for it
+# would send one INSERT per row), so each id is matched to its row by what identifies a
+# removal within one plan: its kind, its stored id (None for an item never stored) and text.
+_INSERT = insert(archive_table).returning(
+    archive_table.c.id,
+    archive_table.c.kind,
+    archive_table.c.original_id,
+    archive_table.c.original_text,
+)
 _INSERT_TAGS = insert(archive_tags_table)
 _BY_ATHLETE = (
     select(archive_table)
@@ -128,7 +136,13 @@ class ArchiveRepository:
         if not removals:
             return []
         rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
-        new_ids = self.connection.execute(_INSERT, rows).scalars().all()
+        assigned = {
+            (kind, original_id, text): archive_id
+            for archive_id, kind, original_id, text in self.connection.execute(_INSERT, rows)
+        }
+        new_ids = [
+            assigned[(row["kind"], row["original_id"], row["original_text"])] for row in rows
+        ]
         tag_rows = [
             {"athlete_id": athlete, "archive_id": archive_id, "tag": tag}
             for archive_id, (athlete, removal) in zip(new_ids, removals)

@@ -123,8 +123,11 @@ _UPDATES = {
         (Kind.NOTE, ITEM_TABLES[Kind.NOTE], _ITEM_STATE_COLUMNS),
     )
 }
+# One multi-row INSERT per kind. SQLite does not promise the order of RETURNING rows, so
+# asking SQLAlchemy for parameter order would send one INSERT per row; the unique
+# (athlete, normalized text) key maps each returned id to its row instead.
 _INSERTS = {
-    kind: insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    kind: insert(table).returning(table.c.id, table.c.normalized_text)
     for kind, table in TABLES.items()
 }
 _DELETES = {
@@ -212,10 +215,12 @@ class MemoryRepository:
             self.write_updates(athlete_id, kind, states)
         for kind, states in new.items():
             rows = [_insert_params(athlete_id, s) for s in states]
-            ids = list(self.connection.execute(_INSERTS[kind], rows).scalars())
-            for state, new_id in zip(states, ids):
-                state.id = new_id
-                written.ids[state.key] = new_id
+            assigned = {
+                text: new_id for new_id, text in self.connection.execute(_INSERTS[kind], rows)
+            }
+            for state in states:
+                state.id = assigned[state.normalized_text]
+                written.ids[state.key] = state.id
         tag_rows = [
             {"athlete_id": athlete_id, "fact_id": s.id, "tag": tag}
             for s in new[Kind.FACT]
