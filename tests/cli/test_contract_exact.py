@@ -1,5 +1,5 @@
 """Contract exactness: the shipped schema IS seed 001's `athlete_memory` schema, as the seed
-writes it, and what `vault prompt --format json` / `vault export --contract` print validates
+writes it, and what `vault export --contract` prints validates
 against the schema text extracted from the seed file itself."""
 
 from __future__ import annotations
@@ -44,20 +44,14 @@ def test_cli_contract_objects_validate_against_the_seed_schema(tmp_path: Path) -
     runner.invoke(main, ["--db", db, "remember", "ana", "skips Mondays", "--kind", "pattern"])
     runner.invoke(main, ["--db", db, "remember", "ana", "likes data", "--kind", "note"])
     seed = json.loads(seed_schema_text())
-    prompt = json.loads(
-        runner.invoke(main, ["--db", db, "prompt", "ana", "--format", "json"]).stdout
-    )
     exported = json.loads(runner.invoke(main, ["--db", db, "export", "ana", "--contract"]).stdout)
-    assert prompt == exported
-    jsonschema.validate(prompt, seed)
-    assert set(prompt) == {"key_facts", "patterns", "coaching_notes"}
+    jsonschema.validate(exported, seed)
+    assert set(exported) == {"key_facts", "patterns", "coaching_notes"}
     assert all(
-        set(f) == {"fact", "source", "confidence", "learned_at"} for f in prompt["key_facts"]
+        set(f) == {"fact", "source", "confidence", "learned_at"} for f in exported["key_facts"]
     )
     timed = json.loads(
-        runner.invoke(
-            main, ["--db", db, "prompt", "ana", "--format", "json", "--with-times"]
-        ).stdout
+        runner.invoke(main, ["--db", db, "export", "ana", "--contract", "--with-times"]).stdout
     )
     with pytest.raises(jsonschema.ValidationError):  # why the option says it leaves the contract
         jsonschema.validate(timed, seed)

@@ -86,7 +86,7 @@ def test_results_on_stdout_errors_on_stderr(tmp_path: Path) -> None:
         (("nosuchcommand",), 2, "No such command"),
         (("export",), 2, "give one ATHLETE or --all"),
         (("export", "ana", "--with-times"), 2, "--contract"),
-        (("prompt", "ana", "--with-times"), 2, "--format json"),
+        (("prompt", "ana", "--json", "--format", "markdown"), 2, "--json"),
         (("ingest", "ana"), 2, "exactly one of"),
     ],
 )

@@ -46,11 +46,11 @@ def test_prompt_budget_drops_whole_items_and_reports_them(db_path: Path) -> None
     assert budget_drops and all(d["text"] not in report["text"] for d in budget_drops)
 
 
-def test_prompt_formats_markdown_and_contract(db_path: Path) -> None:
+def test_prompt_formats_markdown_and_export_prints_the_contract(db_path: Path) -> None:
     invoke(db_path, "demo")
     markdown = invoke(db_path, "prompt", "demo-athlete", "--format", "markdown").output
     assert markdown.startswith("## What you know about the user\n- primary sport: cycling\n")
-    contract = json.loads(invoke(db_path, "prompt", "demo-athlete", "--format", "json").output)
+    contract = json.loads(invoke(db_path, "export", "demo-athlete", "--contract").output)
     jsonschema.validate(contract, load_schema())
     assert {f["source"] for f in contract["key_facts"]} <= {
         "conversation",
@@ -66,7 +66,7 @@ def test_prompt_for_an_unknown_athlete_is_the_librarys_empty_block(db_path: Path
     assert "no memory stored for athlete 'nobody'" in result.stderr
     with open_vault(db_path) as vault:
         assert vault.memory_block("nobody").text == result.stdout
-    contract = invoke(db_path, "prompt", "nobody", "--format", "json")
+    contract = invoke(db_path, "export", "nobody", "--contract")
     assert contract.exit_code == 1 and "no memory stored" in contract.stderr
 
 

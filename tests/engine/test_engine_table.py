@@ -305,11 +305,11 @@ def test_downgrade_restores_the_engines_table(tmp_path: Path) -> None:
     )
 
 
-def test_vault_prompt_json_has_what_the_engine_structs_require(tmp_path: Path) -> None:
+def test_vault_export_contract_has_what_the_engine_structs_require(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
         vault.remember("ana", "primary sport: running")
-    document = json.loads(cli(path, "prompt", "ana", "--format", "json"))
+    document = json.loads(cli(path, "export", "ana", "--contract"))
     validate_contract(document)  # the JSON-Schema contract
     from tests.engine.engine_statements import check_structs
 

@@ -18,7 +18,7 @@ from vault.cli.app import (
 )
 from vault.prompt import DEFAULT_BUDGET, render_markdown
 
-FORMATS = ("memory", "markdown", "json")
+FORMATS = ("memory", "markdown")
 
 
 @main.command()
@@ -36,7 +36,8 @@ FORMATS = ("memory", "markdown", "json")
     type=click.Choice(FORMATS),
     default="memory",
     show_default=True,
-    help="memory: the MEMORY block; markdown: the 'What you know about the user' section; json: the athlete_memory contract.",
+    help="memory: the MEMORY block; markdown: the 'What you know about the user' section "
+    "(the engine's athlete_memory JSON object is `vault export ATHLETE --contract`).",
 )
 @click.option(
     "--context",
@@ -45,14 +46,8 @@ FORMATS = ("memory", "markdown", "json")
     help="Print the KNOWLEDGE (reference knowledge named in TEXT) and PAST "
     "EXPERIENCE (the episodes recalled for TEXT) sections instead.",
 )
-@click.option(
-    "--with-times",
-    is_flag=True,
-    help="With --format json: add the top-level updated_at. This LEAVES the JSON-Schema "
-    "contract (its schema allows no updated_at).",
-)
 @at_option("As of this time: confidences decay with time (default: now).")
-@json_option("Print the MEMORY block with its drop report.")
+@json_option("Print the MEMORY block as JSON: its text, its tokens and what was dropped and why.")
 @db_option
 @click.pass_context
 def prompt(
@@ -61,20 +56,19 @@ def prompt(
     budget: int,
     fmt: str,
     context: str | None,
-    with_times: bool,
     at: datetime | None,
     as_json: bool,
 ) -> None:
     """Print exactly what the coach model would receive about ATHLETE.
 
     An athlete the vault knows nothing about gets what the library gives: an empty MEMORY block
-    (exit 0, with a warning on stderr); `--format json` fails (exit 1), as `Vault.contract`
-    raises AthleteNotFound.
+    (exit 0, with a warning on stderr). The engine's athlete_memory JSON object is
+    `vault export ATHLETE --contract`.
     """
-    if with_times and fmt != "json":
-        raise click.UsageError("--with-times applies to --format json only")
+    if as_json and (fmt != "memory" or context is not None):
+        raise click.UsageError("--json prints the MEMORY block; drop --format / --context")
     vault = open_from_cli(ctx, read_only=True)
-    if fmt != "json" and vault.summary(athlete) is None:
+    if vault.summary(athlete) is None:
         warn(f"no memory stored for athlete {athlete!r}; the block is empty")
     if as_json:
         click.echo(vault.memory_block(athlete, budget=budget, now=at).model_dump_json(indent=2))
@@ -82,8 +76,6 @@ def prompt(
         click.echo(vault.episodes.sections(athlete, context, now=at).text, nl=False)
     elif fmt == "markdown":
         click.echo(render_markdown(vault.memory(athlete, at)), nl=False)
-    elif fmt == "json":
-        echo_json(vault.contract(athlete, with_times=with_times, now=at))
     else:
         click.echo(vault.memory_block(athlete, budget=budget, now=at).text, nl=False)
 
