@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from vault.api import Vault
-from vault.cli.app import database_url, echo_json, main
+from vault.cli.app import FloatRange, database_url, echo_json, main
 from vault.cli.output import table
 from vault.storage.engine import create_vault_engine, sqlite_file
 from vault.storage.sql_firewall import MAX_RESULT_BYTES
@@ -26,7 +26,7 @@ TABLE_ROWS = 10_000  # the text table is aligned, so it holds its rows; --csv/--
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of rows (streamed).")
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0.001, max=86_400),
+    type=FloatRange(min=0.001, max=86_400),
     default=5.0,
     show_default=True,
     help="Cancel the query after this many seconds (the whole run, fetching included).",
@@ -34,7 +34,7 @@ TABLE_ROWS = 10_000  # the text table is aligned, so it holds its rows; --csv/--
 @click.option("--limit", type=click.IntRange(min=1), help="Print at most this many rows.")
 @click.option(
     "--max-mb",
-    type=click.FloatRange(min=0.001, max=65_536),
+    type=FloatRange(min=0.001, max=65_536),
     default=MAX_RESULT_BYTES / 1024 / 1024,
     show_default=True,
     help="Stop when the rows returned hold more than this many megabytes.",

@@ -7,8 +7,8 @@ Conventions every command follows (tests/cli/test_conventions.py holds them):
   `--at ISO-TIME` are defined once here (`json_option`, `at_option`) and stacked on commands.
 - results go to stdout; errors, warnings and progress bars to stderr.
 - exit codes: 0 ok; 1 the operation failed (a refused input, a database problem); 2 a usage
-  mistake (an unknown command or option, a missing argument, an input file that does not
-  exist). An error is ONE line on stderr (`Error: ...`), never a traceback. A closed pipe
+  mistake (an unknown command or option, a missing argument, an option value that is not one of
+  its choices or out of its range, an input file that does not exist). An error is ONE line on stderr (`Error: ...`), never a traceback. A closed pipe
   (`vault facts ana | head -5`) ends quietly with 0. Ctrl-C reports truthfully whether the
   write in progress was committed or rolled back (exit code 130).
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import json
+import math
 import os
 import re
 import signal
@@ -233,6 +234,17 @@ class VaultGroup(click.Group):
             raise database_error from None
         finally:
             _install_sigint(previous)
+
+
+class FloatRange(click.FloatRange):
+    """click's FloatRange that also refuses `nan` (which every comparison lets through), so a
+    number out of its range is a usage mistake (exit 2) whatever its spelling."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        return number
 
 
 def _shortened(text: str, limit: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from vault.api import Vault
-from vault.cli.app import database_url, echo_json, main, open_from_cli
+from vault.cli.app import FloatRange, database_url, echo_json, main, open_from_cli
 from vault.storage.engine import create_vault_engine, sqlite_file
 
 HEALTHY, UNHEALTHY = 0, 1
@@ -40,7 +40,7 @@ def doctor(ctx: click.Context, as_json: bool) -> None:
 @click.option(
     "--wait",
     "wait",
-    type=click.FloatRange(0, 86400),
+    type=FloatRange(0, 86400),
     is_flag=False,
     flag_value=30.0,
     default=0.0,

@@ -11,6 +11,7 @@ import click
 
 from vault.api import Vault
 from vault.cli.app import (
+    CliError,
     at_option,
     committing,
     db_option,
@@ -143,7 +144,10 @@ def relevant(
     ctx: click.Context, athlete: str, context: str, limit: int, at: datetime | None, as_json: bool
 ) -> None:
     """List ATHLETE's memories most relevant to CONTEXT (shared words, tags, confidence, recency)."""
-    items = open_from_cli(ctx, read_only=True).relevant(athlete, context, limit=limit, now=at)
+    vault = open_from_cli(ctx, read_only=True)
+    if vault.summary(athlete) is None:  # as `vault facts`: an unknown athlete is an error (1)
+        raise CliError(f"no memory stored for athlete {athlete!r}")
+    items = vault.relevant(athlete, context, limit=limit, now=at)
     if as_json:
         echo_json(dump(items))
         return

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from vault.cli.app import (
     CliError,
+    FloatRange,
     at_option,
     committing,
     db_option,
@@ -22,22 +23,39 @@ from vault.cli.app import (
 from vault.cli.output import counted, dump, echo_merge_result, progress, section, table
 from vault.domain.limits import ARCHIVE_RETENTION_DAYS
 from vault.domain.models import Candidate, Evidence, Fact, FactIn, NoteIn, PatternIn, validated
-from vault.domain.vocabulary import Source
+from vault.domain.vocabulary import Category, Source, parse_category
 
 MAX_ID = 2**63 - 1  # the largest id SQLite and PostgreSQL can hold
 MAX_DAYS = 36_500  # a retention of a hundred years keeps everything
 KINDS: dict[str, type[BaseModel]] = {"fact": FactIn, "pattern": PatternIn, "note": NoteIn}
 
 
+def _category(_ctx: click.Context, param: click.Parameter, value: str | None) -> Category | None:
+    """`--category`: a category's name or one of its aliases; anything else is a usage mistake
+    (exit 2), like a value outside any other option's choices."""
+    if value is None:
+        return None
+    try:
+        return parse_category(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param=param) from None
+
+
 @main.command()
 @click.argument("athlete")
 @click.argument("text")
 @click.option("--kind", type=click.Choice(list(KINDS)), default="fact", show_default=True)
-@click.option("--category", help="Fact category (derived from the text when omitted).")
+@click.option(
+    "--category",
+    callback=_category,
+    metavar="CATEGORY",
+    help="Fact category: " + ", ".join(c.value for c in Category) + " (derived from the text "
+    "when omitted).",
+)
 @click.option("--source", type=click.Choice([s.value for s in Source]), help="Where it came from.")
 @click.option(
     "--confidence",
-    type=click.FloatRange(0, 1),
+    type=FloatRange(0, 1),
     help="0..1 (default 0.8 for facts, 0.7 otherwise).",
 )
 @click.option(
@@ -55,7 +73,7 @@ def remember(
     athlete: str,
     text: str,
     kind: str,
-    category: str | None,
+    category: Category | None,
     source: str | None,
     confidence: float | None,
     trusted: bool,

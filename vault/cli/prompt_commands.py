@@ -7,6 +7,7 @@ from datetime import datetime
 import click
 
 from vault.cli.app import (
+    FloatRange,
     at_option,
     committing,
     db_option,
@@ -85,7 +86,9 @@ def prompt(
 @click.option("--sport", help="e.g. running, cycling, swimming, triathlon")
 @click.option("--level", help="e.g. beginner, intermediate, advanced")
 @click.option("--goal", help="e.g. half marathon")
-@click.option("--weekly-hours", type=float, help="Training hours per week.")
+@click.option(
+    "--weekly-hours", type=FloatRange(0, 168, min_open=True), help="Training hours per week."
+)
 @click.option("--preferred-time", help="e.g. morning, evening")
 @at_option("When the profile was set (default: now).")
 @json_option("Print the merge result as JSON.")
