@@ -50,13 +50,14 @@ def bad_values(option: click.Option) -> Iterator[str]:
         yield CHECKED_BY_CALLBACK[option.opts[0]]
 
 
-CASES = [
-    pytest.param(path, option.opts[0], value, id=f"{' '.join(path)} {option.opts[0]} {value}")
+WALK = [
+    (path, option.opts[0], value)
     for path, command in commands()
     for option in command.params
     if isinstance(option, click.Option)
     for value in bad_values(option)
 ]
+CASES = [pytest.param(*case, id=f"{' '.join(case[0])} {case[1]} {case[2]}") for case in WALK]
 
 
 def one_line_usage_error(result: Result, *named: str) -> None:
@@ -70,7 +71,7 @@ def one_line_usage_error(result: Result, *named: str) -> None:
 
 
 def test_the_walk_finds_the_choice_and_range_options() -> None:
-    found = {(" ".join(path), option) for path, option, _ in (c.values for c in CASES)}
+    found = {(" ".join(path), option) for path, option, _ in WALK}
     assert {
         ("remember", "--kind"),
         ("remember", "--category"),
