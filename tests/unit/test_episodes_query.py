@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from vault.domain.episode_query import analyze, stem, stems
 from vault.domain.episode_rank import Candidate, rank
 from vault.domain.episodes import EpisodeIn, StorePolicy
+from vault.domain.stemming import WORD_CACHE, snowball
 
 NOW = datetime(2026, 5, 20, 15, 0, tzinfo=timezone.utc)  # a Wednesday
 
@@ -24,6 +25,13 @@ def test_inflections_share_a_stem() -> None:
         ["buy", "bought"],
     ):
         assert len({stem(w) for w in group}) == 1, group
+
+
+def test_stemming_keeps_a_small_bounded_cache() -> None:
+    made_up = " ".join(f"zq{n}runs" for n in range(WORD_CACHE + 1000))
+    assert stems(made_up)[:2] == ["zq0run", "zq1run"]
+    assert stem.cache_info().currsize <= WORD_CACHE <= 8192
+    assert snowball.cache_info().currsize <= WORD_CACHE
 
 
 def test_synonyms_join_a_word_group() -> None:

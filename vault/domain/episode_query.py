@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from vault.domain.lexicon import body
-from vault.domain.stemming import snowball
+from vault.domain.stemming import WORD_CACHE, snowball
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
@@ -353,7 +353,7 @@ _QUESTION_WORDS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=WORD_CACHE)
 def stem(word: str) -> str:
     """A word's stem, shared by documents and queries: irregular forms mapped first
     ("ran" -> run), then Snowball's English stemmer (vault.domain.stemming)."""
@@ -388,27 +388,17 @@ def words(text: str) -> list[str]:
     return [m.group(0).lower() for m in _WORD.finditer(text)]
 
 
-_STEM_OF: dict[str, str] = {}  # word -> its stem, "" for a stopword (bounded, see stems)
-_STEM_OF_MAX = 200_000
-
-
 def stems(text: str) -> list[str]:
     """The stems of every non-stopword of a text (documents and queries alike).
 
-    Hot path (every candidate's text on a cold recall): one dict lookup per word, the stopword
-    test and the stemmer only for words not seen before.
+    Hot path (every candidate's text on a cold recall; episode_rank caches what it made of
+    each text): a set test and the cached `stem` per word.
     """
-    known = _STEM_OF
-    found: list[str] = []
-    for word in _WORD.findall(text.lower()):
-        root = known.get(word)
-        if root is None:
-            root = "" if word in STOPWORDS else stem(word)
-            if len(known) < _STEM_OF_MAX:
-                known[word] = root
-        if root:
-            found.append(root)
-    return found
+    return [
+        root
+        for word in _WORD.findall(text.lower())
+        if word not in STOPWORDS and (root := stem(word))
+    ]
 
 
 @dataclass(frozen=True)
