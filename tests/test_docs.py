@@ -1,11 +1,13 @@
 """The documentation is tested: every ```python block of README.md and docs/*.md runs on its own
 in an empty directory, the README's library example passes `mypy --strict` as an application
-would check it (py.typed shipped), its command table names every command, the analysts'
+would check it (py.typed shipped), its command table names every command, docs/cli.md shows an
+example of every command and its ```console blocks print what they show, the analysts'
 example queries run against the demo, and the README stays short."""
 
 from __future__ import annotations
 
 import re
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -156,3 +158,67 @@ def test_the_analysts_example_queries_run_against_the_demo(tmp_path: Path) -> No
     at_caps = results["-- athletes at the caps (15 facts, 5 patterns, 5 notes)"]
     assert [(athlete, notes) for athlete, _, _, notes in at_caps] == [("demo-athlete", 5)]
     assert ("marathon", 1) in results["-- most common goals"]
+
+
+CLI_DOC = ROOT / "docs" / "cli.md"
+CONSOLE = re.compile(r"^```console\n(.*?)^```", re.DOTALL | re.MULTILINE)
+HEREDOC = re.compile(r"^cat > (\S+) <<'EOF'$")
+
+
+def console_steps(doc: Path) -> list[tuple[str, str]]:
+    """The `$ command` lines of a doc's console blocks, each with what follows it (the output
+    it prints, or the text of a `cat > FILE <<'EOF'` here-document)."""
+    steps: list[tuple[str, list[str]]] = []
+    for block in CONSOLE.findall(doc.read_text(encoding="utf-8")):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            else:
+                assert steps, f"output before any command: {line!r}"
+                steps[-1][1].append(line)
+    return [(command, "\n".join(lines)) for command, lines in steps]
+
+
+def printed_as_shown(shown: str, printed: str) -> bool:
+    """`printed` is `shown`, where `...` stands for any text (a line of `...` for any lines)."""
+    parts = []
+    for line in shown.rstrip("\n").splitlines():
+        if line.strip() == "...":
+            parts.append(r"(?:[^\n]*\n)*")
+        else:
+            parts.append(".*".join(re.escape(p) for p in line.rstrip().split("...")) + r"\n")
+    lines = [line.rstrip() for line in printed.rstrip("\n").splitlines()]
+    return re.fullmatch("".join(parts), "".join(f"{line}\n" for line in lines)) is not None
+
+
+def test_the_cli_examples_print_what_the_docs_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # an empty directory: the examples use ./vault.db
+    monkeypatch.delenv("VAULT_DB", raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # an example's embedder module is found
+    modules = set(sys.modules)
+    try:
+        for command, after in console_steps(CLI_DOC):
+            if heredoc := HEREDOC.match(command):
+                text, end = after.rsplit("\n", 1) if "\n" in after else ("", after)
+                assert end == "EOF", command
+                (tmp_path / heredoc.group(1)).write_text(text + "\n", encoding="utf-8")
+                continue
+            args = shlex.split(command)
+            assert args[0] == "vault", f"the examples run vault and cat only: {command}"
+            result = CliRunner().invoke(main, args[1:])
+            assert result.exit_code == 0, (command, result.output, result.exception)
+            assert printed_as_shown(after, result.stdout), (command, result.stdout)
+    finally:
+        for name in set(sys.modules) - modules:
+            del sys.modules[name]
+
+
+def test_the_cli_doc_has_an_example_of_every_command() -> None:
+    fences = re.findall(r"^```(?:console|bash)\n(.*?)^```", CLI_DOC.read_text(), re.S | re.M)
+    shown = set()
+    for line in "\n".join(fences).splitlines():
+        if found := re.match(r"(?:\$ )?vault (?:--db \S+ )?([a-z-]+)(?: ([a-z]+))?", line):
+            shown.update({found.group(1), f"{found.group(1)} {found.group(2)}"})
+    assert [path for path in command_paths() if path not in shown] == []
