@@ -427,10 +427,10 @@ def report(
         for path in PATHS:
             who = f"{path.replace('_', '-')}-{spelling['id']}"
             got = outcome[(path, spelling["id"])]
-            if path == "knowledge":
+            if spelling["scope"] == "memory" and path in SPEECH_PATHS:
+                cells = memory.get(who, [])  # a knowledge row is speech: never memory text
+            elif path == "knowledge":
                 cells = [knowledge.get(f"k {who}", "")]
-            elif spelling["scope"] == "memory" and path in SPEECH_PATHS:
-                cells = memory.get(who, [])
             else:
                 cells = everything.get(who, [])
             if got["error"] and got["error"] not in ("InvalidInput", "PrivacyRefused", "Refused"):
