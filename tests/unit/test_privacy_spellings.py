@@ -119,6 +119,10 @@ def credentials(draw: st.DrawFn) -> str:
         st.sampled_from(["password", "Password", "PASSWORD", "passcode", "passwd", "pwd", "pw"])
     )
     glue = draw(st.sampled_from([" is ", ": ", " = ", " ", " was ", ":"]))
+    if glue == " " and secret.rstrip("!").isalpha() and secret.rstrip("!").islower():
+        # "my password sucks!" and "my password aaa!" are one spelling: without a verb or a
+        # mark between them, only a value no word could be is a password
+        secret += draw(st.sampled_from(string.digits + "#$%"))
     who = draw(st.sampled_from(["my ", "the ", "bank ", "email ", ""]))
     choice = draw(st.sampled_from(["word", "pin"]))
     if choice == "pin":

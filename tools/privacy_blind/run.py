@@ -227,12 +227,11 @@ def write(vault: Any, path: str, who: str, text: str, ident: str, mcp_call: Any)
         return _skipped(result)
     elif path == "knowledge":
         vault.knowledge.load(
-            [{"kind": "note", "name": f"k {who}", "attributes": {"notes": [{"said": text}]}}], now=NOW
+            [{"kind": "note", "name": f"k {who}", "attributes": {"notes": [{"said": text}]}}],
+            now=NOW,
         )
     elif path == "evidence":
-        result = vault.merge(
-            who, [FactIn(text="prefers morning sessions", evidence=text)], now=NOW
-        )
+        result = vault.merge(who, [FactIn(text="prefers morning sessions", evidence=text)], now=NOW)
         return privacy_ignored(result)
     elif path == "message":
         return privacy_ignored(vault.ingest_message(who, text, now=NOW))
@@ -319,14 +318,18 @@ def _engine_write(vault: Any, who: str, text: str) -> None:
 
 def _engine_refusal(vault: Any, who: str, text: str) -> str | None:
     with sqlite3.connect(vault.engine.url.database) as connection:
-        texts = [r[0] for r in connection.execute("SELECT text FROM facts WHERE athlete_id = ?", (who,))]
+        texts = [
+            r[0] for r in connection.execute("SELECT text FROM facts WHERE athlete_id = ?", (who,))
+        ]
     return None if any(fold(text) == fold(t) for t in texts) else "withheld by the engine sync"
 
 
 # -- reading back ----------------------------------------------------------------------------
 
 
-def stored_texts(database: str) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, str]]:
+def stored_texts(
+    database: str,
+) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, str]]:
     """Per athlete: every text cell (all tables), and the memory tables' texts; per knowledge
     name: its attributes."""
     everything: dict[str, list[str]] = defaultdict(list)
@@ -396,7 +399,10 @@ def run(spellings: list[dict[str, Any]], details: bool) -> str:
                         for spelling in spellings:
                             tool = "vault_remember" if path == "mcp_remember" else "vault_learn"
                             who = f"{path.replace('_', '-')}-{spelling['id']}"
-                            arguments: dict[str, Any] = {"text": spelling["text"], "athlete_id": who}
+                            arguments: dict[str, Any] = {
+                                "text": spelling["text"],
+                                "athlete_id": who,
+                            }
                             if tool == "vault_learn":
                                 arguments |= {"source": "activity", "sport": "run"}
                             result = await client.call_tool(tool, arguments)

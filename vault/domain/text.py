@@ -53,7 +53,8 @@ CONFLICT_CATEGORIES: dict[str, Category] = {
     "level": Category.LEVEL,
 }
 
-_LABELLED = re.compile(r"^([a-z][a-z0-9]*(?: [a-z0-9]+){0,2})\s*:\s*\S")
+# A colon between two digits is a time or a pace ("splits 4:31 4:29"), not a label's colon.
+_LABELLED = re.compile(r"^([a-z][a-z0-9]*(?: [a-z0-9]+){0,2})\s*:(?!(?<=\d:)\d)\s*\S")
 _TIME_PREFERENCE = re.compile(
     r"^prefers (?:early morning|morning|midday|lunchtime|lunch|afternoon|evening|night"
     r"|before work|after work|weekend|weekday) (?:sessions|runs|rides|swims|workouts|training)$"

@@ -123,9 +123,16 @@ _ACCOUNT = (
     r"|auth(?:entication)? tokens?|tokens?|security (?:code|answer)|cvv|cvc)"
 )
 _PIN = r"(?:pin codes?|pin numbers?|pin nos?|pins?)"
-_GLUE = r"(?:\s*(?:'s|is|was|are|were|=|:|-+>?|=>|to|for \w+ is)\s*){1,3}"
+# What stands between a secret's name and its value: a verb or a contraction ("'s", "is",
+# "it's", "it is"), a mark (":", "=", "-", "->"), each a whole word, after an optional
+# qualifier naming what the secret is for ("the password for TrainingPeaks - it's ...",
+# "the pin to the locker is ...").
+_QUALIFIER = (
+    r"(?:\s+(?:for|to|of|on)(?:\s+(?:the|my|our|your))?\s+[\w.-]{1,40}(?:\s+[\w.-]{1,40})?)?"
+)
+_GLUE = r"(?:\s*(?:'s\b|\b(?:it'?s|it is|is|was|are|were)\b|=>|=|:|-+>?)\s*){1,3}"
 _CREDENTIAL = re.compile(
-    rf"\b(?P<word>{_PASSWORD}|{_ACCOUNT}|{_PIN})\b(?P<glue>{_GLUE}|\s+)"
+    rf"\b(?P<word>{_PASSWORD}|{_ACCOUNT}|{_PIN})\b{_QUALIFIER}(?P<glue>{_GLUE}|\s+)"
     rf"(?P<value>[\"'(<\[]?[^\s\"')>\]]{{1,100}})",
     re.IGNORECASE,
 )
@@ -139,6 +146,7 @@ _DESCRIBES = frozenset(
     protected manager managers also just really very so gone lost stolen hacked leaked
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+_DETERMINERS = frozenset("a an the my your his her our their its this that".split())  # noqa: SIM905
 _API_KEY = re.compile(
     r"(?<![\w-])(?:sk-[A-Za-z0-9_-]{16,200}|ghp_[A-Za-z0-9]{30,60}|AKIA[0-9A-Z]{16}"
     r"|xox[abpr]-[A-Za-z0-9-]{10,200}|AIza[0-9A-Za-z_-]{30,40})(?![\w-])"
@@ -161,12 +169,30 @@ def _secret_value(word: str, glue: str, value: str) -> bool:
         any(ch.isdigit() for ch in core) or not core.isalpha() or (core[1:] != core[1:].lower())
     )
     quoted = value[:1] in "\"'(<["
+    # a determiner ends no description ("my password is A!!!": "a" needs a noun after it)
+    if core.lower() in _DETERMINERS and value.rstrip("\"')>]") != core:
+        secretish = True
+    written = value.strip("\"'()<>[]")
+    # punctuation before or inside the letters is no word's ("!Aa!", "Aa!b")
+    secretish = secretish or not written.rstrip(".,;!?").isalpha()
     if not glue.strip():  # "my password hunter2": only a value no word could be
-        return secretish and len(core) >= 3 and re.match(_PASSWORD, lowered_word) is not None
+        # its length counts the punctuation a password may end with ("00!!", "Aa!!")
+        short_word = len(core) < 3 and written != core
+        return (
+            (secretish or short_word)
+            and len(written) >= 3
+            and re.match(_PASSWORD, lowered_word) is not None
+        )
     if typed or quoted or secretish:
         return core.lower() not in _DESCRIBES or secretish
-    # "password is hunter": a plain word after is/was is the password unless it describes one
-    return re.match(_PASSWORD, lowered_word) is not None and core.lower() not in _DESCRIBES
+    # "password is hunter": a plain word after is/was is the password unless it describes one;
+    # secrets named in the plural are talked about, not given ("passwords are annoying")
+    plural = lowered_word.endswith(("words", "codes", "phrases"))
+    return (
+        re.match(_PASSWORD, lowered_word) is not None
+        and core.lower() not in _DESCRIBES
+        and not plural
+    )
 
 
 # Cheap first looks (substring tests run in C): most texts name no secret at all.
@@ -200,7 +226,14 @@ def _secrets(text: str) -> list[Span]:
 # third of March nineteen ninety", "birthday's 12.03")
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    # the months of the languages whose birth words follow (de, nl, fr, es, it, pt)
+    r"|januar[iy]?|februar[iy]?|m\u00e4rz|maart|mai|mei|juni|juli|augustus|oktober|dezember"
+    r"|janvier|f\u00e9vrier|mars|avril|juin|juillet|ao\u00fbt|septembre|octobre|novembre"
+    r"|d\u00e9cembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre"
+    r"|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre"
+    r"|ottobre|dicembre|janeiro|fevereiro|mar\u00e7o|maio|junho|julho|setembro|outubro"
+    r"|novembro|dezembro)(?:\.|\b)"
 )
 _NUMBER_WORD = (
     r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
@@ -214,11 +247,21 @@ _DATE_PART = rf"(?:{_MONTH}|{_DAY_OR_YEAR}|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)"
 _NUMERIC_DATE = r"\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?"
 _BIRTH_CUE = (
     r"(?:born|birthday|birth day|b-?day|birthdate|birth date|date of birth|d\.?o\.?b\.?"
-    r"|geboren|n[ée]e?|nacid[oa]|nat[oa])"
+    r"|geboren|geb\.|geburtstag|geburtsdatum|verjaardag|n[ée]e?|date de naissance"
+    r"|anniversaire|nacid[oa]|cumplea\u00f1os|fecha de nacimiento|nat[oa]|compleanno"
+    r"|nascid[oa]|anivers\u00e1rio|data de nascimento|data di nascita)"
 )
+# The words between a birth word and its date, in the same languages ("born on the", "geboren
+# am", "née le", "nacido el", "nato il", "nascido em").
+_BIRTH_GLUE = (
+    r"(?:'s|\b(?:is|was|on|in|at|the|of|am|den|op|le|el|il|em|en|de|del|di|du|no|na|ist|est"
+    r"|es|\u00e9|\u00e8)\b|:|-|=)"
+)
+# "b. 3.3.88": the abbreviation reads as "born" only before a whole numeric date.
+_BORN_ABBREVIATION = re.compile(r"(?<![\w.])b\.\s?(?P<date>\d{1,2}[./-]\d{1,2}[./-]\d{2,4})\b")
 _BIRTH = re.compile(
-    rf"\b{_BIRTH_CUE}(?:\s*(?:'s|is|was|:|-|on|in|at|the|of|=)\s*){{0,4}}\s*"
-    rf"(?P<date>{_NUMERIC_DATE}|{_DATE_PART}(?:(?:\s*,\s*|\s+|[./-])(?:the\s+|of\s+)?{_DATE_PART}){{0,7}})",
+    rf"\b{_BIRTH_CUE}(?:\s*{_BIRTH_GLUE}\s*){{0,4}}\s*"
+    rf"(?P<date>{_NUMERIC_DATE}|{_DATE_PART}(?:(?:\s*,\s*|[./-]?\s+|[./-])(?:(?:the|of|de|del|di|du)\s+)?{_DATE_PART}){{0,7}})",
     re.IGNORECASE,
 )
 _MONTH_ONLY = re.compile(rf"^{_MONTH}$", re.IGNORECASE)
@@ -228,13 +271,19 @@ _BIRTH_HINT = re.compile(rf"\b{_BIRTH_CUE}", re.IGNORECASE)
 
 
 _BIRTH_HINTS = (
-    "born", "birth", "bday", "b-day", "dob", "d.o.b", "geboren", "n\u00e9", "nee", "nacid",
-    "nato", "nata",
+    "born", "birth", "bday", "b-day", "dob", "d.o.b", "geb", "n\u00e9", "nee", "nacid", "nato",
+    "nata", "naissance", "anniversaire", "verjaardag", "cumplea", "nacimiento", "compleanno",
+    "nascid", "nascita", "anivers", "nascimento",
 )  # fmt: skip
 
 
 def _birthdates(text: str) -> list[Span]:
     spans: list[Span] = []
+    if "b." in text:
+        spans += [
+            Span("birthdate", m.start("date"), m.end("date"))
+            for m in _BORN_ABBREVIATION.finditer(text)
+        ]
     lowered = text.lower()
     if not any(hint in lowered for hint in _BIRTH_HINTS) or _BIRTH_HINT.search(text) is None:
         return spans
@@ -310,7 +359,8 @@ _ROMANCE_STREET = (  # words that name a street only in another language: any ca
 )
 _AMBIGUOUS_STREET = (  # also English words ("via email 2 times"): the name must be capitalised
     r"(?:[Vv]ia|[Pp]lace|[Pp]laza|[Cc]orso|[Ll]argo|[Aa]venue|[Bb]oulevard|[Aa]ll\u00e9e"
-    r"|[Pp]aseo|[Cc]amino|[Cc]haus?s\u00e9e|[Pp]lac|[Pp]ra\u00e7a)"
+    r"|[Pp]aseo|[Cc]amino|[Cc]haus?s\u00e9e|[Pp]lac|[Pp]ra\u00e7a|[Qq]uai|[Cc]ours"
+    r"|[Aa]v\.|[Aa]vda\.|[Bb]d\.?|[Bb]lvd\.?)"
 )
 _STREET_NAME_THEN_NUMBER = re.compile(
     rf"\b(?:(?i:{_ROMANCE_STREET})(?:\s+(?i:{_PARTICLE}))*(?:\s+[^\W\d_][\w'-]*){{1,4}}"
@@ -318,7 +368,15 @@ _STREET_NAME_THEN_NUMBER = re.compile(
     rf",?\s+{_NUMBER_MARK}{_HOUSE}"
 )
 _NUMBER_THEN_STREET_NAME = re.compile(  # "10 rue de la Paix", "3, calle Mayor"
-    rf"\b{_HOUSE},?\s+(?i:{_ROMANCE_STREET})(?:\s+(?i:{_PARTICLE}))*(?:\s+[^\W\d_][\w'-]*){{1,3}}"
+    rf"\b{_HOUSE},?\s+(?:(?i:{_ROMANCE_STREET})(?:\s+(?i:{_PARTICLE}))*(?:\s+[^\W\d_][\w'-]*){{1,3}}"
+    # "8 avenue des Champs-Élysées", "5 boulevard Haussmann": a street word that is also
+    # English, then a capitalised name
+    rf"|{_AMBIGUOUS_STREET}(?:\s+(?i:{_PARTICLE}))*\s+[^\W\d_a-z][\w'-]*(?:\s+[^\W\d_][\w'-]*){{0,2}})"
+)
+# What follows a street and number in an address: its postcode and town ("Calle Mayor 10,
+# 28013 Madrid", "14 MG Road, Bengaluru 560001", "Hauptstraße 5, 10115 Berlin").
+_TOWN_AFTER = re.compile(
+    r",?\s*(?:\d{4,6}\s+[^\W\d_a-z][\w'-]*|[^\W\d_a-z][\w'-]*\s+\d{4,6}(?!\d))"
 )
 # Cheap first looks: most texts hold no street word at all, and the patterns above start at
 # every word.
@@ -332,7 +390,7 @@ _SUFFIX_HINT = re.compile(
 )
 _STREET_WORD_HINT = re.compile(
     rf"\b(?:{_ROMANCE_STREET}|via|place|plaza|corso|largo|avenue|boulevard|all\u00e9e|paseo"
-    r"|camino|chauss?\u00e9e|plac)"
+    r"|camino|chauss?\u00e9e|plac|quai|cours|av\.|avda\.|bd\b|blvd)"
 )
 _POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b")
 
@@ -352,7 +410,30 @@ def _addresses(text: str) -> list[Span]:
         patterns += [_STREET_NAME_THEN_NUMBER, _NUMBER_THEN_STREET_NAME]
     for pattern in patterns:
         spans += [Span("address", m.start(), m.end()) for m in pattern.finditer(text)]
-    return spans + [Span("address", m.start(), m.end()) for m in _POSTCODE.finditer(text)]
+    spans += [Span("address", m.start(), m.end()) for m in _POSTCODE.finditer(text)]
+    return _joined([_with_town(text, span) for span in spans])
+
+
+def _with_town(text: str, span: Span) -> Span:
+    """The address span grown over the postcode and town written right after it (not past the
+    end of a sentence)."""
+    if text[span.end - 1] == ".":
+        return span
+    town = _TOWN_AFTER.match(text, span.end)
+    return Span(span.kind, span.start, town.end()) if town else span
+
+
+def _joined(spans: list[Span]) -> list[Span]:
+    """Overlapping readings of one address ("10 rue de la Paix, 75002" is both number-then-
+    street and street-then-number) as one span, so no piece of it is left out."""
+    joined: list[Span] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        if joined and span.start < joined[-1].end:
+            last = joined[-1]
+            joined[-1] = Span(last.kind, last.start, max(last.end, span.end))
+        else:
+            joined.append(span)
+    return joined
 
 
 # -- other people's names (memory text only: speech may name anyone)
@@ -382,6 +463,34 @@ def _at_sentence_start(text: str, start: int) -> bool:
     return start == 0 or text[start - 1] in '.!?:;\n"('
 
 
+# Nouns that name places, routes and events, never people ("Main Street", "5th Avenue",
+# "Route 66"), and what follows a capitalised word that names a race or a title rather than a
+# person: a place or event noun ("Boston marathon") or a number ("Comrades 2025",
+# "Fahrenheit 451").
+_PLACE_NOUNS = frozenset(
+    """
+    street st road rd avenue ave lane boulevard blvd route highway park trail lake river bridge
+    hill mountain mount square station stadium track beach canal forest valley marathon half
+    ultra race run triathlon ironman sportive parkrun gran fondo cup championship championships
+    games open classic challenge series
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_THING_AFTER = re.compile(r"\s+(?:\d|(?P<noun>[A-Za-z]+)\b)")
+
+
+def _names_a_thing(text: str, match: re.Match[str]) -> bool:
+    """Whether the capitalised word is a place, a route, a race or a title, not a person: it is
+    a place noun itself, or a number or a place noun follows it, and no given-name list knows
+    it ("runs with Sarah 3 times" still names Sarah)."""
+    word = match.group(0).lower()
+    if word in _PLACE_NOUNS:
+        return True
+    after = _THING_AFTER.match(text, match.end())
+    if after is None or (after.group("noun") and after.group("noun").lower() not in _PLACE_NOUNS):
+        return False
+    return not _given_name(word)
+
+
 def _is_name(text: str, match: re.Match[str]) -> bool:
     word = match.group(0)
     bare = re.sub(r"^(?:Mr|Mrs|Ms|Dr|Miss)\.? ", "", word)
@@ -389,6 +498,8 @@ def _is_name(text: str, match: re.Match[str]) -> bool:
         return True
     lowered = bare.lower()
     if lowered in _ALLOWED or lowered in KNOWN_WORDS or lowered.rstrip("s") in KNOWN_WORDS:
+        return False
+    if _names_a_thing(text, match):
         return False
     if _at_sentence_start(text, match.start()):
         return bool(_VERB_AFTER.match(text, match.end()))
@@ -429,6 +540,30 @@ def _given_name(word: str) -> bool:
     return bool(detector.get_gender(lowered) != "unknown")
 
 
+# The word after a given name written in lower or upper case, when it is a surname of the same
+# case ("mike o'brien", "SARAH JENKINS"): not a word of the coach's vocabulary, not a verb's form.
+_SURNAME_AFTER = re.compile(r" (?P<word>[a-z][a-z'-]{1,30}|[A-Z][A-Z'-]{1,30})\b")
+
+
+def _with_surname(text: str, start: int, end: int) -> int:
+    after = _SURNAME_AFTER.match(text, end)
+    if after is None:
+        return end
+    word = after.group("word")
+    given = text[start:end]
+    same_case = word.isupper() == given.isupper()
+    lowered = word.lower()
+    if (
+        not same_case
+        or lowered in KNOWN_WORDS
+        or lowered in _ALLOWED
+        or lowered in _PLACE_NOUNS
+        or (word.islower() and lowered.endswith(("ed", "ing")))
+    ):
+        return end
+    return after.end()
+
+
 def _names(text: str) -> list[Span]:
     spans = [
         Span("name", m.start(), m.end()) for m in _CAPITALISED.finditer(text) if _is_name(text, m)
@@ -437,7 +572,8 @@ def _names(text: str) -> list[Span]:
         group = "after" if match.group("after") else "before"
         word = match.group(group)
         if not (word[0].isupper() and word[1:].islower()) and _given_name(word):
-            spans.append(Span("name", match.start(group), match.end(group)))
+            start, end = match.start(group), match.end(group)
+            spans.append(Span("name", start, _with_surname(text, start, end)))
     return spans
 
 

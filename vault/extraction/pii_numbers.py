@@ -50,17 +50,59 @@ def _digits(text: str) -> str:
     return "".join(ch for ch in text if ch.isdigit())
 
 
+# Regions where mobile numbers are written without the trunk prefix: an Indian mobile is ten
+# digits starting 6-9 ("9876543210"), rarely "09876543210".
+_MOBILE_WITHOUT_TRUNK = frozenset({"IN"})
+_MOBILE_TYPES = frozenset(
+    {phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE}
+)
+# A word naming an identifier just before a digit run: the run is that id, not a phone
+# ("activity 9123456789", "order #4155552671"), unless it is written in international form.
+_ID_WORD = re.compile(
+    r"\b(?:activity|activities|workout|segment|route|id|ids|ref|reference|order|invoice|ticket"
+    r"|tracking|bib|isbn|session|strava|garmin)\b\s*(?:#|no\.?|number|id|:)?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _national_regions(digits: str) -> list[str]:
     """The regions whose national form `digits` can be: where numbers are dialled with a trunk
     prefix ("0" in most of Europe), a national number starts with it; without that rule German
-    numbering alone would take "400 400 400 400 400" (a set of intervals) for a phone."""
+    numbering alone would take "400 400 400 400 400" (a set of intervals) for a phone. Where
+    mobiles are written without it (`_MOBILE_WITHOUT_TRUNK`), a mobile number may omit it."""
     regions = []
     for region in PHONE_REGIONS:
         metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
-        if metadata is not None and metadata.national_prefix == "0" and digits[:1] != "0":
+        if (
+            metadata is not None
+            and metadata.national_prefix == "0"
+            and digits[:1] != "0"
+            and region not in _MOBILE_WITHOUT_TRUNK
+        ):
             continue
         regions.append(region)
     return regions
+
+
+def _valid_national(value: str, digits: str, region: str) -> bool:
+    number = phonenumbers.parse(value, region)
+    if not phonenumbers.is_valid_number(number):
+        return False
+    if region in _MOBILE_WITHOUT_TRUNK and digits[:1] != "0":
+        return phonenumbers.number_type(number) in _MOBILE_TYPES
+    return True
+
+
+def _calling_code_first(value: str, digits: str) -> bool:
+    """A number written with its country calling code but no `+` ("91 98765 43210", "44 7911
+    123456"): the first group is a calling code and the rest a valid number of that country."""
+    first = re.match(r"\(?(\d{1,3})\)?[ .\-/]", value)
+    if first is None or len(digits) < 10:
+        return False
+    code = int(first.group(1))
+    if phonenumbers.region_code_for_country_code(code) == "ZZ":
+        return False
+    return phonenumbers.is_valid_number(phonenumbers.parse("+" + digits))
 
 
 def _is_phone(value: str, before: str) -> bool:
@@ -68,6 +110,8 @@ def _is_phone(value: str, before: str) -> bool:
     if not 7 <= len(digits) <= 15 or _DATE_LIKE.match(value) or _YEAR_RANGE.match(value):
         return False
     international = value.startswith("+") or value.startswith("00")
+    if not international and _ID_WORD.search(before[-30:]):
+        return False
     try:
         if international:
             number = phonenumbers.parse("+" + digits[2:] if value.startswith("00") else value)
@@ -78,8 +122,10 @@ def _is_phone(value: str, before: str) -> bool:
             for region in _national_regions(digits):
                 if bare and region in _SEPARATED_ONLY:
                     continue
-                if phonenumbers.is_valid_number(phonenumbers.parse(value, region)):
+                if _valid_national(value, digits, region):
                     return True
+            if not bare and _calling_code_first(value, digits):
+                return True
     except phonenumbers.NumberParseException:
         pass
     if _PHONE_WORD.search(before[-30:]):

@@ -40,6 +40,7 @@ __all__ = [
     "check_candidate",
     "find_pii",
     "identifier_problem",
+    "names_cut",
     "normalized",
     "redact",
     "redact_speech",
@@ -122,14 +123,37 @@ def scrub_text(text: str) -> str | None:
     return _without_names(text, pii.find(text))
 
 
+def names_cut(text: str) -> str | None:
+    """`text` (normalized) with the names that stand after a relation word cut out, when it
+    holds any ("my wife Sarah runs too" -> "my wife runs too"); None when it names no one.
+    What memory stores of a text `text_problem` accepts: the name itself never reaches it."""
+    if not _NAME_HINT.search(text):
+        return None
+    read_text = normalized(text)
+    spans = pii.find(read_text, ("name",))
+    if not spans:
+        return None
+    cut = _without_names(read_text, spans)
+    return cut if cut != read_text else None
+
+
+# A name is capitalised, or in lower or upper case after a relation word ("my wife sarah");
+# texts without either are not read again.
+_NAME_HINT = re.compile(
+    r"[A-Z]|(?i:\b(?:with|and|wife|husband|partner|friend|coach|mum|mom|dad)\b)"
+)
+
+
 def _without_names(text: str, spans: list[Span]) -> str | None:
     if any(span.kind != "name" for span in spans):
         return None
     pieces, at = [], 0
     for span in spans:
         # Bounded windows: the relation word sits right before the name, the event word after.
+        if _EVENT_AFTER.match(text, span.end):
+            continue  # a race's name ("the London Marathon") is no person's: it stays
         before = text[max(0, span.start - 40) : span.start]
-        if not (_RELATION.search(before) or _EVENT_AFTER.match(text, span.end)):
+        if not _RELATION.search(before):
             return None
         pieces.append(text[at : span.start].rstrip(" ,"))
         at = span.end

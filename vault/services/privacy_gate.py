@@ -33,6 +33,7 @@ from vault.extraction.privacy import (
     SPEECH_KINDS,
     find_pii,
     identifier_problem,
+    names_cut,
     redact_speech,
     text_problem,
 )
@@ -62,6 +63,14 @@ def memory_text(where: str, text: str) -> None:
     problem = text_problem(text)
     if problem is not None:
         raise _refuse(where, problem)
+
+
+def verbatim_memory_text(where: str, text: str) -> None:
+    """Memory text stored exactly as given (a restored document, a memories.yaml file): a name
+    even after a relation word is refused, since there is no cut version to store."""
+    memory_text(where, text)
+    if names_cut(text) is not None:
+        raise _refuse(where, "names another person")
 
 
 def identifier(where: str, text: str) -> None:
@@ -143,6 +152,11 @@ def screen_candidate(candidate: Candidate, where: str = "candidate") -> Candidat
     if isinstance(candidate, Retraction):
         return candidate
     memory_text(f"{where} text", candidate.text)
+    cut = names_cut(candidate.text)
+    if cut is not None:  # "my wife Sarah runs too" is kept as "my wife runs too"
+        data = candidate.model_dump()
+        data["text"] = cut
+        candidate = type(candidate).model_validate(data)
     if candidate.source_ref:
         identifier(f"{where} source_ref", candidate.source_ref)
     if not isinstance(candidate, FactIn):
@@ -239,7 +253,7 @@ def check_document(doc: ExportDocument) -> None:
     ]
     for table, row, text in rows:
         where = f"{table} id {row.id}"
-        memory_text(f"{where} text", text)
+        verbatim_memory_text(f"{where} text", text)
         if getattr(row, "source_ref", None):
             identifier(f"{where} source_ref", row.source_ref)
         for tag in getattr(row, "tags", ()) or ():
@@ -251,13 +265,13 @@ def check_memories_file(memories: Iterable[Any], archived: Iterable[Any]) -> Non
     `original_content` and `reason`), or PrivacyRefused."""
     for memory in memories:
         where = f"memory {memory.id!r}"
-        memory_text(f"{where} content", memory.content)
+        verbatim_memory_text(f"{where} content", memory.content)
         if memory.source_reference:
             identifier(f"{where} source_reference", memory.source_reference)
         for tag in memory.tags or ():
             label(f"{where} tag", tag)
     for entry in archived:
-        memory_text(f"archived {entry.id!r} original_content", entry.original_content)
+        verbatim_memory_text(f"archived {entry.id!r} original_content", entry.original_content)
         if entry.reason:
             label(f"archived {entry.id!r} reason", entry.reason)
 
