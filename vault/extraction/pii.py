@@ -128,7 +128,8 @@ _PIN = r"(?:pin codes?|pin numbers?|pin nos?|pins?)"
 # qualifier naming what the secret is for ("the password for TrainingPeaks - it's ...",
 # "the pin to the locker is ...").
 _QUALIFIER = (
-    r"(?:\s+(?:for|to|of|on)(?:\s+(?:the|my|our|your))?\s+[\w.-]{1,40}(?:\s+[\w.-]{1,40})?)?"
+    r"(?:\s+(?:for|to|of|on)(?:\s+(?:the|my|our|your))?\s+[\w.-]{1,40}"
+    r"(?:\s+(?!(?:is|was|are|were|it'?s)\b)[\w.-]{1,40})?)?"
 )
 _GLUE = r"(?:\s*(?:'s\b|\b(?:it'?s|it is|is|was|are|were)\b|=>|=|:|-+>?)\s*){1,3}"
 _CREDENTIAL = re.compile(
