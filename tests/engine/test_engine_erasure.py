@@ -125,3 +125,28 @@ def test_after_delete_a_new_statement_starts_the_athlete_again(tmp_path: Path) -
     facts, patterns, notes = _state(path)
     assert facts == {"goal: first triathlon"}
     assert patterns == [] and notes == []
+
+
+def test_a_fact_learned_in_the_second_of_the_erasure_but_after_it_is_new(tmp_path: Path) -> None:
+    """CURRENT_TIMESTAMP keeps whole seconds: a row stamped 08:00:00 was written before
+    08:00:01, so a fact learned at 08:00:00.9 is not dated back to 08:00:00, before a forget
+    at 08:00:00.5 (the compiled engine stamps `Utc::now()` and writes within that second)."""
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    erased_at = ERASED_AT + timedelta(milliseconds=500)
+    with open_vault(path) as vault:
+        vault.forget("ana", "knee", now=erased_at)
+    stale["key_facts"].append(fact("has a sore knee zqxjv", learned_at="2026-03-03T08:00:00.9Z"))
+    with closing(sqlite3.connect(path)) as raw:  # the engine's write, its clock at that second
+        raw.execute(
+            "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at) "
+            "VALUES (?1, ?2, ?3)",
+            ("ana", json.dumps(stale), "2026-03-03 08:00:00"),
+        )
+        raw.commit()
+    with open_vault(path) as vault:
+        later = erased_at + timedelta(seconds=2)
+        vault.admin.sync_engine(now=later)
+        facts = {f.text: f for f in vault.facts("ana", now=later)}
+    assert set(facts) == {"primary sport: running", "has a sore knee zqxjv"}
+    assert facts["has a sore knee zqxjv"].learned_at > erased_at

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.engine.test_engine_table import fact, legacy_device, memory, vault_block
+from tests.engine.test_engine_table import fact, legacy_device, memory, rows, vault_block
 from vault import FactIn, PatternIn, open_vault
 from vault.cli import main
 
@@ -122,3 +122,81 @@ def test_the_compiled_engine_on_a_fresh_vault_file(engine_binary: Path, tmp_path
         vault.remember("ana", "primary sport: cycling")
     run(engine_binary, path, "ensure")
     assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
+
+
+# ---- what was erased stays erased, through the compiled engine (docs/engine.md) ---------------
+
+
+def _engine_reads_ana(binary: Path, path: Path) -> str:
+    """Vault knows ana; the engine reads her row to build a prompt and keeps what it read."""
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge(
+            "ana",
+            [
+                FactIn(text="has a sore knee zqxjv", category="injury", confidence=0.9),
+                FactIn(text="primary sport: running"),
+                PatternIn(text="skips Mondays after knee flare-ups"),
+            ],
+        )
+    held = run(binary, path, "read", "ana")
+    assert "zqxjv" in held and "knee flare-ups" in held
+    return held
+
+
+def _vault_sees(path: Path) -> tuple[set[str], list[str]]:
+    with open_vault(path) as vault:
+        vault.admin.sync_engine()
+        if vault.summary("ana") is None:
+            return set(), []
+        return {f.text for f in vault.facts("ana")}, [p.text for p in vault.patterns("ana")]
+
+
+def test_the_compiled_engines_stale_write_back_after_forget_brings_nothing_back(
+    engine_binary: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "vault.db"
+    held = _engine_reads_ana(engine_binary, path)
+    assert CliRunner().invoke(main, ["--db", str(path), "forget", "ana", "knee"]).exit_code == 0
+    run(engine_binary, path, "write", "ana", stdin=held)  # after the model answered: stale
+    assert _vault_sees(path) == ({"primary sport: running"}, [])
+    assert "knee" not in run(engine_binary, path, "block", "ana")
+    assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
+
+
+def test_the_compiled_engines_stale_write_back_after_delete_brings_nothing_back(
+    engine_binary: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "vault.db"
+    held = _engine_reads_ana(engine_binary, path)
+    assert CliRunner().invoke(main, ["--db", str(path), "delete", "ana"]).exit_code == 0
+    run(engine_binary, path, "write", "ana", stdin=held)
+    assert _vault_sees(path) == (set(), [])
+    assert json.loads(run(engine_binary, path, "read", "ana")) is None
+    assert rows(path, "SELECT COUNT(*) FROM athletes WHERE id = 'ana'") == [(0,)]
+
+
+def test_a_fact_the_compiled_engine_learns_after_the_erasure_is_kept(
+    engine_binary: Path, tmp_path: Path
+) -> None:
+    """The engine's memory is stale, but the facts it adds are stamped `Utc::now()`: after the
+    forget they are new statements, even one equal to the forgotten fact (said again)."""
+    path = tmp_path / "vault.db"
+    held = _engine_reads_ana(engine_binary, path)
+    assert CliRunner().invoke(main, ["--db", str(path), "forget", "ana", "knee"]).exit_code == 0
+    run(engine_binary, path, "learn", "ana", "goal: first triathlon", stdin=held)
+    assert _vault_sees(path) == ({"primary sport: running", "goal: first triathlon"}, [])
+    held = run(engine_binary, path, "read", "ana")
+    run(engine_binary, path, "learn", "ana", "has a sore knee zqxjv", stdin=held)
+    facts, _patterns = _vault_sees(path)
+    assert "has a sore knee zqxjv" in facts
+    assert run(engine_binary, path, "block", "ana") == "\n" + vault_block(path, "ana")
+
+
+def test_a_fact_the_compiled_engine_learns_after_a_delete_starts_the_athlete_again(
+    engine_binary: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "vault.db"
+    held = _engine_reads_ana(engine_binary, path)
+    assert CliRunner().invoke(main, ["--db", str(path), "delete", "ana"]).exit_code == 0
+    run(engine_binary, path, "learn", "ana", "goal: first triathlon", stdin=held)
+    assert _vault_sees(path) == ({"goal: first triathlon"}, [])

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from vault.domain.errors import InvalidInput
@@ -257,8 +257,14 @@ def _time(raw: object) -> datetime | None:
         return None
 
 
-def column_time(raw: object) -> datetime | None:
-    """The engine's `updated_at` column: SQLite's CURRENT_TIMESTAMP text is UTC without a zone."""
+def latest_write_time(raw: object) -> datetime | None:
+    """The latest moment the engine can have written a row, from its `updated_at` column.
+
+    The engine stamps the column with SQLite's CURRENT_TIMESTAMP: UTC without a zone, and
+    whole seconds, so a row stamped 08:00:00 was written before 08:00:01. A fact the engine
+    learned at 08:00:00.9 (`Utc::now()`) is not later than its row: taking the start of the
+    second instead would date it before an erasure made at 08:00:00.5, and a new statement
+    would be taken for a stale one."""
     if not isinstance(raw, str) or not raw.strip():
         return None
     text = raw.strip().replace(" ", "T", 1)
@@ -266,4 +272,7 @@ def column_time(raw: object) -> datetime | None:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed
+    parsed = parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed
+    if "." not in text:  # whole seconds: the write happened within that second
+        parsed += timedelta(seconds=1) - timedelta(microseconds=1)
+    return parsed

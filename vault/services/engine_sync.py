@@ -24,8 +24,8 @@ from vault.domain.engine_document import (
     EngineRowError,
     Observation,
     changes,
-    column_time,
     engine_athlete,
+    latest_write_time,
     parse_document,
 )
 from vault.domain.erasure import erasure_text
@@ -201,7 +201,7 @@ def _apply(
         if legacy:
             table.record_adoption(_key_text(row.athlete_key) or None, "skipped", reason, _NONE)
         return
-    written_at = min(column_time(row.written_at) or current.updated_at or now, now)
+    written_at = min(latest_write_time(row.written_at) or current.updated_at or now, now)
     found = changes(_previous(row.previous_json), current, written_at)
     lines = list(found.notes)
     observations = _not_erased(uow, athlete_id, found.observations, lines)

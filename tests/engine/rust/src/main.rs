@@ -1,4 +1,5 @@
 //! Usage: engine-memory-check DB ensure | read ATHLETE | block ATHLETE | write ATHLETE < json
+//!        | learn ATHLETE FACT < json (the memory the engine holds, plus FACT learned now)
 //! Everything between the "verbatim" markers is copied from the engine's integration guide.
 use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
@@ -150,6 +151,20 @@ fn main() -> Result<()> {
             let mut input = String::new();
             std::io::stdin().read_to_string(&mut input)?;
             let memory: AthleteMemory = serde_json::from_str(&input)?;
+            vault.write_memory(&args[3], &memory)?;
+        }
+        "learn" => {
+            // Step 6's hook, reduced to what the erasure rule needs: the memory the engine
+            // holds (read before, maybe stale) gains a fact stamped when the engine learned it
+            let mut input = String::new();
+            std::io::stdin().read_to_string(&mut input)?;
+            let mut memory: AthleteMemory = serde_json::from_str(&input)?;
+            memory.key_facts.push(MemoryFact {
+                fact: args[4].clone(),
+                source: "conversation".to_string(),
+                confidence: 0.8,
+                learned_at: Utc::now(),
+            });
             vault.write_memory(&args[3], &memory)?;
         }
         other => return Err(format!("unknown command {other}").into()),
