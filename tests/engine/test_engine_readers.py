@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.conftest import T0
 from tests.engine.engine_statements import read_memory, write_memory
 from tests.engine.test_engine_table import fact, memory, rows
-from vault import open_vault
+from vault import FactIn, NoteIn, PatternIn, open_vault
 from vault.cli import main
+from vault.domain.models import Candidate
 from vault.facade.store import EngineWritesNotApplied
+from vault.prompt.items import inline, utc_text
 
 NEW_FACT = "prefers evening sessions"
 
@@ -86,25 +89,47 @@ def test_a_read_only_vault_says_its_export_leaves_out_the_engines_rows(engine_wr
     assert NEW_FACT not in json.dumps(document)
 
 
-def test_the_row_is_the_contract_within_the_floor_and_the_budget(tmp_path: Path) -> None:
-    """docs/engine.md: a row fact is a contract fact; a contract fact is in the row exactly
-    when it is >= 0.5 and the block's budget keeps it; same order, sources and times."""
+LONG = "after every long run on the coast path it takes two full rest days to feel fresh again"
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        [
+            FactIn(text="primary sport: running", confidence=0.9),
+            FactIn(text="has a bad knee", confidence=0.7),
+            FactIn(text="maybe likes hills", confidence=0.35),  # in the contract, under the floor
+            PatternIn(text="skips Mondays | often"),  # "|" is "/" in the row
+            NoteIn(text="responds well to data"),
+        ],
+        [FactIn(text=f"{LONG} ({i})", confidence=0.6 + i / 100) for i in range(15)]
+        + [PatternIn(text=f"{LONG} [{i}]") for i in range(5)],  # over the 174-token budget
+    ],
+    ids=["floor", "budget"],
+)
+def test_the_row_is_the_contract_document_without_what_the_block_drops(
+    tmp_path: Path, items: list[Candidate]
+) -> None:
+    """docs/engine.md: one builder; the row is the contract's document minus the items the
+    MEMORY block drops (the 0.5 floor, the token budget), with the block's texts, plus
+    `updated_at` (when vault wrote it)."""
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
-        vault.remember("ana", "primary sport: running", confidence=0.9)
-        vault.remember("ana", "has a bad knee", confidence=0.7)
-        vault.remember("ana", "maybe likes hills", confidence=0.35)
-        contract = vault.contract("ana")
-        block = vault.memory_block("ana")
-    row = read_memory(path, "ana")
-    assert row is not None
-    kept = {f["fact"] for f in contract["key_facts"]} - {"maybe likes hills"}
-    assert "maybe likes hills" in {f["fact"] for f in contract["key_facts"]}
-    assert not block.dropped or all(d.reason.value != "budget" for d in block.dropped)
-    assert [f["fact"] for f in row["key_facts"]] == [
-        f["fact"] for f in contract["key_facts"] if f["fact"] in kept
-    ]
-    pairs = zip(row["key_facts"], [f for f in contract["key_facts"] if f["fact"] in kept])
-    for in_row, in_contract in pairs:
-        assert in_row["source"] == in_contract["source"]
-        assert in_row["learned_at"] == in_contract["learned_at"]
+        vault.merge("ana", items, now=T0)
+        contract = vault.contract("ana", now=T0)
+        block = vault.memory_block("ana", now=T0)
+    dropped = {(d.kind.value, d.text) for d in block.dropped}
+    assert dropped  # the case drops something the contract keeps
+    expected = {
+        "key_facts": [
+            {**f, "fact": inline(f["fact"])}
+            for f in contract["key_facts"]
+            if ("fact", f["fact"]) not in dropped
+        ],
+        "patterns": [inline(t) for t in contract["patterns"] if ("pattern", t) not in dropped],
+        "coaching_notes": [
+            inline(t) for t in contract["coaching_notes"] if ("note", t) not in dropped
+        ],
+        "updated_at": utc_text(T0),
+    }
+    assert read_memory(path, "ana") == expected

@@ -5,7 +5,9 @@
      "patterns": ["tends to skip after rest days"],
      "coaching_notes": ["responds well to encouragement after hard sessions"]}
 
-Exactly the JSON-Schema contract: the shipped schema is the athlete-memory plan's `athlete_memory` property verbatim
+Built by `vault.prompt.athlete_memory`, the builder of the engine's row too (which holds the
+MEMORY block's items instead: docs/engine.md says how the two differ). Exactly the JSON-Schema
+contract: the shipped schema is the athlete-memory plan's `athlete_memory` property verbatim
 (top level `additionalProperties: false`), and the default document holds only its keys.
 
 Facts: the top 15 by priority (confidence, then most recently reinforced, then oldest id); the
@@ -35,8 +37,8 @@ from vault.domain.errors import InvalidInput
 from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS
 from vault.domain.models import AthleteMemory
 from vault.domain.times import parse_iso_time
-from vault.domain.vocabulary import CONTRACT_SOURCE
-from vault.prompt.items import ranked, utc_text
+from vault.prompt.athlete_memory import athlete_memory_document
+from vault.prompt.items import ranked
 from vault.prompt.schema import load_schema
 
 if TYPE_CHECKING:  # jsonschema is imported on first validation, not at start-up
@@ -55,22 +57,15 @@ def to_contract(memory: AthleteMemory, *, with_times: bool = False) -> dict[str,
     requires it). `with_times=True` adds the top-level `updated_at` (when known), which the
     schema's `additionalProperties: false` does not allow.
     """
-    document: dict[str, Any] = {
-        "key_facts": [
-            {
-                "fact": fact.text,
-                "source": CONTRACT_SOURCE[fact.source],
-                "confidence": fact.confidence,
-                "learned_at": utc_text(fact.learned_at),
-            }
+    return athlete_memory_document(
+        (
+            (fact.text, fact.source, fact.confidence, fact.learned_at)
             for fact in ranked(memory.facts)[:MAX_FACTS]
-        ],
-        "patterns": [item.text for item in ranked(memory.patterns)[:MAX_LIST_ITEMS]],
-        "coaching_notes": [item.text for item in ranked(memory.notes)[:MAX_LIST_ITEMS]],
-    }
-    if with_times and memory.updated_at is not None:
-        document["updated_at"] = utc_text(memory.updated_at)
-    return document
+        ),
+        (item.text for item in ranked(memory.patterns)[:MAX_LIST_ITEMS]),
+        (item.text for item in ranked(memory.notes)[:MAX_LIST_ITEMS]),
+        updated_at=memory.updated_at if with_times else None,
+    )
 
 
 def validate_contract(document: Mapping[str, Any], *, with_times: bool = False) -> None:

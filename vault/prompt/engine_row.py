@@ -6,9 +6,10 @@ block's priority order, with the block's inline-safe text ("|" made "/"). The en
 builder joins what it reads with " | " after dropping facts under 0.5, so it prints the same
 block, byte for byte, as `vault prompt` did when vault wrote the row.
 
-Shape: the engine's structs (`AthleteMemory`, `MemoryFact`): every fact has `fact`, `source`
-(folded onto conversation / behavior / profile_change), `confidence` and `learned_at`; times
-are RFC 3339 in UTC.
+Shape: the engine's structs (`AthleteMemory`, `MemoryFact`), built by
+`vault.prompt.athlete_memory`, the builder of `vault prompt --format json` and `export
+--contract` too: the row is that document for the block's items, with the block's texts and
+`updated_at` (docs/engine.md says how and why the two differ).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from datetime import datetime
 from typing import Any
 
 from vault.domain.models import PromptRow
-from vault.domain.vocabulary import CONTRACT_SOURCE, Kind, Source
-from vault.prompt.items import inline, utc_text
+from vault.domain.vocabulary import Kind, Source
+from vault.prompt.athlete_memory import athlete_memory_document
+from vault.prompt.items import inline
 from vault.prompt.memory_block import MemoryBlock
 
 
@@ -39,20 +41,14 @@ def engine_document(
     for fact_id in block.included.facts:
         row = by_id[Kind.FACT][fact_id]
         source, learned_at = fact_origins[fact_id]
-        facts.append(
-            {
-                "fact": inline(row.text),
-                "source": CONTRACT_SOURCE[source],
-                "confidence": row.confidence,
-                "learned_at": utc_text(learned_at),
-            }
-        )
-    return {
-        "key_facts": facts,
-        "patterns": [inline(by_id[Kind.PATTERN][i].text) for i in block.included.patterns],
-        "coaching_notes": [inline(by_id[Kind.NOTE][i].text) for i in block.included.notes],
-        "updated_at": utc_text(written_at),
-    }
+        facts.append((row.text, source, row.confidence, learned_at))
+    return athlete_memory_document(
+        facts,
+        (by_id[Kind.PATTERN][i].text for i in block.included.patterns),
+        (by_id[Kind.NOTE][i].text for i in block.included.notes),
+        updated_at=written_at,
+        shown=inline,
+    )
 
 
 def engine_json(document: dict[str, Any]) -> str:
