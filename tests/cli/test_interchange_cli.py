@@ -262,7 +262,7 @@ def test_vault_upgrade_adopts_the_rest_of_a_row_whose_parts_are_bad(run, db_path
     _legacy(db_path, [("ana", GOOD), ("bob", '{"key_facts": 3, "patterns": ["runs at dawn"]}')])
     result = run("upgrade")
     assert result.exit_code == 0, result.output
-    assert "key_facts is not a list; left out" in result.output
+    assert "bob: key_facts left out: not a list" in result.output
     assert json.loads(run("facts", "ana", "--json").output)["facts"]
     assert [p["text"] for p in json.loads(run("facts", "bob", "--json").output)["patterns"]] == [
         "runs at dawn"

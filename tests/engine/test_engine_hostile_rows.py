@@ -25,6 +25,7 @@ from tests.engine.test_engine_table import fact, memory, rows
 from vault import EpisodeIn, open_vault
 from vault.cli import main
 from vault.domain.limits import MAX_FACTS
+from vault.storage.repositories.engine_skips import KEPT_PER_ATHLETE
 
 
 def _engine_writes(path: Path, athlete: object, memory_json: object) -> None:
@@ -67,6 +68,12 @@ def test_a_401_digit_confidence_leaves_out_that_fact_only(ana: Path) -> None:
     code, output = _cli(ana, "upgrade")
     assert code == 0
     assert rows(ana, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]  # applied, never retried
+    # applied by another command's write, reported later by upgrade and doctor, from the record
+    assert "earlier engine row for ana: key_facts[0] left out at " in output
+    assert "confidence out of range" in output
+    code, output = _cli(ana, "doctor")
+    assert code == 0, output  # reported; the file is healthy
+    assert "engine items left out: 1 item(s)" in output and "ana: key_facts[0]" in output
 
 
 def test_a_20000_fact_row_becomes_at_most_15_facts(ana: Path) -> None:
@@ -95,10 +102,41 @@ def test_items_vault_cannot_take_are_skipped_with_their_reason(ana: Path) -> Non
         texts = {f.text for f in vault.facts("ana")}
     assert texts == {"primary sport: running", "has two kids"}
     joined = "\n".join(report.lines)
-    assert "limit is 200" in joined and "privacy filter" in joined
-    assert "example.com" not in joined  # the refused text is not repeated
+    assert "key_facts[0] left out: text: text is 5000 characters; the limit is 200" in joined
+    assert "key_facts[1] left out: withheld by the privacy filter" in joined
+    assert "example.com" not in joined and "xxxx" not in joined  # no refused text repeated
     document = read_memory(ana, "ana")
     assert document is not None and "example.com" not in json.dumps(document)
+    recorded = rows(ana, "SELECT athlete_id, item, position, reason FROM engine_skipped_items")
+    assert [r[:3] for r in recorded] == [("ana", "key_facts", 0), ("ana", "key_facts", 1)]
+    assert "example.com" not in json.dumps(recorded) and "xxxx" not in json.dumps(recorded)
+    code, output = _cli(ana, "doctor")
+    assert code == 0 and "2 item(s) of the engine's rows vault could not take" in output
+    assert "example.com" not in output
+
+
+def test_items_left_out_are_recorded_under_the_athletes_id_and_erased_with_it(ana: Path) -> None:
+    write_memory(ana, " ana\n", memory(fact("mail ana.lopez@example.com"), patterns=["", "ok"]))
+    with open_vault(ana) as vault:
+        vault.admin.sync_engine()
+        total, latest = vault.admin.engine_items_left_out()
+    assert total == 2
+    assert {(i.athlete_id, i.item, i.position) for i in latest} == {
+        ("ana", "key_facts", 0),
+        ("ana", "patterns", 0),
+    }
+    code, output = _cli(ana, "delete", "ana")
+    assert code == 0, output
+    assert rows(ana, "SELECT COUNT(*) FROM engine_skipped_items") == [(0,)]
+
+
+def test_the_record_keeps_each_athletes_latest_items_only(ana: Path) -> None:
+    for round_ in range(3):
+        bad = [fact(f"round {round_} mail me at a{i}@example.com") for i in range(10)]
+        write_memory(ana, "ana", memory(*bad))
+        with open_vault(ana) as vault:
+            vault.admin.sync_engine()
+    assert rows(ana, "SELECT COUNT(*) FROM engine_skipped_items") == [(KEPT_PER_ATHLETE,)]
 
 
 @pytest.mark.parametrize(

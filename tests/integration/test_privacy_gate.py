@@ -182,6 +182,7 @@ NOT_WRITES = {
     "admin.stats",
     "admin.sql",
     "admin.engine_writes_waiting",
+    "admin.engine_items_left_out",
     "transfer.export",
     "transfer.export_all",
     "episodes.recall",

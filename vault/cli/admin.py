@@ -17,8 +17,12 @@ from vault.cli.app import (
     write_guard,
 )
 from vault.cli.output import counted, on_terminal
+from vault.domain.times import utc_now
+from vault.prompt.items import utc_text
 from vault.storage import migrations as migrate
 from vault.storage.engine import create_vault_engine
+
+EARLIER_SHOWN = 10  # items left out of engine rows applied before, printed by `upgrade`
 
 
 @main.command()
@@ -40,7 +44,8 @@ def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: 
     Then vault applies what waits in the engine's athlete_memory table (legacy rows to adopt,
     writes the engine made) and publishes every athlete's row for the engine. Ends with one
     line: the revision before and after, and how many engine rows were applied; each item left
-    out of an engine row is a warning on stderr.
+    out of an engine row is a warning on stderr, those of rows earlier writes applied too (the
+    latest 10, from the record `vault doctor` reads).
     """
     engine = create_vault_engine(database_url(ctx))
     try:
@@ -59,13 +64,30 @@ def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: 
         after = migrate.current_revision(engine)
     finally:
         engine.dispose()
+    at = utc_now()
     with open_vault(database_url(ctx)) as vault, committing(ctx, "applying the engine's rows"):
-        report = vault.admin.sync_engine()
+        report = vault.admin.sync_engine(now=at)
+        left_out, latest = vault.admin.engine_items_left_out(limit=EARLIER_SHOWN)
     for line in report.lines:
         warn(line)
+    # rows applied by earlier writes: their items left out are in the record, never re-read
+    earlier = [item.line() for item in latest if item.skipped_at != utc_text(at)]
+    for line in earlier:
+        warn(f"earlier engine row for {line}")
+    if left_out > len(latest):
+        warn(f"{left_out} items left out of engine rows in all: `vault doctor`")
     counts = {"applied": report.applied, "refused": report.refused, "published": report.published}
     if as_json:
-        echo_json({"before": before, "after": after, **counts, "lines": report.lines})
+        echo_json(
+            {
+                "before": before,
+                "after": after,
+                **counts,
+                "lines": report.lines,
+                "left_out": left_out,
+                "earlier_left_out": earlier,
+            }
+        )
         return
     engine_rows = (
         f"; {counted(report.applied, 'engine row')} applied, {report.refused} kept unread"

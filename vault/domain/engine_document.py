@@ -21,7 +21,8 @@ is a new statement only when its `learned_at` comes after the erasure.
 
 Lenient, item by item: anything the engine's types allow is taken. A source outside vault's list
 is mapped to `conversation`, a confidence outside 0..1 is clamped, and each adjustment is noted;
-an item that cannot be read (no text, a wrong type) is left out with a note. Only a row that is
+an item that cannot be read (no text, a wrong type, a confidence no float holds) is left out
+(`LeftOut`: its list, its position, why). Only a row that is
 not a JSON object at all is refused whole (`EngineRowError`).
 """
 
@@ -49,6 +50,24 @@ class EngineRowError(ValueError):
     """The row is not an athlete_memory JSON object at all."""
 
 
+# The engine's list each kind of item comes from (what a left-out item's position counts in).
+LISTS = {"fact": "key_facts", "pattern": "patterns", "note": "coaching_notes"}
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """An item of the row vault cannot take: the engine's list, the item's index in it (None:
+    the whole list), and why in vault's words, never quoting the item."""
+
+    item: str
+    position: int | None
+    reason: str
+
+    def line(self) -> str:
+        where = self.item if self.position is None else f"{self.item}[{self.position}]"
+        return f"{where} left out: {self.reason}"
+
+
 @dataclass(frozen=True)
 class EngineFact:
     """One key fact as the engine stored it (confidence as written, possibly out of 0..1)."""
@@ -57,17 +76,20 @@ class EngineFact:
     source: str
     confidence: float
     learned_at: datetime | None
+    position: int | None = None  # its index in the row's key_facts
 
 
 @dataclass(frozen=True)
 class EngineDocument:
-    """One parsed row; `notes` says what was adjusted or left out while reading it."""
+    """One parsed row; `notes` says what was adjusted while reading it, `left_out` which
+    items could not be read. Patterns and notes are (index in the row's list, text)."""
 
     facts: tuple[EngineFact, ...] = ()
-    patterns: tuple[str, ...] = ()
-    coaching_notes: tuple[str, ...] = ()
+    patterns: tuple[tuple[int, str], ...] = ()
+    coaching_notes: tuple[tuple[int, str], ...] = ()
     updated_at: datetime | None = None
     notes: tuple[str, ...] = ()
+    left_out: tuple[LeftOut, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +102,7 @@ class Observation:
     confidence: float = 0.7  # facts carry the engine's own; patterns and notes take vault's
     source: Source = FALLBACK_SOURCE
     learned_at: datetime | None = None  # a fact's own time (the erasure rule compares it)
+    position: int | None = None  # its index in the row's list (`LISTS[kind]`)
 
 
 @dataclass
@@ -125,17 +148,19 @@ def parse_document(raw: object) -> EngineDocument:
     if not isinstance(document, dict):
         raise EngineRowError(f"memory_json is a JSON {type(document).__name__}, not an object")
     notes: list[str] = []
+    left_out: list[LeftOut] = []
     facts = tuple(
         fact
-        for position, item in enumerate(_list(document, "key_facts", notes))
-        if (fact := _fact(position, item, notes)) is not None
+        for position, item in enumerate(_list(document, "key_facts", left_out))
+        if (fact := _fact(position, item, notes, left_out)) is not None
     )
     return EngineDocument(
         facts=facts,
-        patterns=_texts(document, "patterns", notes),
-        coaching_notes=_texts(document, "coaching_notes", notes),
+        patterns=_texts(document, "patterns", left_out),
+        coaching_notes=_texts(document, "coaching_notes", left_out),
         updated_at=_time(document.get("updated_at")),
         notes=tuple(notes),
+        left_out=tuple(left_out),
     )
 
 
@@ -159,54 +184,62 @@ def changes(
                 confidence,
                 _source(fact.source, result.notes),
                 fact.learned_at,
+                fact.position,
             )
         )
     for kind, now_items, old_items in (
         ("pattern", current.patterns, () if previous is None else previous.patterns),
         ("note", current.coaching_notes, () if previous is None else previous.coaching_notes),
     ):
-        seen = {normalize_text(text) for text in old_items}
-        for text in now_items:
+        seen = {normalize_text(text) for _position, text in old_items}
+        for position, text in now_items:
             if normalize_text(text) not in seen:
-                result.observations.append(Observation(kind, text, written_at))
+                result.observations.append(Observation(kind, text, written_at, position=position))
     return result
 
 
-def _list(document: dict[str, Any], key: str, notes: list[str]) -> list[Any]:
+def _list(document: dict[str, Any], key: str, left_out: list[LeftOut]) -> list[Any]:
     value = document.get(key)
     if value is None:
         return []
     if not isinstance(value, list):
-        notes.append(f"{key} is not a list; left out")
+        left_out.append(LeftOut(key, None, "not a list"))
         return []
     return value
 
 
-def _texts(document: dict[str, Any], key: str, notes: list[str]) -> tuple[str, ...]:
+def _texts(
+    document: dict[str, Any], key: str, left_out: list[LeftOut]
+) -> tuple[tuple[int, str], ...]:
     kept = []
-    for position, item in enumerate(_list(document, key, notes)):
+    for position, item in enumerate(_list(document, key, left_out)):
         if isinstance(item, str) and item.strip():
-            kept.append(item)
+            kept.append((position, item))
         else:
-            notes.append(f"{key}[{position}] is not a text; left out")
+            left_out.append(LeftOut(key, position, "not a text"))
     return tuple(kept)
 
 
-def _fact(position: int, item: object, notes: list[str]) -> EngineFact | None:
-    where = f"key_facts[{position}]"
+def _fact(
+    position: int, item: object, notes: list[str], left_out: list[LeftOut]
+) -> EngineFact | None:
     if not isinstance(item, dict):
-        notes.append(f"{where} is not an object; left out")
+        left_out.append(LeftOut("key_facts", position, "not an object"))
         return None
     text = item.get("fact")
     if not isinstance(text, str) or not text.strip():
-        notes.append(f"{where} has no fact text; left out")
+        left_out.append(LeftOut("key_facts", position, "no fact text"))
         return None
     confidence = item.get("confidence")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        notes.append(f"{where}: confidence {_shown(confidence)} is not a number; taken as 0.5")
+        notes.append(
+            f"key_facts[{position}]: confidence {_shown(confidence)} is not a number; taken as 0.5"
+        )
         confidence = 0.5
     elif not math.isfinite(confidence):
-        notes.append(f"{where}: confidence is out of range (not a finite number); left out")
+        left_out.append(
+            LeftOut("key_facts", position, "confidence out of range (not a finite number)")
+        )
         return None
     source = item.get("source")
     return EngineFact(
@@ -214,6 +247,7 @@ def _fact(position: int, item: object, notes: list[str]) -> EngineFact | None:
         source=source if isinstance(source, str) else "",
         confidence=float(confidence),
         learned_at=_time(item.get("learned_at")),
+        position=position,
     )
 
 

@@ -11,6 +11,7 @@ from vault.domain.errors import InvalidInput
 from vault.facade.store import Store, moment
 from vault.storage import queries, sql_firewall
 from vault.storage.dialect import is_sqlite
+from vault.storage.repositories.engine_skips import SkippedItem, skipped_items
 from vault.storage.repositories.engine_table import waiting_counts
 
 if TYPE_CHECKING:  # imported by the methods that use them (start-up of `vault prompt`)
@@ -46,6 +47,12 @@ class Admin:
         at = moment(now)
         with self._store.write(at, hooked=False) as uow:
             return engine_sync.sync(uow, at, self._store.decay_policy)
+
+    def engine_items_left_out(self, limit: int = 10) -> tuple[int, list[SkippedItem]]:
+        """Items of the engine's applied rows that vault could not take: how many the record
+        holds, and the latest `limit`, newest first (never their text; docs/engine.md)."""
+        with self._store.read() as connection:
+            return skipped_items(connection, limit)
 
     def engine_writes_waiting(self) -> int:
         """How many rows the engine wrote that vault has not applied yet (0 on PostgreSQL)."""

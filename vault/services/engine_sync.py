@@ -6,8 +6,9 @@ engine's next read sees what the operation changed). Both run under the write lo
 engine cannot write in between: its next read returns what it wrote or what vault made of it.
 
 What an engine row means is `vault.domain.engine_document`. Rows go through the same input
-rules and privacy filter as `remember`; items they refuse are left out and reported (for a
-legacy row, in `legacy_adoption.reason`), and the athlete's row is republished without them.
+rules and privacy filter as `remember`; items they refuse are left out, recorded without their
+text (`engine_skipped_items`, which `vault doctor` and `vault upgrade` report; for a legacy row
+also in `legacy_adoption.reason`), and the athlete's row is republished without them.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from vault.domain.engine_document import (
+    LISTS,
     EngineDocument,
     EngineRowError,
+    LeftOut,
     Observation,
     changes,
     engine_athlete,
@@ -51,6 +54,7 @@ from vault.services.memory import merge
 from vault.services.privacy_gate import candidate_problem
 from vault.storage import queries
 from vault.storage.failures import is_database_failure
+from vault.storage.repositories.engine_skips import SkippedItem, record_skipped
 from vault.storage.repositories.engine_table import EngineTableRepository, InboxRow
 from vault.storage.uow import UnitOfWork
 
@@ -204,8 +208,9 @@ def _apply(
     written_at = min(latest_write_time(row.written_at) or current.updated_at or now, now)
     found = changes(_previous(row.previous_json), current, written_at)
     lines = list(found.notes)
+    left_out = list(current.left_out)
     observations = _not_erased(uow, athlete_id, found.observations, lines)
-    candidates = _within_caps(observations, legacy, lines)
+    candidates = _within_caps(observations, legacy, lines, left_out)
     if candidates:
         merge(uow, athlete_id, candidates, now, policy)
     # else: nothing to keep; an athlete vault does not have (deleted, or never had memory) is
@@ -216,6 +221,13 @@ def _apply(
     # of that athlete kept unread before this one are out of date
     table.drop_variants(athlete_id)
     table.purge_refused(athlete_id)
+    # what was left out outlives the row (deleted now): `vault doctor` and `vault upgrade`
+    # report it later, from the record; never the item's text
+    record_skipped(
+        uow.connection,
+        [SkippedItem(athlete_id, i.item, i.position, i.reason, utc_text(now)) for i in left_out],
+    )
+    lines += [i.line() for i in left_out]
     report.applied += 1
     report.lines += [f"{athlete_id}: {line}" for line in lines]
     for line in lines:
@@ -274,7 +286,7 @@ _CAPS = {"fact": MAX_FACTS, "pattern": MAX_PATTERNS, "note": MAX_NOTES}
 
 
 def _within_caps(
-    observations: list[Observation], legacy: bool, lines: list[str]
+    observations: list[Observation], legacy: bool, lines: list[str], left_out: list[LeftOut]
 ) -> list[Candidate]:
     """The candidates a merge could keep, as it ranks them (confidence, then the newest), each
     text once; items beyond the caps are dropped as a merge drops them, in bounded time."""
@@ -295,7 +307,7 @@ def _within_caps(
                 continue  # the row repeats an item: one observation
             seen.add(key)
             examined += 1
-            candidate = _candidate(observation, legacy, lines)
+            candidate = _candidate(observation, legacy, left_out)
             if candidate is not None:
                 candidates.append(candidate)
                 taken += 1
@@ -317,7 +329,9 @@ def _previous(raw: object) -> EngineDocument | None:
         return None  # what it replaced was unreadable: everything in the new row is new
 
 
-def _candidate(observation: Observation, legacy: bool, lines: list[str]) -> Candidate | None:
+def _candidate(observation: Observation, legacy: bool, left_out: list[LeftOut]) -> Candidate | None:
+    """The item as vault's input model, or None (and why in `left_out`) when vault cannot
+    take it: its text over the limit, personal data the privacy filter withholds, ..."""
     extractor = LEGACY_EXTRACTOR if legacy else ENGINE_EXTRACTOR
     try:
         candidate: Candidate
@@ -338,25 +352,20 @@ def _candidate(observation: Observation, legacy: bool, lines: list[str]) -> Cand
                 text=observation.text, observed_at=observation.observed_at, extractor=extractor
             )
     except ValidationError as error:
-        lines.append(
-            f"{observation.kind} {_short(observation.text)} refused: "
-            f"{describe_validation_error(error)}"
-        )
+        reason = _shown_error(describe_validation_error(error))
+        left_out.append(LeftOut(LISTS[observation.kind], observation.position, reason))
         return None
     problem = candidate_problem(candidate)
     if problem is not None:
-        lines.append(f"{observation.kind} withheld by the privacy filter: {problem}")
+        reason = f"withheld by the privacy filter: {problem}"
+        left_out.append(LeftOut(LISTS[observation.kind], observation.position, reason))
         return None
     return candidate
 
 
-def _shown_error(error: Exception) -> str:
+def _shown_error(error: Exception | str) -> str:
     text = str(error)
     return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _short(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 @dataclass

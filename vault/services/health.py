@@ -25,6 +25,7 @@ from vault.storage import migrations as migrate
 from vault.storage.dialect import is_sqlite
 from vault.storage.engine import NEW_FILE_MODE, sqlite_file
 from vault.storage.health_checks import invariant_problems
+from vault.storage.repositories.engine_skips import skipped_items
 from vault.storage.repositories.engine_table import non_canonical_keys, shadowed, waiting_counts
 from vault.storage.scope import operation_scope
 from vault.storage.views import CURRENT_VIEWS
@@ -137,6 +138,7 @@ def diagnose(engine: Engine) -> HealthReport:
                 checks.append(_athlete_ids(connection))
                 if sqlite:
                     checks.append(_engine_table(connection))
+                    checks.append(_engine_items_left_out(connection))
                 problems = invariant_problems(connection)
                 for name, found in problems.items():
                     checks.append(Check(name, not found, "; ".join(found) if found else "holds"))
@@ -172,6 +174,28 @@ def _engine_table(connection: Connection) -> Check:
             "removes it; a key naming no athlete stays the engine's own"
         )
     return Check("engine table", not unread and not odd, detail)
+
+
+def _engine_items_left_out(connection: Connection) -> Check:
+    """Items of applied engine rows vault could not take: reported, not a fault of the file
+    (vault kept them out by its own rules, and the engine's next read no longer has them)."""
+    total, latest = skipped_items(connection, limit=_LEFT_OUT_SHOWN)
+    if not total:
+        return Check("engine items left out", True, "none")
+    shown = "; ".join(item.line() for item in latest)
+    more = (
+        f" (the latest {len(latest)} here; all in engine_skipped_items)"
+        if total > len(latest)
+        else ""
+    )
+    return Check(
+        "engine items left out",
+        True,
+        f"{total} item(s) of the engine's rows vault could not take{more}: {shown}",
+    )
+
+
+_LEFT_OUT_SHOWN = 10
 
 
 def _integrity(connection: Connection) -> Check:

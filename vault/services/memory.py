@@ -37,6 +37,7 @@ from vault.services.erasure import (
 )
 from vault.storage.decay_sql import decay_all
 from vault.storage.dialect import lock_athlete, runs_rule_in_sql
+from vault.storage.repositories.engine_skips import purge_skipped
 from vault.storage.repositories.engine_table import EngineTableRepository
 from vault.storage.repositories.legacy_copy import purge_legacy_copy
 from vault.storage.repositories.memory import to_output
@@ -239,6 +240,9 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str, now: datetime | None = None
     engine_rows = engine_table.purge(athlete_id) if engine_table.present else 0
     if engine_rows:
         counts["athlete_memory"] = engine_rows
+    skipped = purge_skipped(uow.connection, athlete_id)  # keyed by the plain athlete id
+    if skipped:
+        counts["engine_skipped_items"] = skipped
     if counts.get("episodes"):
         purge_erased_terms(uow.connection)
     return counts
