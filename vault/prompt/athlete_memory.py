@@ -1,13 +1,13 @@
 """The `athlete_memory` JSON document: the one builder of that shape. Pure.
 
-Three outputs have the engine's `AthleteMemory` shape, and all three are built here:
+Two outputs have the engine's `AthleteMemory` shape, and both are built here:
 
 - the engine's row in the `athlete_memory` table (`vault.prompt.engine_row.engine_document`);
-- `vault prompt --format json`, `vault export --contract` and `Vault.contract`
+- `vault export --contract` and `Vault.contract`
   (`vault.prompt.contract.to_contract`).
 
-They differ only in what their callers pass (docs/engine.md, "The engine's row, `vault prompt
---format json` and `export --contract`"): which items (the MEMORY block's, or the top 15/5/5),
+They differ only in what their callers pass (docs/engine.md, the section on the engine's row and
+`export --contract`): which items (the MEMORY block's, or the top 15/5/5),
 how a text is shown (the block's inline-safe text, or as stored) and whether `updated_at` is
 there. Everything else (the keys, each fact's four fields, the three source words, the times
 as RFC 3339 in UTC) is decided once, here.

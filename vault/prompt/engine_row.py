@@ -7,8 +7,8 @@ builder joins what it reads with " | " after dropping facts under 0.5, so it pri
 block, byte for byte, as `vault prompt` did when vault wrote the row.
 
 Shape: the engine's structs (`AthleteMemory`, `MemoryFact`), built by
-`vault.prompt.athlete_memory`, the builder of `vault prompt --format json` and `export
---contract` too: the row is that document for the block's items, with the block's texts and
+`vault.prompt.athlete_memory`, the builder of `vault export --contract` (and `Vault.contract`)
+too: the row is that document for the block's items, with the block's texts and
 `updated_at` (docs/engine.md says how and why the two differ).
 """
 
