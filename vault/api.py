@@ -173,7 +173,8 @@ class Vault:
         self.close()
 
     def unit_of_work(self) -> UnitOfWork:
-        """A write unit of work, for callers composing several steps in one transaction."""
+        """A write unit of work, for callers composing several steps in one transaction: the
+        same busy retry, engine upkeep and errors (one VaultError) as every other write."""
         return self._store.unit_of_work()
 
     # -- writes

@@ -16,7 +16,7 @@ from sqlalchemy import exc
 from tests.conftest import T0
 from tests.reliability.conftest import fork_child, integrity, read_all, report, rows
 from vault import FactIn, open_vault
-from vault.domain.errors import BusyError
+from vault.domain.errors import BusyError, ConflictError
 from vault.services.health import invariant_problems
 from vault.storage import engine as engine_module
 from vault.storage.uow import RetryPolicy, UnitOfWork
@@ -187,6 +187,43 @@ def test_a_lock_held_past_every_retry_is_one_clear_error_and_nothing_is_written(
     finally:
         holder.close()
     assert rows(vault_file, "SELECT COUNT(*) FROM facts") == [(0,)]
+
+
+def test_the_composition_path_retries_and_maps_errors_as_every_facade_write(
+    vault_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Vault.unit_of_work()` begins with the vault's retry policy and raises one VaultError
+    (BusyError, ConflictError), never the driver's error."""
+    monkeypatch.setattr(engine_module, "BUSY_TIMEOUT_MS", 1)
+    policy = RetryPolicy(attempts=3, base_delay=0.0, max_delay=0.0)
+    used: list[RetryPolicy] = []
+    delays = RetryPolicy.delays
+
+    def recorded(self: RetryPolicy, rng: object = None) -> object:
+        used.append(self)
+        return delays(self)
+
+    monkeypatch.setattr(RetryPolicy, "delays", recorded)
+    holder = _hold_write_lock(vault_file)
+    try:
+        with open_vault(vault_file, busy_retry=policy) as vault:
+            with pytest.raises(BusyError, match="busy") as caught:
+                with vault.unit_of_work() as uow:
+                    uow.athletes.ensure("ana", T0)
+                    uow.commit()
+            assert not isinstance(caught.value, exc.SQLAlchemyError)
+            assert used == [policy]  # the vault's policy, not the environment's default
+    finally:
+        holder.close()
+    assert rows(vault_file, "SELECT COUNT(*) FROM athletes") == [(0,)]
+    with open_vault(vault_file) as vault:
+        with pytest.raises(ConflictError, match="integrity") as conflict:
+            with vault.unit_of_work() as uow:
+                insert = "INSERT INTO athletes (id, created_at, updated_at) VALUES ('bo', 'x', 'x')"
+                uow.connection.exec_driver_sql(insert)
+                uow.connection.exec_driver_sql(insert)
+        assert not isinstance(conflict.value, exc.SQLAlchemyError)
+    assert rows(vault_file, "SELECT COUNT(*) FROM athletes") == [(0,)]
 
 
 def test_a_failure_after_begin_is_never_retried(

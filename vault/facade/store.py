@@ -24,6 +24,14 @@ if TYPE_CHECKING:  # imported where writes and erasures need them (start-up of r
     from vault.services.engine_sync import EngineSyncHooks, PublishedRows
 
 
+def vault_error(error: exc.DBAPIError) -> Exception:
+    """A driver error as one VaultError: ConflictError for a broken integrity rule, else
+    BusyError, StorageError (read-only, disk full) or VaultError."""
+    if isinstance(error, exc.IntegrityError):
+        return ConflictError(f"the change breaks an integrity rule: {error.orig}")
+    return storage_failure(error)
+
+
 class EngineWritesNotApplied(UserWarning):
     """An export, copy or backup of a vault it could not write leaves out the engine's
     waiting rows (docs/engine.md)."""
@@ -44,7 +52,11 @@ class Store:
         self._published: PublishedRows | None = None  # spares re-rendering an unchanged row
 
     def unit_of_work(self) -> UnitOfWork:
-        return UnitOfWork(self._writer, hooks=self.hooks(None))
+        """A write unit of work for callers composing steps: the same retry, engine upkeep and
+        errors as every write of the facade."""
+        return UnitOfWork(
+            self._writer, retry=self.busy_retry, hooks=self.hooks(None), map_error=vault_error
+        )
 
     def hooks(self, now: datetime | None) -> EngineSyncHooks:
         """Every write transaction applies the engine's writes and republishes its rows."""
@@ -60,14 +72,10 @@ class Store:
         VaultError: BusyError, StorageError (read-only, disk full), ConflictError or VaultError.
         `hooked=False` leaves out the engine table upkeep (for the call that does it itself)."""
         hooks = self.hooks(now) if hooked else None
-        try:
-            with UnitOfWork(self._writer, retry=self.busy_retry, hooks=hooks) as uow:
-                yield uow
-                uow.commit()
-        except exc.IntegrityError as error:
-            raise ConflictError(f"the change breaks an integrity rule: {error.orig}") from None
-        except exc.DBAPIError as error:
-            raise storage_failure(error) from None
+        unit = UnitOfWork(self._writer, retry=self.busy_retry, hooks=hooks, map_error=vault_error)
+        with unit as uow:
+            yield uow
+            uow.commit()
 
     def settle_engine(self, doing: str) -> int:
         """Before a whole-vault read (export, copy, backup): apply the engine's waiting rows,

@@ -78,6 +78,8 @@ class UnitOfWork:
     no per-row objects are made. A write unit of work comes from the writer engine, so its
     transaction begins with BEGIN IMMEDIATE on SQLite; when the lock stays busy past the busy
     timeout, BEGIN is retried as `retry` says (see RetryPolicy), then BusyError.
+    `map_error` turns a driver error (at BEGIN, in the block or at commit) into the caller's
+    error (the facade's: one `VaultError`); without it the driver's error is raised.
     """
 
     athletes: AthleteRepository
@@ -93,9 +95,11 @@ class UnitOfWork:
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], None] = time.sleep,
         hooks: WriteHooks | None = None,
+        map_error: Callable[[exc.DBAPIError], Exception] | None = None,
     ) -> None:
         self._engine = engine
         self._hooks = hooks
+        self._map_error = map_error
         self._connection: Connection | None = None
         self._episodes: EpisodeRepository | None = None
         self._retry = retry or RetryPolicy.from_env()
@@ -120,6 +124,14 @@ class UnitOfWork:
         return self._episodes
 
     def __enter__(self) -> UnitOfWork:
+        try:
+            return self._enter()
+        except exc.DBAPIError as error:
+            if self._map_error is None:
+                raise
+            raise self._map_error(error) from None
+
+    def _enter(self) -> UnitOfWork:
         connection = self._begin()
         self._connection = connection
         self.athletes = AthleteRepository(connection)
@@ -160,7 +172,7 @@ class UnitOfWork:
     def __exit__(
         self,
         exc_type: type[BaseException] | None,
-        exc: BaseException | None,
+        error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
         connection = self.connection
@@ -171,6 +183,8 @@ class UnitOfWork:
             connection.close()
             self._connection = None
             self._episodes = None
+        if self._map_error is not None and isinstance(error, exc.DBAPIError):
+            raise self._map_error(error) from None
 
     def commit(self) -> None:
         if self._hooks is not None:
