@@ -477,6 +477,13 @@ _PLACE_NOUNS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _THING_AFTER = re.compile(r"\s+(?:\d|(?P<noun>[A-Za-z]+)\b)")
+# What follows a word is read in a window of this many characters (the longest surname or
+# place noun and the space before it fit), so checking every word of a text stays linear.
+_LOOKAHEAD = 40
+
+
+def _following(text: str, end: int) -> str:
+    return text[end : end + _LOOKAHEAD]
 
 
 def _names_a_thing(text: str, match: re.Match[str]) -> bool:
@@ -486,7 +493,7 @@ def _names_a_thing(text: str, match: re.Match[str]) -> bool:
     word = match.group(0).lower()
     if word in _PLACE_NOUNS:
         return True
-    after = _THING_AFTER.match(text, match.end())
+    after = _THING_AFTER.match(_following(text, match.end()))
     if after is None or (after.group("noun") and after.group("noun").lower() not in _PLACE_NOUNS):
         return False
     return not _given_name(word)
@@ -547,7 +554,7 @@ _SURNAME_AFTER = re.compile(r" (?P<word>[a-z][a-z'-]{1,30}|[A-Z][A-Z'-]{1,30})\b
 
 
 def _with_surname(text: str, start: int, end: int) -> int:
-    after = _SURNAME_AFTER.match(text, end)
+    after = _SURNAME_AFTER.match(_following(text, end))
     if after is None:
         return end
     word = after.group("word")
@@ -562,7 +569,7 @@ def _with_surname(text: str, start: int, end: int) -> int:
         or (word.islower() and lowered.endswith(("ed", "ing")))
     ):
         return end
-    return after.end()
+    return end + after.end()
 
 
 def _names(text: str) -> list[Span]:
