@@ -128,7 +128,7 @@ def test_sport_words_are_normalised() -> None:
     assert fact_texts("I cycle to work every day") == [
         "commutes by bike"
     ]  # commuting is not the sport
-    assert fact_texts("I run a small business") == []
+    assert fact_texts("I run a small business") == ["runs a small business"]  # work, no sport
 
 
 def test_time_preference_buckets() -> None:

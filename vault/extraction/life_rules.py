@@ -72,7 +72,7 @@ _NOT_TITLE = (
 # The title list appears once: the four ways to introduce a title are one alternation in front
 # of it (the list spelled out four times made this the costliest pattern to compile).
 _JOB_NAMED = re.compile(
-    rf"(?:\b(?:i'm|i am) (?:actually |currently |now )?(?:a |an )(?:{_NOT_TITLE}[\w'-]+ ){{0,2}}?"
+    rf"(?:\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*(?:a |an )(?:{_NOT_TITLE}[\w'-]+ ){{0,2}}?"
     rf"|\b(?:job|work|working|career|employed) as (?:a |an )?"
     rf"|\bas (?:a |an )|\bmy job is (?:a |an )?)(?P<a>{_JOB})\b"
     r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,}(?: (?!(?:at|in|for|and|but"

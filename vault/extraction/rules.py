@@ -31,6 +31,7 @@ from vault.extraction import (
     life_rules,
     profile_rules,
     schedule_rules,
+    work_rules,
 )
 from vault.extraction.belief import believed
 from vault.extraction.clauses import Clause, split_clauses
@@ -47,6 +48,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     *exercise_rules.RULES,
     *health_rules.RULES,
     *kind_rules.RULES,
+    *work_rules.RULES,
 )
 # Characters read per call; longer input is cut. The rules are linear, this bounds the time.
 MAX_TEXT = 20_000

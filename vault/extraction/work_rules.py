@@ -1,0 +1,156 @@
+"""Work told by the shape of the clause, beyond the title list (issue 28).
+
+The job rule (`vault.extraction.life_rules.job`) knows a closed list of titles and workplaces.
+People also say where they work, for whom, what they teach or own, and the field they are in,
+with words no list holds. Each rule here is one frame of a first-person, present-tense clause:
+
+- a workplace after "I work at / in" with an article or a name: "I work at a candy shop",
+  "I work at Joe's Diner" -> `works at a candy shop`, `works at joe's diner`;
+- an employer after "I work for": "I work for a construction company" -> `works for a
+  construction company` (not "for a living", "for a while", "for free");
+- a field after "I'm in": "I'm in insurance" -> `works in insurance`;
+- teaching or coaching as what one does: "I teach third grade" -> `teaches third grade`;
+- a business of one's own: "I own a plumbing business" -> `owns a plumbing business`, "I run
+  a small business" -> `runs a small business`;
+- a role word with its workplace: "I'm a supervisor at a warehouse" -> `works as a supervisor`
+  ("a shift worker at the airport" says when, not what: the schedule rule's `works shifts`).
+
+Adverbs may sit between the subject and the verb ("I also work at ...", "I'm actually in ...").
+Every frame needs the speaker as subject and the present tense; a job that ended ("I used to
+work at ...", "I quit my job at ...") is none, and belief (`vault.extraction.belief`) keeps a
+plan or an event below the block.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.domain.vocabulary import Category
+from vault.extraction.clauses import Clause
+from vault.extraction.exercise_rules import activity_named
+from vault.extraction.findings import Finding, Memo
+
+CONTEXT = 0.7
+# Adverbs between the subject and what it does: "I also work", "I'm actually in".
+ADVERBS = (
+    r"(?:(?:also|actually|currently|now|still|just|really|finally|even|only|mainly|mostly"
+    r"|usually|part[- ]time|full[- ]time|officially|happily|proudly) )*"
+)
+_I = r"\bi (?:" + ADVERBS + r")"
+_IM = r"\b(?:i'm|i am) " + ADVERBS
+# Words that end a noun phrase: a preposition, a conjunction, a pronoun.
+_STOP = (
+    r"(?:at|in|on|for|from|to|with|and|but|or|so|because|since|as|while|where|which|who|that"
+    r"|when|near|by|of|i|i'm|we|it|my|you|now|right|there|here|every|all|most|during|after"
+    r"|before|until|today|tonight|tomorrow|again|too|though)"
+)
+_NP = rf"(?P<np>(?:(?!{_STOP}\b)[a-z][a-z'&-]*)(?: (?!{_STOP}\b)[a-z][a-z'&-]*){{0,3}})"
+# What follows "work at / in / for a ..." without being a place or an employer.
+_NOT_PLACE = re.compile(
+    r"^(?:\w+ )*?(?:pace|rate|level|time|times|moment|minute|while|bit|lot|way|manner|hurry"
+    r"|rush|pinch|row|team|group|pair|sense|day|days|week|weeks|night|nights|weekend|living"
+    r"|change|difference|home|distance|job|jobs|role|position|capacity|place|industry|field"
+    r"|area|business|sector)$"
+    r"|^office$|^(?:few|couple|little|long|good|great|bad|better|best|new|same|different|lot|number)\b"
+)
+_AT = re.compile(rf"{_I}work(?:s|ing)? (?P<p>at|in) (?P<a>a|an|the|\w+'s) {_NP}")
+_AT_NAME = re.compile(
+    r"\b[Ii] (?:" + ADVERBS + r")work (?:at|for) (?P<name>[A-Z][\w'&-]*(?: [A-Z][\w'&-]*){0,2})"
+)
+_FOR = re.compile(rf"{_I}work(?:s|ing)? for (?P<a>a|an|the|my) {_NP}")
+_NOT_EMPLOYER = re.compile(
+    r"^(?:living|while|change|bit|free|money|fun|cause|charity|few|couple)\b"
+)
+_FIELD = re.compile(
+    rf"{_IM}in (?P<d>tech|finance|sales|marketing|healthcare|health care|education|retail"
+    r"|construction|insurance|real estate|hospitality|accounting|hr|human resources|banking"
+    r"|nursing|software|advertising|publishing|logistics|manufacturing|government|politics"
+    r"|mining|engineering|fashion|media|the (?:army|navy|air force|military|marines|police"
+    r"|coast guard|national guard))\b(?! (?:school|class|classes|college|degree|program))"
+)
+_TEACH = re.compile(
+    rf"{_I}(?P<v>teach|coach)(?:es)? (?!(?:my|me|him|her|them|you|it|myself|yourself|us|this|that"
+    rf"|those|a|an|the|some|how|what)\b){_NP}"
+)
+_OWN = re.compile(
+    rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our)|have (?:my|our) own) (?P<np>(?:[a-z-]+ ){{0,2}}?(?:business"
+    r"|company|shop|store|restaurant|bakery|farm|firm|salon|cafe|bar|studio|practice|agency"
+    r"|service|clinic|nursery|daycare|franchise))\b"
+)
+_ROLE_AT = re.compile(
+    rf"{_IM}(?:a|an) (?P<t>(?:(?!(?:good|great|bad|big|new|proud|happy|busy|tired|lucky|hard"
+    r"|real|little|huge|fan|lover)\b)[a-z-]+ )?(?!worker\b)[a-z]{3,}(?:er|or|ist|ian|ant|ent|man"
+    r"|woman))"
+    r" (?:at|in|for) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
+)
+_ENDED = re.compile(
+    r"\b(?:used to|quit|left|lost|fired|laid off|retired|former|ex-|until|was|were|had)\b"
+)
+
+
+_UPPER = {"it": "IT", "hr": "HR"}
+
+
+def _finding(clause: Clause, at: int, text: str, priority: int = 1) -> Finding:
+    return Finding(
+        "job",
+        (clause.index, at),
+        Category.CONTEXT,
+        text,
+        CONTEXT,
+        tags=frozenset({"context:job"}),
+        slot="job",
+        priority=priority,
+    )
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
+    """A workplace, employer, field, teaching or business of the speaker's, by its frame."""
+    if not clause.asserts or clause.negated or clause.remote_past or clause.past:
+        return []
+    text = clause.text
+    if _ENDED.search(text):
+        return []
+    found: list[Finding] = []
+    role = _ROLE_AT.search(text)
+    if role:
+        title = role.group("t")
+        found.append(_finding(clause, role.start(), f"works as {_article(title)} {title}", 2))
+    at = _AT.search(text)
+    if at and not _NOT_PLACE.search(at.group("np")):
+        article = at.group("a")
+        if article not in {"the"} and not article.endswith("'s"):
+            article = _article(at.group("np"))
+        found.append(
+            _finding(clause, at.start(), f"works {at.group('p')} {article} {at.group('np')}")
+        )
+    named = _AT_NAME.search(clause.raw)
+    if named and not at:
+        found.append(_finding(clause, 0, f"works at {named.group('name').lower()}"))
+    employer = _FOR.search(text)
+    if employer and not _NOT_EMPLOYER.match(employer.group("np")):
+        article = employer.group("a")
+        found.append(
+            _finding(clause, employer.start(), f"works for {article} {employer.group('np')}")
+        )
+    field = _FIELD.search(text)
+    if field:
+        name = field.group("d")
+        found.append(_finding(clause, field.start(), f"works in {_UPPER.get(name, name)}"))
+    teach = _TEACH.search(text)
+    if teach and not activity_named(teach.group("np")):  # "I teach yoga": the yoga rule's
+        verb = "teaches" if teach.group("v") == "teach" else "coaches"
+        found.append(_finding(clause, teach.start(), f"{verb} {teach.group('np')}"))
+    own = _OWN.search(text)
+    if own:
+        np = own.group("np")
+        verb = "runs" if own.group("v") == "run" else "owns"
+        found.append(_finding(clause, own.start(), f"{verb} {_article(np)} {np}"))
+    return found
+
+
+RULES = (work_frames,)
