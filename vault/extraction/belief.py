@@ -57,7 +57,7 @@ _ALWAYS_BUSY = re.compile(
 _PRESENT_BE = re.compile(r"^(?:i'm|i am|we're|we are)\b")
 # A finding that states a negation ("is not working", "dislikes treadmill") reads a negated
 # clause on purpose.
-_NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b|\bpoorly\b")
+_NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b|\bpoorly\b|\btrouble\b")
 
 
 def self_description(finding: Finding, clause: Clause) -> bool:

@@ -58,6 +58,12 @@ _STUDY = re.compile(
     r"|culinary|beauty|dental|vet|veterinary|pharmacy|engineering) school\b"
     r"|\bi (?:study|am studying|'m studying) (?!to\b|for\b|hard\b)[a-z]"
     r"|\b(?:i'm|i am) (?:in|doing) my (?:first|second|third|fourth|final|last) year\b"
+    r"|\bi (?:also |still |currently )?(?:go|am going|'m going) to (?:high school|college|uni"
+    r"|university|grad school|law school|med school|nursing school|community college)\b"
+    r"|\bmy (?:[a-z-]+ )?major(?= is| in|$)|\bmy (?:[a-z-]+ )?(?:homework|semester|thesis|dissertation|professors?"
+    r"|coursework|midterms?|finals|classmates|dorm|tuition|student loans?)\b"
+    r"|\b(?:busy|swamped|stressed|overwhelmed) (?:out )?with (?:school|college|uni|classes"
+    r"|homework|exams|finals|studying|my studies)\b"
 )
 
 _PARTNER = re.compile(
@@ -67,12 +73,18 @@ _PARTNER = re.compile(
 )
 
 _DIET = re.compile(
-    r"\b(?:on|follow(?:ing|s)?|doing|started|start|trying) (?:a |an |the |this |my )?(?P<d>keto"
-    r"|ketogenic|paleo|low[- ]carb|low[- ]fat|mediterranean|plant[- ]based|whole ?30|high[- ]protein"
-    r"|calorie[- ]controlled|strict|healthy|new)? ?(?:diet|eating plan|meal plan)\b"
+    r"\b(?:on|follow(?:ing|s)?|doing|started|start|trying|eat|eating|stick(?:ing)? (?:to|with))"
+    r" (?:a |an |the |this |my )?(?:\w+ly )?(?P<d>low[- ]carb|low[- ]fat|plant[- ]based|whole ?30"
+    r"|high[- ]protein|calorie[- ]controlled|(?!(?:good|bad|great|balanced|normal|regular|usual"
+    r"|crazy|weird|whole|same|other|own)\b)[a-z][a-z-]{2,})? ?(?:diet|eating plan|meal plan)\b"
+    r"|\bmy (?P<m>diet) (?:is|has|plan)\b|\b(?:i'm|i am|i've been) (?:\w+ )?(?P<g>dieting)\b"
+    r"|\bi(?:'m| am|'ve been)? (?:\w+ )?(?:eat|eating|cook|cooking) (?:\w+ly |only )?(?P<k>vegan"
+    r"|vegetarian|kosher|halal|organic|gluten[- ]free|raw|plant[- ]based)\b"
     r"|\bi (?:\w+ )?(?:eat|am eating|'m eating) (?P<c>healthy|clean|healthily|well)\b"
     r"|\b(?P<f>intermittent fasting|counting calories|count calories|meal prep(?:ping)?)\b"
 )
+
+_PUT_ON = re.compile(r"\bput(?:ting)? (?:\w+ ){1,2}on (?:a|an|the|this) ")
 
 _AIM = re.compile(
     r"\b(?:want(?:s)? to|trying to|try to|need to|aim(?:ing)? to|hope to|hoping to|plan(?:ning)?"
@@ -97,6 +109,8 @@ _SLEEP_POOR = re.compile(
     r"\b(?:have|got|suffer from|struggle with|battling) insomnia\b|\bi'm an insomniac\b"
     r"|\b(?:i'm|i am) a (?:light|bad|poor|terrible) sleeper\b"
     r"|\bi (?:can't|cannot|don't|never|barely|rarely|hardly) (?:ever )?sleep (?:well|much|enough)\b"
+    r"|\b(?P<t>(?:trouble|difficulty|problems|a hard time|struggl\w+) (?:with )?(?:sleeping|falling"
+    r" asleep|getting to sleep|staying asleep)\b|\bi (?:can't|cannot) (?:fall|get to|stay) (?:a)?sleep)\b"
 )
 _NUMBERS = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 
@@ -157,10 +171,15 @@ def eating(clause: Clause, memo: Memo) -> list[Finding]:
     if not _speaks(clause) or clause.negated:
         return []
     match = _DIET.search(clause.text)
-    if match is None:
+    if match is None or _PUT_ON.search(clause.text):  # "I put him on a diet": his diet
         return []
     kind = match.group("d")
-    if match.group("c") or kind == "healthy":
+    strict = match.group("k")
+    if strict in {"vegan", "vegetarian"}:
+        text = f"is {strict}"
+    elif strict:
+        text = f"eats {strict.replace('-', ' ')}"
+    elif match.group("c") or kind == "healthy":
         text = "eats healthy"
     elif match.group("f"):
         text = (
@@ -168,7 +187,7 @@ def eating(clause: Clause, memo: Memo) -> list[Finding]:
             if "calorie" in match.group("f")
             else ("does intermittent fasting" if "fasting" in match.group("f") else "preps meals")
         )
-    elif kind and kind not in {"strict", "new"}:
+    elif kind and kind not in {"strict", "new", "special", "proper", "better", "this", "that"}:
         text = f"eats a {kind.replace('-', ' ')} diet".replace("ketogenic", "keto")
     else:
         text = "is on a diet"
@@ -217,6 +236,8 @@ def sleep(clause: Clause, memo: Memo) -> list[Finding]:
                 _finding("sleep", clause, hours.start(), f"sleeps about {n} hours", "health:sleep")
             ]
     poor = _SLEEP_POOR.search(clause.text)
+    if poor and poor.group("t"):  # in the speaker's own words
+        return [_finding("sleep", clause, poor.start(), "has trouble sleeping", "health:sleep")]
     if poor:
         return [_finding("sleep", clause, poor.start(), "sleeps poorly", "health:sleep")]
     return []
