@@ -1,5 +1,5 @@
 """Kinds of clause the word lists missed, one frame each, with sentences written for the test
-(issue 28): work beyond the title list, study, eating plans, sleep. Each frame also has its
+(issue 28): work beyond the title list, study, eating plans, sleep, named conditions. Each frame also has its
 near misses: the same words in a clause that is not a present self-description."""
 
 from __future__ import annotations
@@ -85,9 +85,13 @@ def test_the_same_words_outside_the_frame_name_no_workplace(text: str) -> None:
         ("I only cook halal food", "eats halal"),
         ("I have real trouble falling asleep", "has trouble sleeping"),
         ("I can't stay asleep most nights", "has trouble sleeping"),
+        # a named condition as the speaker's own, by its verb or its possessive
+        ("My migraines are worse in summer", "has migraines"),
+        ("I cope with anxiety by walking", "has anxiety"),
+        ("I'm being treated for high blood pressure", "has high blood pressure"),
     ],
 )
-def test_study_diet_and_sleep_told_by_their_frame(text: str, expected: str) -> None:
+def test_study_diet_sleep_and_conditions_told_by_their_frame(text: str, expected: str) -> None:
     assert expected in believed(text)
 
 
@@ -99,7 +103,11 @@ def test_study_diet_and_sleep_told_by_their_frame(text: str, expected: str) -> N
         ("My husband is on a keto diet", "eats a keto diet"),
         ("Should I try a paleo diet?", "eats a paleo diet"),
         ("My son has trouble sleeping", "has trouble sleeping"),
+        ("My sister struggles with depression", "has depression"),
+        ("I had some anxiety about the test", "has anxiety"),
     ],
 )
-def test_study_diet_and_sleep_of_someone_else_or_asked_are_not_mine(text: str, never: str) -> None:
+def test_study_diet_sleep_and_conditions_of_someone_else_are_not_mine(
+    text: str, never: str
+) -> None:
     assert never not in facts(text)

@@ -135,6 +135,8 @@ HEALTH_CONDITIONS = (
     "crohn's",
     "migraines",
     "fibromyalgia",
+    "depression",
+    "anxiety",
 )
 
 # The extractor's canonical texts (docs/learning.md) and their categories,

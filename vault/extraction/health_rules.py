@@ -38,7 +38,8 @@ _DIET = (
 )
 _CONDITIONS = HEALTH_CONDITIONS
 _CONDITION = re.compile(
-    r"\b(?:i have|i've got|i've had|i suffer from|i live with|i was diagnosed with|diagnosed with)"
+    r"\b(?:i have|i've got|i've had|i suffer from|i live with|i was diagnosed with|diagnosed with"
+    r"|i (?:\w+ )?(?:struggle|deal|cope|battle) with|(?:i'm|i am) (?:being )?treated for|^my)"
     rf" (?:type [12] |chronic |bad |severe )?(?P<c>{'|'.join(re.escape(c) for c in _CONDITIONS)})"
     r"\b|\bi'm (?:a |an )?(?P<d>diabetic|asthmatic|epileptic)\b"
 )
@@ -67,6 +68,7 @@ _SLEEP = re.compile(
 )
 
 
+_PASSING_WORRY = re.compile(r"\banxiety (?:about|over|before|for)\b")
 _YEAR = re.compile(r"\bin (?:19|20)\d\d\b")
 
 
@@ -102,7 +104,10 @@ def health(clause: Clause, memo: Memo) -> list[Finding]:
                 condition.group("d")
             ]
         )
-        found.append(_finding(clause, condition.start(), f"has {name}", f"health:{name}", HEALTH))
+        if not _PASSING_WORRY.search(text):  # "anxiety about the exam" is a moment
+            found.append(
+                _finding(clause, condition.start(), f"has {name}", f"health:{name}", HEALTH)
+            )
     cancer = _CANCER.search(text)
     if cancer:
         found.append(_finding(clause, cancer.start(), "had cancer", "health:cancer", HEALTH))

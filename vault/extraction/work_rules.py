@@ -73,9 +73,11 @@ _TEACH = re.compile(
     rf"|those|a|an|the|some|how|what)\b){_NP}"
 )
 _OWN = re.compile(
-    rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our)|have (?:my|our) own) (?P<np>(?:[a-z-]+ ){{0,2}}?(?:business"
-    r"|company|shop|store|restaurant|bakery|farm|firm|salon|cafe|bar|studio|practice|agency"
-    r"|service|clinic|nursery|daycare|franchise))\b"
+    rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our)|have (?:my|our) own) (?P<np>(?:[a-z-]+"
+    r" ){0,2}?(?:business|company|shop|store|restaurant|bakery|farm|firm|salon|cafe|bar|studio"
+    r"|practice|agency|service|clinic|nursery|daycare|franchise))\b"
+    # "I have a studio" may be a room: with "have", only a word that is an enterprise by meaning
+    rf"|{_I}have (?:a|an) (?P<hp>(?:[a-z-]+ ){{0,2}}?(?:business|company|firm|franchise))\b"
 )
 _ROLE_AT = re.compile(
     rf"{_IM}(?:a|an) (?P<t>(?:(?!(?:good|great|bad|big|new|proud|happy|busy|tired|lucky|hard"
@@ -147,7 +149,7 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         found.append(_finding(clause, teach.start(), f"{verb} {teach.group('np')}"))
     own = _OWN.search(text)
     if own:
-        np = own.group("np")
+        np = own.group("np") or own.group("hp")
         verb = "runs" if own.group("v") == "run" else "owns"
         found.append(_finding(clause, own.start(), f"{verb} {_article(np)} {np}"))
     return found
