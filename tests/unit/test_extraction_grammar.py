@@ -116,3 +116,28 @@ def test_a_persisting_pain_after_strength_work_is_an_injury() -> None:
     assert facts("Glute still painful a week after squats, I think I strained it") == [
         "has glute issue"
     ]
+
+
+# An ellipsis (a clause naming no subject) continues the mood of the clause it follows: a plan
+# or a maybe stays one through the commas; a clause naming its own subject starts afresh.
+@pytest.mark.parametrize(
+    ("message", "moods"),
+    [
+        ("Maybe I should get back into swimming, at least do a few laps", [True, True]),
+        ("I might join a cycling club, meet some people there", [True, True]),
+        ("I'm going to sign up for a marathon, train all winter", [False, False]),
+        ("I run most mornings, usually before work", [False, False]),
+        ("I should stretch more, I run every day", [True, False]),
+    ],
+)
+def test_an_ellipsis_keeps_the_mood_of_its_clause(message: str, moods: list[bool]) -> None:
+    from vault.extraction.clauses import split_clauses
+
+    clauses = split_clauses(message)
+    assert [c.hypothetical for c in clauses] == moods
+
+
+def test_a_plan_carried_by_an_ellipsis_is_not_believed_at_once() -> None:
+    said = "Perhaps I should get fitter, at least start swimming twice a week."
+    found = RuleExtractor().extract(said, source=Source.USER_MESSAGE)
+    assert all(f.confidence < 0.5 for f in found if isinstance(f, FactIn)), found

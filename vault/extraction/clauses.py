@@ -291,7 +291,9 @@ def _pieces(text: str) -> list[list[str]]:
     return sentences
 
 
-def _subject(stripped: str, raw: str, inherited: Subject | None) -> Subject:
+def _own_subject(stripped: str, raw: str) -> Subject | None:
+    """The subject the clause names itself, or None: a clause that names none ("at least
+    start going for a run") continues the one before it."""
     if _PAIR_WITH_SELF.match(stripped) or _SELF_START.match(stripped):
         return Subject.SELF
     if _OTHER_START.match(stripped):
@@ -306,7 +308,7 @@ def _subject(stripped: str, raw: str, inherited: Subject | None) -> Subject:
             if other is None or (own and own.start() < other.start())
             else Subject.OTHER
         )
-    return inherited or Subject.SELF
+    return None
 
 
 def split_clauses(text: str) -> list[Clause]:
@@ -322,11 +324,13 @@ def split_clauses(text: str) -> list[Clause]:
         echo_sentence = number == echoing or bool(_ECHO.match(sentence))
         past_from: int | None = None
         named_self = False
+        mood = (False, False)  # hypothetical, future: of the last clause naming its subject
         for position, raw in enumerate(parts):
             body = normalise(raw).strip(" .!?;")
             stripped = _LEAD.sub("", body)
             raw_stripped = re.sub(r"^\W+", "", raw)
-            subject = _subject(stripped, raw_stripped, subject)
+            own = _own_subject(stripped, raw_stripped)
+            subject = own or subject or Subject.SELF
             if subject is not Subject.SELF:
                 named_self = False
             elif (
@@ -341,6 +345,14 @@ def split_clauses(text: str) -> list[Clause]:
                 _INVERSION.match(stripped) or (asks and (last or _QUESTION_WORD.match(stripped)))
             )
             plain = _BENIGN_IF.sub("", body)
+            hypothetical = bool(_HYPOTHETICAL.search(plain))
+            future = bool(_FUTURE.search(body))
+            if own is None and position > 0:
+                # an ellipsis continues its clause's mood: "perhaps I should take up exercise,
+                # at least start going for a run" plans the run too
+                hypothetical, future = hypothetical or mood[0], future or mood[1]
+            else:
+                mood = (hypothetical, future)
             remote = bool(_REMOTE_PAST.search(body))
             if remote and past_from is None:
                 past_from = position
@@ -354,7 +366,7 @@ def split_clauses(text: str) -> list[Clause]:
                     raw=raw.strip(),
                     subject=subject,
                     question=question,
-                    hypothetical=bool(_HYPOTHETICAL.search(plain)),
+                    hypothetical=hypothetical,
                     negated=bool(_NEGATION.search(body)) and not _DEFIANT.search(body),
                     remote_past=remote,
                     one_off=bool(_ONE_OFF.search(body)),
@@ -363,7 +375,7 @@ def split_clauses(text: str) -> list[Clause]:
                     context=sentence,
                     explicit_self=named_self and subject is Subject.SELF,
                     past=bool(_PAST_VERB.match(stripped)),
-                    future=bool(_FUTURE.search(body)),
+                    future=future,
                 )
             )
     return clauses
