@@ -19,6 +19,7 @@ from sqlalchemy import exc
 from tests.conftest import T0
 from tests.integration.test_postgres import pg_vault  # noqa: F401 - fixture
 from vault import FactIn, Vault
+from vault.domain.errors import VaultError
 from vault.services import memory as services
 from vault.storage.repositories import memory as memory_repository
 from vault.storage.uow import UnitOfWork
@@ -176,8 +177,10 @@ def test_writers_of_one_athlete_serialize(
     pg_vault.merge("ana", [FactIn(text="prefers morning sessions", confidence=0.9)], now=T0)
     first = _open_merge(pg_vault, "ana")
     try:
-        with pytest.raises(exc.OperationalError, match="lock timeout"):
+        # the composition path raises one VaultError, as every facade write does
+        with pytest.raises(VaultError, match="lock timeout") as caught:
             _with_lock_timeout(pg_vault, operation)
+        assert not isinstance(caught.value, exc.SQLAlchemyError)
     finally:
         first.__exit__(None, None, None)
     _with_lock_timeout(pg_vault, operation)  # once the first transaction ended, it proceeds

@@ -156,7 +156,11 @@ _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
     (
         re.compile(
             r"^(works .+|also does .+|has kids|has a desk job|has a long commute"
-            r"|has sleep debt|has a disability|has a partner|busy schedule|commutes .+"
+            r"|has sleep debt|has trouble sleeping|has a disability|has a partner|busy schedule"
+            r"|commutes .+|teaches .+|coaches .+"
+            r"|(?:owns|runs) an? (?:[a-z-]+ ){0,2}?(?:business|company|shop|store|restaurant"
+            r"|bakery|farm|firm|salon|cafe|bar|studio|practice|agency|service|clinic|nursery"
+            r"|daycare|franchise)"
             r"|run-commutes .+|sleeps .+|counts calories|does intermittent fasting|preps meals"
             r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
             r"|pescatarian)|eats .+|had .+"
