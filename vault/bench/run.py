@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import platform
 import random
@@ -19,7 +20,7 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from vault.api import Vault, open_vault
-from vault.bench import adapters, peer, raw, writers
+from vault.bench import peer, raw, writers
 from vault.bench.workload import T0, athlete_id, populate_engine, populate_sqlite, turns
 from vault.domain.models import FactIn
 from vault.domain.vocabulary import Source
@@ -159,9 +160,9 @@ def _workloads(vault: Vault, db: sqlite3.Connection, options: Options) -> dict[s
     result["extraction"] = _row(_us(extract_ns[skip:]))
 
     # 5. import of one exported athlete under fresh ids (4. decay comes last: it touches all)
-    document = adapters.export_one(vault, plan[0].athlete)
-    copies = [adapters.renamed(document, f"imported-{n:06d}") for n in range(count)]
-    import_ns = [_clock(lambda: adapters.import_one(vault, d)) for d in copies]
+    document = vault.transfer.export(plan[0].athlete)
+    copies = [_renamed(document, f"imported-{n:06d}") for n in range(count)]
+    import_ns = [_clock(lambda: vault.transfer.import_document(d)) for d in copies]
     result["import"] = _row(_us(import_ns[skip:]), facts=len(document["facts"]))
 
     # 4. whole-vault decay: once with changes, once with nothing left to change (single timings)
@@ -242,6 +243,13 @@ def _same_rows(vault: Vault, db: sqlite3.Connection, athletes: list[str]) -> boo
         )
     finally:
         connection.close()
+
+
+def _renamed(document: dict[str, Any], athlete: str) -> dict[str, Any]:
+    """A copy of `document` for another athlete id, so each import really writes rows."""
+    result = copy.deepcopy(document)
+    result["athlete"]["id"] = athlete
+    return result
 
 
 def _vault_block(vault: Vault, athlete: str) -> tuple[str, int]:
