@@ -111,3 +111,18 @@ def test_study_diet_sleep_and_conditions_of_someone_else_are_not_mine(
     text: str, never: str
 ) -> None:
     assert never not in facts(text)
+
+
+# "A ride" takes its sense from what is ridden: only a bike in the sentence makes it cycling.
+@pytest.mark.parametrize(
+    ("text", "cycling"),
+    [
+        ("I went for a ride on my new bike this morning.", True),
+        ("I went for a long bike ride along the coast.", True),
+        ("I went for a ride on my skateboard after school.", False),
+        ("We went for a ride in the car to see the lights.", False),
+        ("I went for a ride on my horse at the farm.", False),
+    ],
+)
+def test_a_ride_is_cycling_only_on_a_bike(text: str, cycling: bool) -> None:
+    assert ("also does cycling" in facts(text)) is cycling

@@ -38,6 +38,9 @@ _INTENT = re.compile(
     r"\b(?:plan(?:s|ning)? to|want(?:s|ed)? to|going to|hope to|hoping to|would like to"
     r"|'d like to|need to|have to|might|thinking of|about to)\b"
 )
+# "A ride" takes its sense from what is ridden (a bike, a board, a horse, a car): only a bike
+# word in its sentence makes the outing cycling.
+_BIKE = re.compile(r"\b(?:bikes?|biking|bicycles?|cycl\w*|saddle|peloton|spin class|road race)\b")
 _OUTING_ACTIVITY = {
     "run": "running",
     "jog": "running",
@@ -137,7 +140,7 @@ def events(clause: Clause, memo: Memo) -> list[Finding]:
             if named:
                 found.append((match.start(), named))
     outing = None if clause.remote_past else _OUTING.search(clause.text)
-    if outing:
+    if outing and (outing.group("x") != "ride" or _BIKE.search(clause.context or clause.text)):
         found.append((outing.start(), _OUTING_ACTIVITY[outing.group("x")]))
     return [
         _finding("activity", clause, at, f"also does {value}", f"context:{value}")
