@@ -25,6 +25,7 @@ from tests.engine.test_engine_table import fact, memory, rows
 from vault import EpisodeIn, open_vault
 from vault.cli import main
 from vault.domain.limits import MAX_FACTS
+from vault.services.engine_sync import LEFT_OUT_LISTED
 from vault.storage.repositories.engine_skips import KEPT_PER_ATHLETE
 
 
@@ -229,3 +230,16 @@ def test_no_row_the_engine_writes_stops_another_write(
         vault.remember("ana", "has a dog", trusted=True)
         vault.delete_athlete("ana")
         vault.remember("ana", "primary sport: running")
+
+
+def test_a_row_of_thousands_of_unreadable_items_is_reported_in_a_few_lines(ana: Path) -> None:
+    unreadable = [{"confidence": 0.9, "source": "conversation"} for _ in range(5_000)]  # no text
+    write_memory(ana, "ana", memory(*unreadable, fact("has two kids")))
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        texts = {f.text for f in vault.facts("ana")}
+    assert texts == {"primary sport: running", "has two kids"}
+    left_out = [line for line in report.lines if "left out" in line]
+    assert len(left_out) == LEFT_OUT_LISTED + 1
+    assert left_out[-1].endswith("key_facts left out: 4990 more item(s), not listed one by one")
+    assert rows(ana, "SELECT COUNT(*) FROM engine_skipped_items") == [(LEFT_OUT_LISTED + 1,)]

@@ -223,11 +223,12 @@ def _apply(
     table.purge_refused(athlete_id)
     # what was left out outlives the row (deleted now): `vault doctor` and `vault upgrade`
     # report it later, from the record; never the item's text
+    listed = _listed(left_out)
     record_skipped(
         uow.connection,
-        [SkippedItem(athlete_id, i.item, i.position, i.reason, utc_text(now)) for i in left_out],
+        [SkippedItem(athlete_id, i.item, i.position, i.reason, utc_text(now)) for i in listed],
     )
-    lines += [i.line() for i in left_out]
+    lines += [i.line() for i in listed]
     report.applied += 1
     report.lines += [f"{athlete_id}: {line}" for line in lines]
     for line in lines:
@@ -277,6 +278,20 @@ def _not_erased(
         else:
             lines.append(f"a {observation.kind} erased at {utc_text(when)} stays erased")
     return kept
+
+
+# Items left out of one row that are listed (in the report, the log and the record); the rest
+# are counted in one more entry, so a row of 20,000 unreadable items is 11 lines, not 20,000.
+LEFT_OUT_LISTED = 10
+
+
+def _listed(left_out: list[LeftOut]) -> list[LeftOut]:
+    if len(left_out) <= LEFT_OUT_LISTED:
+        return left_out
+    rest = left_out[LEFT_OUT_LISTED:]
+    lists = ", ".join(sorted({i.item for i in rest}))
+    summary = LeftOut(lists, None, f"{len(rest)} more item(s), not listed one by one")
+    return [*left_out[:LEFT_OUT_LISTED], summary]
 
 
 # At most this many items of a kind are read (validated, checked for personal data) per row:
