@@ -23,6 +23,8 @@ CANONICAL = re.compile(
     r"|(?:likes|dislikes) [\w ]+|also does [\w ]+|works as an? [\w ]+|recovers (?:quickly|slowly)"
     r"|[\w ]+ leave them \w+|responds well to [\w ]+|works (?:night )?shifts|has kids"
     r"|busy schedule|is a student|has trouble sleeping|(?:teaches|coaches) [\w ]+"
+    r"|has a partner|is not working|sleeps (?:poorly|about \d+ hours)|counts calories"
+    r"|does intermittent fasting|preps meals|wants to (?:lose weight|get stronger)"
     r"|(?:owns|runs) an? [\w ]+"
     r"|is retired|has a desk job|works from home|works long hours|travels often for work"
     r"|commutes by bike"
