@@ -196,3 +196,18 @@ def test_ids_races_titles_places_and_splits_are_not_personal_data() -> None:
 
 def test_a_name_with_a_number_after_it_is_still_a_name() -> None:
     assert text_problem("runs with Sarah 3 times a week") == "names another person"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    verb=st.sampled_from(
+        ["watched", "re-watched", "binge-watched", "streaming", "read", "reading"]
+    ),
+    title=st.sampled_from(["21 Jump Street", "84 Charing Cross Road", "10 Downing Street"]),
+    where=st.sampled_from(["I live at", "send it to", "we moved to", "meet me at"]),
+)
+def test_what_is_watched_or_read_is_a_title_and_where_one_lives_an_address(
+    verb: str, title: str, where: str
+) -> None:
+    assert redact_speech(f"we {verb} {title} last night") == (f"we {verb} {title} last night", ())
+    assert redact_speech(f"{where} {title} tomorrow")[1] == ("address",)

@@ -396,6 +396,19 @@ _STREET_WORD_HINT = re.compile(
 _POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b")
 
 
+# What is watched, streamed or read is a title, not where someone lives ("we watched 21 Jump
+# Street", "binged Coronation Street"): the verb right before the words decides.
+_TITLE_VERB_BEFORE = re.compile(
+    r"\b(?:(?:re-?|binge[- ]?)?watch(?:ed|es|ing)?|binged|stream(?:ed|s|ing)?|read(?:s|ing)?"
+    r"|episodes? of|season \d+ of)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _is_title(text: str, span: Span) -> bool:
+    return bool(_TITLE_VERB_BEFORE.search(text[max(0, span.start - 30) : span.start]))
+
+
 def _addresses(text: str) -> list[Span]:
     spans = [
         Span("address", m.start(), m.end())
@@ -403,6 +416,7 @@ def _addresses(text: str) -> list[Span]:
         if m.group("type").lower() not in _PLAIN_STREET_WORDS
         or all(word[0].isupper() for word in m.group("name").split())
     ]
+    spans = [span for span in spans if not _is_title(text, span)]
     lowered = text.lower()
     patterns = []
     if any(s in lowered for s in _SUFFIXES) and _SUFFIX_HINT.search(lowered):
