@@ -192,3 +192,23 @@ def test_facts_by_category_accepts_seed_aliases_and_refuses_unknown_ones(vault: 
     assert [f.text for f in vault.facts("ana", category="lifestyle")] == ["works night shifts"]
     with pytest.raises(InvalidInput, match="unknown category"):
         vault.facts("ana", category="astrology")
+
+
+def test_a_value_going_back_and_forth_in_one_call_archives_each_replacement(
+    vault: Vault, db_path: Path
+) -> None:
+    """An item added and replaced twice in one merge gives two archive rows alike in kind,
+    text and reason: each keeps an id of its own, and so do its tags."""
+    texts = ["weighs 70 kg", "weighs 72 kg", "weighs 70 kg", "weighs 72 kg"]
+    result = vault.merge(
+        "ana",
+        [FactIn(text=t, conflict_key="weight", tags=frozenset({"body:weight"})) for t in texts],
+        now=T0,
+    )
+    ids = [a.id for a in result.archived]
+    assert len(ids) == 3 and len(set(ids)) == 3
+    with sqlite3.connect(db_path) as db:
+        stored = db.execute("SELECT id FROM archive ORDER BY id").fetchall()
+        tagged = db.execute("SELECT archive_id FROM archive_tags ORDER BY archive_id").fetchall()
+    assert sorted(ids) == [i for (i,) in stored] == [i for (i,) in tagged]
+    assert [f.text for f in vault.facts("ana", T0)] == ["weighs 72 kg"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
@@ -21,13 +22,13 @@ from vault.storage.tables import (
 )
 
 # One multi-row INSERT; SQLite does not promise the order of RETURNING rows (asking for it
-# would send one INSERT per row), so each id is matched to its row by what identifies a
-# removal within one plan: its kind, its stored id (None for an item never stored) and text.
+# would send one INSERT per row), so each id is matched to its row by what tells removals of
+# one plan apart: kind, stored id (None for an item never stored), text, reason and what
+# replaced it. Rows alike in all of these (an item added and replaced twice in one call) are
+# interchangeable; each still gets an id of its own.
+_MATCHED = ("kind", "original_id", "original_text", "reason", "superseded_by")
 _INSERT = insert(archive_table).returning(
-    archive_table.c.id,
-    archive_table.c.kind,
-    archive_table.c.original_id,
-    archive_table.c.original_text,
+    archive_table.c.id, *(archive_table.c[name] for name in _MATCHED)
 )
 _INSERT_TAGS = insert(archive_tags_table)
 _BY_ATHLETE = (
@@ -136,13 +137,10 @@ class ArchiveRepository:
         if not removals:
             return []
         rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
-        assigned = {
-            (kind, original_id, text): archive_id
-            for archive_id, kind, original_id, text in self.connection.execute(_INSERT, rows)
-        }
-        new_ids = [
-            assigned[(row["kind"], row["original_id"], row["original_text"])] for row in rows
-        ]
+        assigned: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+        for archive_id, *key in self.connection.execute(_INSERT, rows):
+            assigned[tuple(key)].append(archive_id)
+        new_ids = [assigned[tuple(row[name] for name in _MATCHED)].pop() for row in rows]
         tag_rows = [
             {"athlete_id": athlete, "archive_id": archive_id, "tag": tag}
             for archive_id, (athlete, removal) in zip(new_ids, removals)
