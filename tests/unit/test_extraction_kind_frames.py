@@ -126,3 +126,39 @@ def test_study_diet_sleep_and_conditions_of_someone_else_are_not_mine(
 )
 def test_a_ride_is_cycling_only_on_a_bike(text: str, cycling: bool) -> None:
     assert ("also does cycling" in facts(text)) is cycling
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have no trouble sleeping",
+        "I don't have trouble sleeping these days",
+        "I rarely have trouble falling asleep",
+        "I work for John Smith",
+        "I work for Dr Patel",
+        "I work at Sarah's bakery",
+        "I'm a beginner at a climbing gym",
+        "I'm a member at a local gym",
+        "I'm a patient at a physio clinic",
+        "I work for an hour before my run",
+        "I teach twice a week",
+        "I coach online",
+    ],
+)
+def test_denials_people_and_what_is_no_job_give_no_such_fact(text: str) -> None:
+    kept = facts(text)
+    assert not any(f.startswith(("has trouble", "works ", "teaches", "coaches")) for f in kept), (
+        kept
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I might sign up for a marathon, been running for 10 years", "primary sport: running"),
+        ("I could try cycling, but work as a nurse so shifts are hard", "works as a nurse"),
+        ("Maybe I'll try yoga, love running though", "likes running"),
+    ],
+)
+def test_a_contrast_or_its_own_tense_is_not_carried_into_a_maybe(text: str, fact: str) -> None:
+    assert fact in believed(text)

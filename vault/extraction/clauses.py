@@ -202,6 +202,12 @@ _HYPOTHETICAL = re.compile(
     r"|would(?! (?:like|love|prefer|rather|say|consider|call|describe))"
     r"|i'd(?! (?:like|love|prefer|rather|say|consider|call|describe)))\b"
 )
+# A clause naming no subject that still speaks in its own mood: a contrast ("..., but work as a
+# nurse", "..., love running though") or its own tense or habit ("..., been running for years").
+_OWN_MOOD = re.compile(
+    r"^(?:but|though|although|yet|still|anyway|been|currently|already|usually|always|love|loved"
+    r"|loves|hate|hated)\b|\bthough$"
+)
 _REMOTE_PAST = re.compile(
     r"\b(?:(?<!than i )used to|(?<!than i )use to|years? ago|decades? ago|(?<!since )last (?:year"
     r"|season|summer|spring"
@@ -347,7 +353,7 @@ def split_clauses(text: str) -> list[Clause]:
             plain = _BENIGN_IF.sub("", body)
             hypothetical = bool(_HYPOTHETICAL.search(plain))
             future = bool(_FUTURE.search(body))
-            if own is None and position > 0:
+            if own is None and position > 0 and not _OWN_MOOD.search(body):
                 # an ellipsis continues its clause's mood: "perhaps I should take up exercise,
                 # at least start going for a run" plans the run too
                 hypothetical, future = hypothetical or mood[0], future or mood[1]

@@ -115,6 +115,11 @@ _SLEEP_POOR = re.compile(
     r"|\b(?P<t>(?:trouble|difficulty|problems|a hard time|struggl\w+) (?:with )?(?:sleeping|falling"
     r" asleep|getting to sleep|staying asleep)\b|\bi (?:can't|cannot) (?:fall|get to|stay) (?:a)?sleep)\b"
 )
+# A denial within the few words before "trouble sleeping" turns it around.
+_DENIED = re.compile(
+    r"\b(?:no|not|never|rarely|hardly|seldom|without|don't|doesn't|didn't|haven't|hasn't)\b"
+    r"(?:\s+\w+){0,3}\s*$"
+)
 _NUMBERS = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 
 
@@ -239,6 +244,8 @@ def sleep(clause: Clause, memo: Memo) -> list[Finding]:
                 _finding("sleep", clause, hours.start(), f"sleeps about {n} hours", "health:sleep")
             ]
     poor = _SLEEP_POOR.search(clause.text)
+    if poor and poor.group("t") and _DENIED.search(clause.text[: poor.start()]):
+        return []  # "I have no trouble sleeping", "I rarely have trouble falling asleep"
     if poor and poor.group("t"):  # in the speaker's own words
         return [_finding("sleep", clause, poor.start(), "has trouble sleeping", "health:sleep")]
     if poor:

@@ -396,10 +396,10 @@ _STREET_WORD_HINT = re.compile(
 _POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b")
 
 
-# What is watched, streamed or read is a title, not where someone lives ("we watched 21 Jump
+# What is watched or streamed is a title, not where someone lives ("we watched 21 Jump
 # Street", "binged Coronation Street"): the verb right before the words decides.
 _TITLE_VERB_BEFORE = re.compile(
-    r"\b(?:(?:re-?|binge[- ]?)?watch(?:ed|es|ing)?|binged|stream(?:ed|s|ing)?|read(?:s|ing)?"
+    r"\b(?:(?:re-?|binge[- ]?)?watch(?:ed|es|ing)?|binged|stream(?:ed|s|ing)?"
     r"|episodes? of|season \d+ of)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
@@ -500,6 +500,11 @@ def _following(text: str, end: int) -> str:
     return text[end : end + _LOOKAHEAD]
 
 
+_PERSON_BEFORE = re.compile(
+    r"\b(?:with|and|by|told|asked|met|called|named|coach|friend|buddy|partner)\s+$", re.IGNORECASE
+)
+
+
 def _names_a_thing(text: str, match: re.Match[str]) -> bool:
     """Whether the capitalised word is a place, a route, a race or a title, not a person: it is
     a place noun itself, or a number or a place noun follows it, and no given-name list knows
@@ -507,6 +512,8 @@ def _names_a_thing(text: str, match: re.Match[str]) -> bool:
     word = match.group(0).lower()
     if word in _PLACE_NOUNS:
         return True
+    if _PERSON_BEFORE.search(text[max(0, match.start() - 20) : match.start()]):
+        return False  # "trains with Smith 3 times a week": a person's place in the sentence
     after = _THING_AFTER.match(_following(text, match.end()))
     if after is None or (after.group("noun") and after.group("noun").lower() not in _PLACE_NOUNS):
         return False
@@ -548,6 +555,18 @@ _ALSO_WORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _GIVEN_NAMES: list[object] = []  # the detector, loaded on first use (about 1.5 s, 4 MB)
+
+
+def names_a_person(words: str) -> bool:
+    """Whether `words` (an employer, a place, a team as the speaker wrote it) name a person: a
+    title ("Dr Patel") or a given name the name list knows, in any case ("John Smith",
+    "sarah's bakery")."""
+    if re.match(r"(?:Mr|Mrs|Ms|Dr|Miss|Prof)\.?\s", words, re.IGNORECASE):
+        return True
+    named = re.findall(r"[^\W\d_]+", words.split("'")[0])
+    if any(word.lower() in _PLACE_NOUNS for word in named):
+        return False  # "Maple Street Deli" is a place
+    return any(_given_name(word) for word in named)
 
 
 def _given_name(word: str) -> bool:

@@ -29,6 +29,7 @@ from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
+from vault.extraction.pii import names_a_person
 
 CONTEXT = 0.7
 # Adverbs between the subject and what it does: "I also work", "I'm actually in".
@@ -59,7 +60,8 @@ _AT_NAME = re.compile(
 )
 _FOR = re.compile(rf"{_I}work(?:s|ing)? for (?P<a>a|an|the|my) {_NP}")
 _NOT_EMPLOYER = re.compile(
-    r"^(?:living|while|change|bit|free|money|fun|cause|charity|few|couple)\b"
+    r"^(?:living|while|change|bit|free|money|fun|cause|charity|few|couple|hour|hours|minute"
+    r"|minutes|day|days|week|weeks|weekend|month|months|year|years)\b"
 )
 _FIELD = re.compile(
     rf"{_IM}in (?P<d>tech|finance|sales|marketing|healthcare|health care|education|retail"
@@ -70,7 +72,8 @@ _FIELD = re.compile(
 )
 _TEACH = re.compile(
     rf"{_I}(?P<v>teach|coach)(?:es)? (?!(?:my|me|him|her|them|you|it|myself|yourself|us|this|that"
-    rf"|those|a|an|the|some|how|what)\b){_NP}"
+    rf"|those|a|an|the|some|how|what|twice|once|part-time|full-time|online|remotely|sometimes"
+    rf"|often|weekly|daily|occasionally|now|again|too|there|here)\b){_NP}"
 )
 _OWN = re.compile(
     rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our)|have (?:my|our) own) (?P<np>(?:[a-z-]+"
@@ -81,7 +84,12 @@ _OWN = re.compile(
 )
 _ROLE_AT = re.compile(
     rf"{_IM}(?:a|an) (?P<t>(?:(?!(?:good|great|bad|big|new|proud|happy|busy|tired|lucky|hard"
-    r"|real|little|huge|fan|lover)\b)[a-z-]+ )?(?!worker\b)[a-z]{3,}(?:er|or|ist|ian|ant|ent|man"
+    r"|real|little|huge|fan|lover|regular|keen|avid|casual)\b)[a-z-]+ )?"
+    # what one is at a place without working there: a member, a patient, an athlete
+    r"(?!(?:worker|beginner|member|patient|client|customer|volunteer|parent|newcomer|supporter"
+    r"|runner|swimmer|cyclist|climber|rider|jogger|walker|hiker|skier|rower|lifter|boxer"
+    r"|golfer|surfer|skater|dancer|player|fan|regular|student|learner|visitor|guest)\b)"
+    r"[a-z]{3,}(?:er|or|ist|ian|ant|ent|man"
     r"|woman))"
     r" (?:at|in|for) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
 )
@@ -123,7 +131,9 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         title = role.group("t")
         found.append(_finding(clause, role.start(), f"works as {_article(title)} {title}", 2))
     at = _AT.search(text)
-    if at and not _NOT_PLACE.search(at.group("np")):
+    if at and (_NOT_PLACE.search(at.group("np")) or names_a_person(at.group("a"))):
+        at = None  # not a workplace, or another person's ("sarah's bakery")
+    if at:
         article = at.group("a")
         if article not in {"the"} and not article.endswith("'s"):
             article = _article(at.group("np"))
@@ -131,7 +141,7 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
             _finding(clause, at.start(), f"works {at.group('p')} {article} {at.group('np')}")
         )
     named = _AT_NAME.search(clause.raw)
-    if named and not at:
+    if named and not at and not names_a_person(named.group("name")):  # another person's name
         found.append(_finding(clause, 0, f"works at {named.group('name').lower()}"))
     employer = _FOR.search(text)
     if employer and not _NOT_EMPLOYER.match(employer.group("np")):
