@@ -14,6 +14,7 @@ from sqlalchemy import exc, text
 from tests.conftest import T0
 from tests.integration.test_merge import rows
 from vault import FactIn, Vault, open_vault
+from vault.domain.errors import VaultError
 from vault.storage.engine import create_vault_engine, sqlite_url
 from vault.storage.repositories.archive import ArchiveRepository
 
@@ -160,3 +161,16 @@ def test_a_write_unit_of_work_holds_the_write_lock_from_its_first_read(
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             other.execute("BEGIN IMMEDIATE")
         other.close()
+
+
+def test_a_rollback_that_fails_is_still_one_vault_error(vault: Vault) -> None:
+    """The composition path maps a driver error raised while it rolls back, too."""
+
+    def failing_rollback() -> None:
+        raise exc.OperationalError("ROLLBACK", {}, Exception("disk I/O error"))
+
+    with pytest.raises(VaultError) as caught:
+        with vault.unit_of_work() as uow:
+            uow.connection.rollback = failing_rollback  # type: ignore[method-assign]
+            raise exc.OperationalError("SELECT 1", {}, Exception("disk I/O error"))
+    assert not isinstance(caught.value, exc.SQLAlchemyError)

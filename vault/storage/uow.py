@@ -177,12 +177,18 @@ class UnitOfWork:
     ) -> None:
         connection = self.connection
         try:
-            if connection.in_transaction():
-                connection.rollback()
-        finally:
-            connection.close()
-            self._connection = None
-            self._episodes = None
+            try:
+                if connection.in_transaction():
+                    connection.rollback()
+            finally:
+                connection.close()
+                self._connection = None
+                self._episodes = None
+        except exc.DBAPIError as failure:  # the rollback itself failed (disk, lost file)
+            if self._map_error is None:
+                raise
+            first = error if isinstance(error, exc.DBAPIError) else failure
+            raise self._map_error(first) from None
         if self._map_error is not None and isinstance(error, exc.DBAPIError):
             raise self._map_error(error) from None
 
