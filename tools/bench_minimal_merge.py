@@ -1,0 +1,75 @@
+"""One new fact: `Vault.merge` against a minimal raw sqlite3 merge of it (the held-out kind of
+comparison in issue 25), on copies of the bench's population, interleaved, one run.
+
+    python tools/bench_minimal_merge.py [--athletes 1000] [--merges 400]
+
+The raw side does only what a bare key-value upsert does: BEGIN IMMEDIATE, look the fact up by
+its normalized text, UPDATE or INSERT, COMMIT. No privacy check, caps, archive, evidence,
+decay on load or engine row: the ratio is what everything vault adds to that costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from vault import FactIn, open_vault
+from vault.bench import raw
+from vault.bench.workload import T0, athlete_id, populate_sqlite, sqlite_time
+from vault.domain.text import normalize_text
+
+_FIND = "SELECT id FROM facts WHERE athlete_id = ? AND normalized_text = ?"
+_BUMP = "UPDATE facts SET occurrences = occurrences + 1 WHERE id = ?"
+_ADD = (
+    "INSERT INTO facts (athlete_id, text, normalized_text, category, source, confidence, "
+    "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, updated_at, "
+    "decay_due_at) VALUES (?, ?, ?, 'general', 'manual', 0.8, 0.8, 1, ?, ?, ?, ?, ?)"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--athletes", type=int, default=1000)
+    parser.add_argument("--merges", type=int, default=400)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        vault_file, raw_file = Path(tmp, "vault.db"), Path(tmp, "raw.db")
+        open_vault(vault_file, upgrade=True).close()
+        populate_sqlite(str(vault_file), 7, options.athletes)
+        shutil.copyfile(vault_file, raw_file)
+        vault, db = open_vault(vault_file), raw.connect(str(raw_file))
+        vault_ns, raw_ns = [], []
+        for i in range(options.merges):
+            athlete, now = athlete_id(i % options.athletes), T0 + timedelta(seconds=i)
+            text = f"likes trail loop number {i}"
+            start = time.perf_counter_ns()
+            vault.merge(athlete, [FactIn(text=text)], now=now)
+            vault_ns.append(time.perf_counter_ns() - start)
+            start = time.perf_counter_ns()
+            stamp = sqlite_time(now)
+            db.execute("BEGIN IMMEDIATE")
+            found = db.execute(_FIND, (athlete, normalize_text(text))).fetchone()
+            if found:
+                db.execute(_BUMP, found)
+            else:
+                db.execute(_ADD, (athlete, text, normalize_text(text), *[stamp] * 5))
+            db.execute("COMMIT")
+            raw_ns.append(time.perf_counter_ns() - start)
+        vault.close()
+        db.close()
+    skip = options.merges // 10
+    ours = statistics.median(vault_ns[skip:]) / 1000
+    theirs = statistics.median(raw_ns[skip:]) / 1000
+    print(
+        f"one new fact: Vault.merge {ours:,.0f} µs, minimal raw {theirs:,.0f} µs, "
+        f"ratio {ours / theirs:.1f} (median of {options.merges - skip} after {skip})"
+    )
+
+
+if __name__ == "__main__":
+    main()
