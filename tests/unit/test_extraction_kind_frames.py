@@ -6,20 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from vault.domain.models import FactIn
-from vault.domain.vocabulary import Source
-from vault.extraction import RuleExtractor
-
-PROMPT = 0.5
-
-
-def facts(text: str) -> dict[str, float]:
-    found = RuleExtractor().extract(text, source=Source.USER_MESSAGE)
-    return {c.text: c.confidence for c in found if isinstance(c, FactIn)}
-
-
-def believed(text: str) -> set[str]:
-    return {fact for fact, confidence in facts(text).items() if confidence >= PROMPT}
+from tests.unit.test_learning_trust import believed, facts
 
 
 @pytest.mark.parametrize(
