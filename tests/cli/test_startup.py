@@ -67,6 +67,58 @@ def test_vault_prompt_loads_no_other_commands_module(tmp_path: Path) -> None:
     assert not unused & set(json.loads(loaded))
 
 
+def test_vault_prompt_builds_no_pydantic_validator(tmp_path: Path) -> None:
+    """Building a model's validator costs milliseconds each; the block needs none (its models
+    are made with `model_construct` from rows already checked)."""
+    db = tmp_path / "v.db"
+    main_args = ["--db", str(db), "remember", "ana", "primary sport: running"]
+    subprocess.run([sys.executable, "-m", "vault", *main_args], check=True, capture_output=True)
+    probe = (
+        "import json, sys\n"
+        "import pydantic\n"
+        "from vault.cli import main\n"
+        "try:\n"
+        f"    main(['--db', {str(db)!r}, 'prompt', 'ana'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "def models(cls):\n"
+        "    for sub in cls.__subclasses__():\n"
+        "        yield sub\n"
+        "        yield from models(sub)\n"
+        "built = {m.__qualname__ for m in models(pydantic.BaseModel)\n"
+        "         if m.__module__.startswith('vault') and m.__pydantic_complete__}\n"
+        "print(json.dumps(sorted(built)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert json.loads(result.stdout.splitlines()[-1]) == []
+
+
+def test_every_model_of_vault_defers_its_validator_to_first_use() -> None:
+    import pkgutil
+
+    import pydantic
+
+    import vault
+
+    for info in pkgutil.walk_packages(vault.__path__, "vault."):
+        try:
+            importlib.import_module(info.name)
+        except ImportError:  # an optional extra's module, without the extra
+            continue
+
+    def models(cls: type[pydantic.BaseModel]) -> list[type[pydantic.BaseModel]]:
+        found = []
+        for sub in cls.__subclasses__():
+            found += [sub, *models(sub)]
+        return found
+
+    ours = [m for m in models(pydantic.BaseModel) if m.__module__.startswith("vault.")]
+    assert len(ours) > 20
+    assert [m.__qualname__ for m in ours if not m.model_config.get("defer_build")] == []
+
+
 @pytest.mark.parametrize("package", ["vault", "vault.prompt", "vault.extraction"])
 def test_a_package_shows_exactly_its_all_and_each_name_resolves(package: str) -> None:
     module = importlib.import_module(package)

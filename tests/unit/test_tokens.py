@@ -7,6 +7,7 @@ a test dependency only), on real texts and generated ones.
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 from importlib.resources import files
@@ -46,6 +47,65 @@ def test_real_texts_count_as_the_reference_counts_them() -> None:
 @given(st.text(max_size=300))
 def test_any_text_counts_as_the_reference_counts_it(text: str) -> None:
     assert tokens.count_tokens(text) == reference_count(text)
+
+
+def count_with_cut_encoding(text: str) -> int | None:
+    cut = tokens.encoding_cut_to(text)
+    return None if cut is None else len(cut.encode_ordinary(text))
+
+
+def test_real_texts_count_the_same_with_an_encoding_cut_to_them() -> None:
+    texts = real_texts()
+    counted = [(text, count_with_cut_encoding(text)) for text in texts]
+    assert sum(n is not None for _, n in counted) > 500  # the cut is used, not skipped
+    for text, n in counted:
+        assert n is None or n == reference_count(text), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(max_size=300)
+    | st.text(alphabet="ab1'.! \n\r\t\x0b\x1c\x1f\x85\xa0\u2028\u3000🏃é", max_size=300)
+)
+def test_any_text_counts_the_same_with_an_encoding_cut_to_it(text: str) -> None:
+    n = count_with_cut_encoding(text)
+    assert n is None or n == reference_count(text)
+
+
+def test_the_cut_reads_white_space_as_tiktokens_pattern_does() -> None:
+    """Unicode's White_Space property (tiktoken's \\s), not Python's str.isspace."""
+    white_space = {
+        *range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
+        0x2028, 0x2029, 0x202F, 0x205F, 0x3000,
+    }  # fmt: skip
+    space = re.compile(tokens._SPACE)
+    assert {c for c in range(sys.maxunicode + 1) if space.match(chr(c))} == white_space
+
+
+def test_a_text_with_lone_surrogates_counts_as_tiktoken_counts_it() -> None:
+    text = "knee \ud800 pain"
+    assert count_with_cut_encoding(text) == reference_count(text)
+
+
+def test_a_text_too_long_to_cut_for_is_counted_by_the_full_encoding() -> None:
+    text = "a" * 5000  # one piece of 5,000 bytes: 5,000 x 129 candidate substrings
+    assert tokens.encoding_cut_to(text) is None
+    assert tokens.count_tokens(text) == reference_count(text)
+
+
+def test_a_process_cuts_its_first_counts_and_then_builds_the_full_encoding() -> None:
+    probe = (
+        "from vault.prompt import tokens\n"
+        "seen = []\n"
+        "for i in range(6):\n"
+        "    tokens.count_tokens(f'knee pain after run {i}')\n"
+        "    seen.append(tokens._cl100k.cache_info().currsize)\n"
+        "print(seen)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[0, 0, 0, 0, 1, 1]"
 
 
 def test_the_vocabulary_and_special_tokens_are_cl100k_exactly() -> None:

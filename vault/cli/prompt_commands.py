@@ -69,16 +69,26 @@ def prompt(
     if as_json and (fmt != "memory" or context is not None):
         raise click.UsageError("--json prints the MEMORY block; drop --format / --context")
     vault = open_from_cli(ctx, read_only=True)
-    if vault.summary(athlete) is None:
-        warn(f"no memory stored for athlete {athlete!r}; the block is empty")
-    if as_json:
-        click.echo(vault.memory_block(athlete, budget=budget, now=at).model_dump_json(indent=2))
-    elif context is not None:
+    if context is not None or fmt == "markdown":
+        _warn_when_unknown(vault.summary(athlete) is None, athlete)
+    if context is not None:
         click.echo(vault.episodes.sections(athlete, context, now=at).text, nl=False)
     elif fmt == "markdown":
         click.echo(render_markdown(vault.memory(athlete, at)), nl=False)
     else:
-        click.echo(vault.memory_block(athlete, budget=budget, now=at).text, nl=False)
+        block = vault.memory_block(athlete, budget=budget, now=at)
+        # the block accounts for every stored item, shown or dropped: one read, not two
+        shown = block.included.facts + block.included.patterns + block.included.notes
+        _warn_when_unknown(not shown and not block.dropped, athlete)
+        if as_json:
+            click.echo(block.model_dump_json(indent=2))
+        else:
+            click.echo(block.text, nl=False)
+
+
+def _warn_when_unknown(unknown: bool, athlete: str) -> None:
+    if unknown:
+        warn(f"no memory stored for athlete {athlete!r}; the block is empty")
 
 
 @main.command()

@@ -14,7 +14,7 @@ class Edited(BaseModel):
     """An item rewritten by the athlete: the new item, and the old one's archive row (reason
     `edited`, `superseded_by` the new item's id)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     item: Union[Fact, ListItem]
     archived: Archived
@@ -25,7 +25,7 @@ class Removed(BaseModel):
     erasure record holds a keyed hash of it, so learning does not bring it back from the same
     evidence. `erased_from_disk` as in ForgetResult."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: Kind
     id: int

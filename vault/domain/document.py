@@ -76,7 +76,7 @@ Extractor = Annotated[Union[str, None], Field(default=None, max_length=100)]
 
 
 class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class AthleteDoc(_Part):

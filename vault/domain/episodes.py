@@ -49,7 +49,7 @@ class EpisodeIn(BaseModel):
     ref: str | None = None
     meta: dict[str, MetaValue] = Field(default_factory=dict)
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
     @field_validator("text")
     @classmethod
@@ -121,7 +121,7 @@ def meta_json(meta: dict[str, MetaValue]) -> str:
 class ScoreParts(BaseModel):
     """The parts of a recall score, each in 0..1 before its weight (see vault.domain.episode_rank)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: float = 0.0
     entity: float = 0.0
@@ -135,7 +135,7 @@ class ScoreParts(BaseModel):
 class Episode(BaseModel):
     """A stored episode, as recall and listings return it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: int
     owner_id: str
@@ -153,7 +153,7 @@ class Topic(BaseModel):
     """What an owner's conversations were about: a word or phrase used, how often, first and
     last (one row of the `conversation_topics` view)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     topic: str
     mention_count: int
@@ -164,7 +164,7 @@ class Topic(BaseModel):
 class AddEpisodesResult(BaseModel):
     """What `add_episodes` did: ids stored (in input order), refs already present, skips, caps."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     added: tuple[int, ...] = ()
     updated: tuple[int, ...] = ()
@@ -176,7 +176,7 @@ class AddEpisodesResult(BaseModel):
 class KnowledgeIn(BaseModel):
     """A static fact sheet about a named entity, with optional aliases."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     kind: str
     name: str
@@ -212,7 +212,7 @@ class KnowledgeIn(BaseModel):
 class Knowledge(BaseModel):
     """A stored knowledge row."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: int
     kind: str

@@ -28,7 +28,9 @@ class ActivityIn(BaseModel):
     `duration_min x rpe` (session RPE) when not given.
     """
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+    model_config = ConfigDict(
+        extra="forbid", str_strip_whitespace=True, frozen=True, defer_build=True
+    )
 
     id: str = Field(min_length=1, max_length=200)
     started_at: datetime | None = None

@@ -20,7 +20,7 @@ ATHLETE_ROLES: frozenset[str] = frozenset({"user", "athlete"})
 class Turn(BaseModel):
     """One turn of a conversation; `at` (timezone-aware) becomes the facts' observation time."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     role: Role
     text: str = Field(max_length=20_000)

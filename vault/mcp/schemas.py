@@ -120,7 +120,7 @@ def limit_arg(default: int, most: int) -> Any:
 
 # -- results
 class _Out(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class Evidence(_Out):

@@ -101,7 +101,9 @@ Words = Annotated[str, Field(max_length=120), AfterValidator(_words)]
 class Profile(BaseModel):
     """What the app's profile already says about an athlete; every field is optional."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True
+    )
 
     sport: Annotated[Words, AfterValidator(normalize_sport)] | None = None
     level: Words | None = None

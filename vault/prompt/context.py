@@ -51,7 +51,7 @@ class PromptTooLong(BudgetExceeded):
 class ContextFit(BaseModel):
     """The assembled prompt and the numbers behind it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     prompt: str
     prompt_tokens: int  # the whole assembled prompt, memory included

@@ -47,7 +47,7 @@ def quoted(text: str) -> str:
 class DroppedLine(BaseModel):
     """A line left out of the sections."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     section: str  # "knowledge" | "experience"
     text: str
@@ -57,7 +57,7 @@ class DroppedLine(BaseModel):
 class EpisodeSections(BaseModel):
     """The rendered sections, their token count and the drop report."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str
     tokens: int

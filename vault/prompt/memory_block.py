@@ -59,7 +59,7 @@ class DropReason(str, Enum):
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 # Dropped and Included are frozen dataclasses, not models: a block makes several per call on

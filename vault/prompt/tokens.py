@@ -6,6 +6,16 @@ package and hash-checked, then handed to tiktoken's public `Encoding` constructo
 pattern and special tokens as tiktoken's `cl100k_base`. Nothing is downloaded and nothing is
 written: tiktoken's `load_tiktoken_bpe` would copy even a local file into a cache directory
 under the system's temp dir, so the file is parsed here (one token and rank per line).
+
+Building the whole encoding (100,256 entries) takes about as long as importing SQLAlchemy, which
+a one-shot `vault prompt` would pay to count one block. So the first few counts of a process
+build an encoding that holds only the vocabulary entries the text can use, and the full one is
+built when a process keeps counting (a server, a merge loop). Both give the same counts: BPE
+cuts the text into pieces with the pattern below, and a piece's tokens and every merge it tries
+are byte strings inside that piece. No piece holds a space between two non-space characters, so
+each lies inside a run of non-space characters with the white space around it, and the entries
+inside those runs are all BPE reads (tests/unit/test_tokens.py compares both with an independent
+build of cl100k).
 """
 
 from __future__ import annotations
@@ -13,6 +23,8 @@ from __future__ import annotations
 import binascii
 import functools
 import hashlib
+import itertools
+import re
 from importlib.resources import files
 
 import tiktoken
@@ -66,14 +78,71 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     user-derived, and a fact must never be able to smuggle in a control token (or crash tiktoken,
     which rejects special tokens in plain `encode`).
     """
+    check_encoding(encoding)
     if not text:
-        check_encoding(encoding)
         return 0
-    return len(encoder(encoding).encode_ordinary(text))
+    return len(_encoding_for(text).encode_ordinary(text))
+
+
+# a one-shot command counts a handful of texts; a process that counts more builds the full one
+_CUT_ENCODINGS = 4
+_cut_encodings_built = itertools.count()
+# each run of non-space characters with the white space before and after it (runs overlap in
+# their white space); a text of white space only has none. White space as tiktoken's pattern
+# means it (Unicode White_Space): Python's \s also takes the separators U+001C-U+001F.
+_SPACE, _NOT_SPACE = r"[^\S\x1c-\x1f]", r"[\S\x1c-\x1f]"
+_RUNS_WITH_SPACE_AROUND = re.compile(
+    rf"(?=({_SPACE}*{_NOT_SPACE}+{_SPACE}*)){_SPACE}*{_NOT_SPACE}+"
+)
+# above this many candidate substrings, the full encoding is cheaper than cutting one
+_MAX_CANDIDATES = 20_000
+
+
+def _encoding_for(text: str) -> tiktoken.Encoding:
+    if _cl100k.cache_info().currsize == 0 and next(_cut_encodings_built) < _CUT_ENCODINGS:
+        cut = encoding_cut_to(text)
+        if cut is not None:
+            return cut
+    return _cl100k()
+
+
+def encoding_cut_to(text: str) -> tiktoken.Encoding | None:
+    """cl100k holding only the entries inside `text`'s pieces: it encodes `text` exactly as the
+    full encoding does. None when `text` is empty (tiktoken needs one entry) or has too many
+    candidate substrings to be worth it."""
+    if not text:
+        return None
+    text = _as_tiktoken_encodes(text)
+    runs = [run.encode() for run in _RUNS_WITH_SPACE_AROUND.findall(text)] or [text.encode()]
+    longest = _longest_token()
+    if sum(len(r) * min(len(r), longest) for r in runs) > _MAX_CANDIDATES:
+        return None
+    ranks = _ranks_by_base64()
+    used: dict[bytes, int] = {}
+    for run in runs:
+        for start in range(len(run)):
+            for end in range(start + 1, min(len(run), start + longest) + 1):
+                part = run[start:end]
+                if part not in used:
+                    rank = ranks.get(binascii.b2a_base64(part, newline=False))
+                    if rank is not None:
+                        used[part] = rank
+    return tiktoken.Encoding(
+        DEFAULT_ENCODING, pat_str=_PATTERN, mergeable_ranks=used, special_tokens=_SPECIAL_TOKENS
+    )
+
+
+def _as_tiktoken_encodes(text: str) -> str:
+    """Lone surrogates replaced, as `tiktoken.Encoding.encode_ordinary` replaces them."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 @functools.cache
-def _cl100k() -> tiktoken.Encoding:
+def _ranks_by_base64() -> dict[bytes, int]:
     data = files(__package__).joinpath(_BPE_FILE).read_bytes()
     if hashlib.sha256(data).hexdigest() != _BPE_SHA256:
         raise RuntimeError(
@@ -82,7 +151,18 @@ def _cl100k() -> tiktoken.Encoding:
     # "<base64 token> <rank>" per line; in this file (fixed by its hash) the ranks are 0, 1, 2,
     # ... in line order (tests/unit/test_tokens.py), so they are not parsed one by one
     tokens = data.split()[0::2]
-    ranks = dict(zip(map(binascii.a2b_base64, tokens), range(len(tokens))))
+    return dict(zip(tokens, range(len(tokens))))
+
+
+@functools.cache
+def _longest_token() -> int:
+    """The longest entry's length in bytes (a base64 text of n characters holds <= 3n/4)."""
+    return max(map(len, _ranks_by_base64())) * 3 // 4
+
+
+@functools.cache
+def _cl100k() -> tiktoken.Encoding:
+    ranks = {binascii.a2b_base64(token): rank for token, rank in _ranks_by_base64().items()}
     return tiktoken.Encoding(
         DEFAULT_ENCODING, pat_str=_PATTERN, mergeable_ranks=ranks, special_tokens=_SPECIAL_TOKENS
     )

@@ -70,7 +70,7 @@ Reference = Annotated[
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
 
 
 class Memory(_Entry):
@@ -101,7 +101,7 @@ class ArchivedMemory(_Entry):
 class MemoriesFile(BaseModel):
     """The whole file; `_schema` is checked when present, other top-level keys are refused."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     schema_: Union[dict[str, Any], None] = Field(default=None, alias="_schema")
     memories: list[Memory] = []

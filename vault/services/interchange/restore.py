@@ -36,7 +36,7 @@ from vault.storage.uow import UnitOfWork
 class ImportReport(BaseModel):
     """What an import wrote (`changed` is False when the vault already held exactly that)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     athlete_id: str
     changed: bool
