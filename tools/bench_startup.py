@@ -8,6 +8,13 @@ run alternately in one run, minimum of N runs each:
   `python -c "import mcp.server.mcpserver"` (target <= 1.3x)
 
     .venv/bin/python tools/bench_startup.py [--runs 12] [--db PATH] [--athlete ID]
+    .venv/bin/python tools/bench_startup.py --instructions   # valgrind's instruction counts
+
+With `--instructions` each process (but `vault mcp`, which waits on its stdin) runs once under
+`valgrind --tool=callgrind` and the ratio is of the instructions it executed: the same figure
+whatever else the machine is doing, where wall-clock ratios move with the load. It leaves out
+what instructions do not show (waiting on the disk, page faults), so it complements the timed
+run rather than replacing it.
 
 Without --db a vault file is made in a temporary directory (`vault demo`). Run it with the
 interpreter of the install being measured: a regular install (`pip install .`) has its bytecode
@@ -45,6 +52,21 @@ def wall(command: list[str]) -> float:
     return time.perf_counter() - started
 
 
+def instructions(command: list[str]) -> float:
+    """Instructions the process executed (valgrind's callgrind, its own output discarded)."""
+    result = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for line in result.stderr.splitlines():
+        if "Collected :" in line:
+            return float(line.split(":")[-1])
+    raise SystemExit(f"valgrind printed no instruction count: {result.stderr[-300:]}")
+
+
 def until_initialized(command: list[str]) -> float:
     """From the start of the server process to the first line of its answer to `initialize`."""
     started = time.perf_counter()
@@ -68,6 +90,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=12)
     parser.add_argument("--db", type=Path)
     parser.add_argument("--athlete", default="demo-athlete")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions under valgrind instead of timing (not vault mcp)",
+    )
     options = parser.parse_args()
     python = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,6 +140,26 @@ def main() -> None:
                 1.3,
             ),
         ]
+        if options.instructions:
+            for base_name, name, command, base_command, target in [
+                ("import click", "vault --version", [*vault, "--version"], ["import click"], 2.0),
+                ("import click", "vault --help", [*vault, "--help"], ["import click"], 2.0),
+                (
+                    "import sqlalchemy, click",
+                    "vault prompt",
+                    [*vault, "--db", str(db), "prompt", options.athlete],
+                    ["import sqlalchemy, click"],
+                    2.0,
+                ),
+            ]:
+                low = instructions([python, "-c", *base_command])
+                took = instructions(command)
+                verdict = "met" if took / low <= target else "NOT met"
+                print(
+                    f"{base_name}: {low / 1e6:.0f} M instructions   {name}: {took / 1e6:.0f} M   "
+                    f"ratio {took / low:.2f} (target <= {target}x, {verdict})"
+                )
+            return
         for _, _, base, run, _ in pairs:  # warm the file system cache, not timed
             base()
             run()
