@@ -58,6 +58,7 @@ def test_add_then_recall_as_json(tmp_path: Path) -> None:
         "type",
         "vector",
         "neighbour",
+        "speaker",
     }
 
 

@@ -318,6 +318,7 @@ EXPLAINED = (
     ("entity", "names"),
     ("time", "in the time asked about"),
     ("neighbour", "session neighbour matched"),
+    ("speaker", "said by the person asked about"),
     ("vector", "vector"),
     ("type", "type"),
     ("recency", "recency"),

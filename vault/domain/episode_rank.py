@@ -10,6 +10,8 @@
                              never fell below the words alone on real dialogue)
           + 0.40 x neighbour the best text-and-names match of the episode's session neighbours
                              (the turn before or after it), on the 0..1 scale of text + entity
+          + 0.30 x speaker   1 when the episode was said by a person the query names (its
+                             `speaker` metadata): "what does Ana like" prefers Ana's own turns
 
 A query word matches its own stem at weight 1 and its domain synonyms at 0.6 (run / jog,
 knee / leg). An episode that matches nothing (no word, name, time span or vector) is left out,
@@ -52,6 +54,7 @@ class Weights:
     type: float = 0.15
     vector: float = 0.20
     neighbour: float = 0.40
+    speaker: float = 0.30
     recency_half_life_days: float = 30.0
     time_half_life_days: float = 3.0
 
@@ -161,6 +164,23 @@ def _named_values(meta_json: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=DOCUMENT_CACHE)
+def speaker_words(meta_json: str) -> frozenset[str]:
+    """The words of an episode's `speaker` metadata, lower-cased (empty without one)."""
+    if '"speaker"' not in meta_json:
+        return frozenset()  # no such key: the JSON need not be parsed
+    found = json.loads(meta_json).get("speaker")
+    return frozenset(words(found)) if isinstance(found, str) else frozenset()
+
+
+def named_speakers(query: Query, pool: Sequence[Candidate]) -> frozenset[str]:
+    """The query's names that name who said one of the candidates (`speaker` metadata)."""
+    if not query.names:
+        return frozenset()
+    named = set(query.names)
+    return frozenset(n for c in pool for n in named & speaker_words(c.meta_json))
+
+
+@functools.lru_cache(maxsize=DOCUMENT_CACHE)
 def _document(text: str, meta_json: str) -> tuple[dict[str, int], int]:
     """Stem counts and stem count of an episode's words (text, then named metadata values).
 
@@ -241,13 +261,16 @@ def rank(
     total: int = 0,
     weights: Weights = DEFAULT_WEIGHTS,
     neighbours: Mapping[int, Sequence[int]] | None = None,
+    speakers: frozenset[str] = frozenset(),
 ) -> list[Ranked]:
     """The best `k` of `pool` for `query` as of `now` (`window`: the resolved time span).
 
     `total` is the owner's episode count (or an estimate) for the BM25 idf; the pool size is
     used when it is larger. `neighbours` maps a candidate's id to the ids of its session
     neighbours in the pool: a candidate is lifted by `weights.neighbour` x the best of their
-    matches (text and names). The score parts are built for the chosen `k` only.
+    matches (text and names). `speakers`: the query's names that name who said an episode
+    (`named_speakers`); that person's episodes get the speaker part. The score parts are built
+    for the chosen `k` only.
     """
     text = _text_scores(query, pool, total)
     names = bool(query.names)
@@ -263,6 +286,7 @@ def rank(
         when = _time(window, moment, weights.time_half_life_days) if window is not None else 0.0
         vector = max(0.0, candidate.vector) if candidate.vector is not None else 0.0
         lift = lifts[index] if lifts is not None else 0.0
+        own = 1.0 if speakers and speakers & speaker_words(candidate.meta_json) else 0.0
         if not wordless and t == 0 and entity == 0 and vector == 0 and lift == 0 and when < 1.0:
             continue
         age = max(0.0, (now - moment).total_seconds() / DAY)
@@ -276,6 +300,7 @@ def rank(
             1.0 if candidate.type in types else 0.0,
             round(vector, 6) if vector else 0.0,
             round(lift, 6) if lift else 0.0,
+            own,
         )
         score = round(
             weights.text * parts[0]
@@ -284,7 +309,8 @@ def rank(
             + recency_weight * parts[3]
             + weights.type * parts[4]
             + weights.vector * parts[5]
-            + weights.neighbour * parts[6],
+            + weights.neighbour * parts[6]
+            + weights.speaker * parts[7],
             6,
         )
         # ascending order of this key: best score, then newest, then highest id
@@ -354,6 +380,7 @@ def _fill(
             type=parts[4],
             vector=parts[5],
             neighbour=parts[6],
+            speaker=parts[7],
         )
         chosen.append(Ranked(candidate, -negative_score, score_parts))
         if len(chosen) == k:

@@ -130,6 +130,7 @@ class ScoreParts(BaseModel):
     type: float = 0.0
     vector: float = 0.0
     neighbour: float = 0.0
+    speaker: float = 0.0
 
 
 class Episode(BaseModel):

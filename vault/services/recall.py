@@ -23,6 +23,7 @@ from vault.domain.episode_rank import (
     Weights,
     burst,
     matches,
+    named_speakers,
     rank,
     spread,
 )
@@ -58,6 +59,9 @@ class RecallOptions:
     - `bursts`: consecutive messages of one speaker at most BURST_GAP apart around a best
       match are ranked as one unit (their words together) and returned together, each message
       with its own ref (a burst of five fills five of the k places).
+    - `speakers`: when the question names who said some of the episodes (`speaker`
+      metadata), that person's own episodes get the speaker part, and the name stops counting
+      as a word.
     - `spread`: each pick's score is lowered by this much per pick already made from its
       session (its `session` metadata, else its day): answers spread over sessions.
     """
@@ -65,12 +69,13 @@ class RecallOptions:
     dates: bool = True
     neighbours: float = NEIGHBOUR_WEIGHT
     bursts: bool = True
+    speakers: bool = True
     spread: float = 0.0  # measured: every penalty tried lost on LoCoMo dev (docs/recall.md)
 
     @classmethod
     def plain(cls) -> RecallOptions:
         """Every structural part off: the ranking of names, synonyms, time words and recency."""
-        return cls(dates=False, neighbours=0.0, bursts=False, spread=0.0)
+        return cls(dates=False, neighbours=0.0, bursts=False, speakers=False, spread=0.0)
 
     @staticmethod
     def steps() -> list[tuple[str, dict[str, Any]]]:
@@ -79,6 +84,7 @@ class RecallOptions:
             ("+ calendar dates in the question resolved to that day", {"dates": True}),
             ("+ session neighbours", {"neighbours": NEIGHBOUR_WEIGHT}),
             ("+ bursts ranked as one unit", {"bursts": True}),
+            ("+ the speaker asked about preferred", {"speakers": True}),
             ("+ top k spread over sessions", {"spread": SESSION_PENALTY}),
         ]
 
@@ -129,6 +135,9 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     recent = WINDOW_CAP if not analyzed.groups or request.embedder is not None else 0
     search.add(_pool(search, analyzed, window, recent))
     pool = search.pool
+    speakers = named_speakers(analyzed, pool) if options.speakers else frozenset()
+    if speakers:
+        analyzed = _without_words(analyzed, speakers)
     estimate = request.total if request.total is not None else max(len(pool), GROUP_CAP) * 4
     weights = request.weights
     neighbours: dict[int, list[int]] | None = None
@@ -146,12 +155,21 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
         total=estimate,
         weights=weights,
         neighbours=neighbours,
+        speakers=speakers,
     )
     shown = {id(r): _shown(analyzed, r, estimate) for r in ranked}
     found: list[Episode] = []
     for item in spread(ranked, k, options.spread, lambda r: len(shown[id(r)])):
         found.extend(_episodes(request.owner_id, item, shown[id(item)]))
     return found[:k]
+
+
+def _without_words(query: Query, speakers: frozenset[str]) -> Query:
+    """The query without the words that name whom it asks about: who said an episode is its
+    speaker part, and a "Name: " every one of their messages opens with would otherwise rank
+    their shortest messages first ("Ana: ok!")."""
+    gone = {stem(name) for name in speakers}
+    return replace(query, groups=tuple(g for g in query.groups if g.stem not in gone))
 
 
 def _shown(query: Query, ranked: Ranked, total: int) -> tuple[Candidate, ...]:

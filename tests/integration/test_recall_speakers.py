@@ -1,0 +1,107 @@
+"""The person a question asks about: their own episodes (`speaker` metadata) are preferred,
+and their name stops counting as a word (every one of their messages would match it)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from vault import Vault
+
+ASKED = datetime(2024, 3, 30, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 3, 1, 19, 0, tzinfo=timezone.utc)
+
+
+def turn(speaker: str | None, text: str, ref: str, minutes: int, session: str) -> dict[str, object]:
+    meta: dict[str, object] = {"session": session}
+    if speaker is not None:
+        meta["speaker"] = speaker
+    return {
+        "text": f"{speaker}: {text}" if speaker else text,
+        "at": T0 + timedelta(minutes=minutes),
+        "ref": ref,
+        "meta": meta,
+    }
+
+
+def two_people(vault: Vault, with_speakers: bool = True) -> None:
+    """Priya and Tom talk over a few evenings; both mention cooking and books."""
+    p = "Priya" if with_speakers else None
+    t = "Tom" if with_speakers else None
+    day = 24 * 60
+    vault.episodes.add(
+        "chat",
+        [
+            turn(t, "I cook a big curry every weekend for my flatmates", "t1", 0, "s1"),
+            turn(p, "ok!", "p1", 1, "s1"),
+            turn(p, "lol", "p2", 2, "s1"),
+            turn(p, "I mostly cook soups when it gets cold", "p3", day, "s2"),
+            turn(t, "soups are nice", "t2", day + 1, "s2"),
+            turn(t, "I am reading a thriller about a heist", "t3", 2 * day, "s3"),
+            turn(p, "cool", "p4", 2 * day + 1, "s3"),
+            turn(
+                p,
+                "my book club picked a novel about a lighthouse keeper on a stormy island up north",
+                "p5",
+                3 * day,
+                "s4",
+            ),
+            turn(t, "Priya, did you finish it?", "t4", 7 * day, "s8"),
+            turn(t, "Priya, your novel beats mine", "t5", 4 * day, "s5"),
+            turn(p, "I go bouldering at the gym on weekends with my brother", "p6", 5 * day, "s6"),
+            turn(p, "ok", "p7", 5 * day + 1, "s6"),
+            turn(p, "sure", "p8", 5 * day + 2, "s6"),
+            turn(t, "weekends are for sleeping in", "t6", 6 * day, "s7"),
+        ],
+        now=ASKED,
+    )
+
+
+def refs(vault: Vault, question: str, k: int = 3) -> list[str]:
+    return [e.ref or "" for e in vault.episodes.recall("chat", question, now=ASKED, k=k)]
+
+
+def test_the_named_persons_own_turn_comes_before_the_others_with_the_same_words(
+    vault: Vault,
+) -> None:
+    two_people(vault)
+    assert refs(vault, "What does Priya cook?")[0] == "p3"
+    assert refs(vault, "What does Tom cook?")[0] == "t1"
+    # Tom's short turn names her and the novel; she said what the novel is about
+    assert refs(vault, "What novel is Priya reading?")[0] == "p5"
+
+
+def test_the_name_is_no_word_so_short_turns_of_that_person_do_not_rise(vault: Vault) -> None:
+    two_people(vault)
+    found = refs(vault, "What does Priya do on weekends?", k=2)
+    assert found == ["p6", "t6"]  # not "Priya: ok", which holds only her name
+
+
+def test_the_speaker_part_is_shown_and_only_for_that_persons_turns(vault: Vault) -> None:
+    two_people(vault)
+    found = vault.episodes.recall("chat", "What does Priya cook?", now=ASKED, k=4)
+    parts = {e.ref: e.parts.speaker for e in found}
+    assert parts["p3"] == 1.0
+    assert parts.get("t1", 0.0) == 0.0
+    # a turn that only addresses her by name keeps the names part, not the speaker part
+    addressed = vault.episodes.recall("chat", "did Priya finish it", now=ASKED, k=1)[0]
+    assert addressed.ref == "t4"
+    assert addressed.parts.speaker == 0.0 and addressed.parts.entity == 1.0
+
+
+def test_without_speaker_metadata_a_name_is_matched_as_before(vault: Vault) -> None:
+    two_people(vault, with_speakers=False)
+    found = vault.episodes.recall("chat", "did Priya finish it", now=ASKED, k=1)
+    assert found[0].ref == "t4"
+    assert all(e.parts.speaker == 0.0 for e in found)
+
+
+def test_a_name_that_is_nobodys_speaker_stays_a_word(vault: Vault) -> None:
+    two_people(vault)
+    vault.episodes.add(
+        "chat",
+        [turn("Tom", "my cousin Aiko visited and we went climbing", "t5", 5 * 24 * 60, "s5")],
+        now=ASKED,
+    )
+    found = vault.episodes.recall("chat", "What did Aiko do?", now=ASKED, k=1)
+    assert found[0].ref == "t5"
+    assert found[0].parts.speaker == 0.0 and found[0].parts.text > 0
