@@ -71,6 +71,35 @@ def test_without_bursts_the_messages_rank_alone(vault: Vault) -> None:
     assert len({e.score for e in found}) == len(found)  # no shared unit score
 
 
+def test_an_exchange_written_as_one_episode_joins_no_burst(vault: Vault) -> None:
+    # a coach app writes each exchange (the athlete's message and the coach's reply) as one
+    # episode, a minute apart: long, and no burst of short messages; the reply that answers
+    # sits one exchange after the words asked about and comes back as its session neighbour
+    reply = " ".join(["Coach: that sounds like a solid week of training, keep it up"] * 2)
+    exchanges = [
+        "Sam: my left calf got tight during the tempo run on the canal path today",
+        "Sam: it eased off after I stretched and I switched to an easy jog for the rest",
+        "Sam: tomorrow I will probably rest and see how it feels in the morning",
+    ]
+    vault.episodes.add(
+        "sam",
+        [
+            {
+                "text": f"{said} {reply}",
+                "at": T0 + timedelta(minutes=n),
+                "ref": f"x{n}",
+                "meta": {"speaker": "Sam"},
+            }
+            for n, said in enumerate(exchanges)
+        ],
+        now=ASKED,
+    )
+    found = vault.episodes.recall("sam", "what happened with my calf", now=ASKED, k=2)
+    assert [e.ref for e in found] == ["x0", "x1"]
+    assert found[0].score != found[1].score  # ranked alone, the second lifted as a neighbour
+    assert found[1].parts.neighbour > 0
+
+
 def test_topics_are_counted_per_owner_and_erased_with_their_episodes(vault: Vault, db: Db) -> None:
     bursty_chat(vault)
     vault.episodes.add("bo", [{"text": "museum day", "at": T0}], now=ASKED)

@@ -39,6 +39,7 @@ BURST_GAP = timedelta(minutes=5)  # one speaker's consecutive messages this clos
 BURST_REACH = 5  # messages fetched on each side of a best match to find its burst
 BURST_MAX = 8  # messages of one burst at most
 BURST_SHOWN = 2  # messages of one burst returned at most (those holding words asked about)
+BURST_WORDS = 30  # a message longer than this says a whole thing: it joins no burst
 SPREAD_DEPTH = 3  # ranked per place of k before the spread picks
 SESSION_PENALTY = 0.15  # a pick's score lowered by this per pick already made from its session
 NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighbours fetched
@@ -341,13 +342,21 @@ def _speaker(candidate: Candidate) -> str | None:
 
 
 def _same_burst(a: Candidate, b: Candidate) -> bool:
-    """Consecutive messages of one speaker, at most BURST_GAP apart."""
+    """Consecutive short messages of one speaker, at most BURST_GAP apart (an exchange written
+    as one episode, a question and its reply, is no message of a burst: it is long)."""
     speaker = _speaker(a)
     return (
         speaker is not None
         and speaker == _speaker(b)
         and abs(a.occurred_at - b.occurred_at) <= BURST_GAP
+        and _short(a.text)
+        and _short(b.text)
     )
+
+
+def _short(text: str) -> bool:
+    """At most BURST_WORDS words (the "Name: " a message may open with included)."""
+    return len(text.split(maxsplit=BURST_WORDS)) <= BURST_WORDS
 
 
 def _candidate(row: Any) -> Candidate:
