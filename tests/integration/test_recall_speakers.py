@@ -31,7 +31,7 @@ def two_people(vault: Vault, with_speakers: bool = True) -> None:
     vault.episodes.add(
         "chat",
         [
-            turn(t, "I cook a big curry every weekend for my flatmates", "t1", 0, "s1"),
+            turn(t, "I cook a big curry every Sunday for my flatmates", "t1", 0, "s1"),
             turn(p, "ok!", "p1", 1, "s1"),
             turn(p, "lol", "p2", 2, "s1"),
             turn(p, "I mostly cook soups when it gets cold", "p3", day, "s2"),
@@ -105,3 +105,42 @@ def test_a_name_that_is_nobodys_speaker_stays_a_word(vault: Vault) -> None:
     found = vault.episodes.recall("chat", "What did Aiko do?", now=ASKED, k=1)
     assert found[0].ref == "t5"
     assert found[0].parts.speaker == 0.0 and found[0].parts.text > 0
+
+
+def hobbies(vault: Vault) -> None:
+    """Lena says once that pottery is her hobby; other evenings she talks about the pottery
+    studio without the word, among talk of other things."""
+    day = 24 * 60
+    other = [
+        turn("Lena", f"work was busy again, meetings all afternoon ({n})", f"w{n}", n * day, "s0")
+        for n in range(1, 12)
+    ]
+    vault.episodes.add(
+        "lena",
+        [
+            turn("Lena", "my new hobby is pottery, the studio downtown has a wheel", "h1", 0, "a"),
+            turn(
+                "Lena", "fired my first bowl in the kiln at the pottery studio", "h2", 3 * day, "b"
+            ),
+            turn("Omar", "the museum had a long queue", "o1", 5 * day, "c"),
+            *other,
+        ],
+        now=ASKED,
+    )
+
+
+def test_the_best_matches_words_bring_in_what_shares_them_and_no_question_word(
+    vault: Vault,
+) -> None:
+    from vault.services.recall import RecallOptions, RecallRequest, recall
+    from vault.storage.repositories.episodes import EpisodeRepository
+
+    hobbies(vault)
+    question = "What hobbies does Lena have?"
+    found = vault.episodes.recall("lena", question, now=ASKED, k=3)
+    assert [e.ref for e in found][:2] == ["h1", "h2"]  # h2 holds no word of the question
+    assert 0 < found[1].parts.text < found[0].parts.text
+    with vault.engine.connect() as connection:
+        request = RecallRequest("lena", question, ASKED, k=3, options=RecallOptions(feedback=0.0))
+        without = recall(EpisodeRepository(connection), request)
+    assert "h2" not in [e.ref for e in without]

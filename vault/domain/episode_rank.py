@@ -191,6 +191,11 @@ def _document(text: str, meta_json: str) -> tuple[dict[str, int], int]:
     return dict(Counter(tokens)), len(tokens)
 
 
+def stem_counts(candidate: Candidate) -> dict[str, int]:
+    """How often each stem occurs in the candidate's words (text and named metadata)."""
+    return _document(candidate.text, candidate.meta_json)[0]
+
+
 @functools.lru_cache(maxsize=DOCUMENT_CACHE)
 def _present(text: str, meta_json: str) -> frozenset[str]:
     """The words (and whole metadata names) a query's names are looked up in."""

@@ -3,7 +3,8 @@
 `recall(episodes, RecallRequest(...))` gathers candidates (the full-text index per query word,
 the question's time span, the owner's newest when the question has no words, the session
 neighbours of the best matches, the nearest vectors with an app's embedder), ranks them with
-vault.domain.episode_rank, and spreads the top k over sessions.
+vault.domain.episode_rank, asks again with the best matches' own words
+(vault.domain.episode_feedback), and spreads the top k over sessions when asked to.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from vault.domain.embedding import Embedder, cosines, pack
-from vault.domain.episode_query import RELATED_SURFACE, Query, Window, analyze, stem
+from vault.domain.episode_feedback import FEEDBACK_DOCS, FEEDBACK_WEIGHT, feedback_groups
+from vault.domain.episode_query import (
+    RELATED_SURFACE,
+    Query,
+    Window,
+    WordGroup,
+    analyze,
+    stem,
+)
 from vault.domain.episode_rank import (
     DEFAULT_WEIGHTS,
     Candidate,
@@ -63,6 +72,8 @@ class RecallOptions:
     - `speakers`: when the question names who said some of the episodes (`speaker`
       metadata), that person's own episodes get the speaker part, and the name stops counting
       as a word.
+    - `feedback`: the most distinctive words of the best matches join the question at this
+      weight, and the episodes they match join the candidates (vault.domain.episode_feedback).
     - `spread`: each pick's score is lowered by this much per pick already made from its
       session (its `session` metadata, else its day): answers spread over sessions.
     """
@@ -71,12 +82,15 @@ class RecallOptions:
     neighbours: float = NEIGHBOUR_WEIGHT
     bursts: bool = True
     speakers: bool = True
+    feedback: float = FEEDBACK_WEIGHT
     spread: float = 0.0  # measured: every penalty tried lost on LoCoMo dev (docs/recall.md)
 
     @classmethod
     def plain(cls) -> RecallOptions:
         """Every structural part off: the ranking of names, synonyms, time words and recency."""
-        return cls(dates=False, neighbours=0.0, bursts=False, speakers=False, spread=0.0)
+        return cls(
+            dates=False, neighbours=0.0, bursts=False, speakers=False, feedback=0.0, spread=0.0
+        )
 
     @staticmethod
     def steps() -> list[tuple[str, dict[str, Any]]]:
@@ -86,6 +100,7 @@ class RecallOptions:
             ("+ session neighbours", {"neighbours": NEIGHBOUR_WEIGHT}),
             ("+ bursts ranked as one unit", {"bursts": True}),
             ("+ the speaker asked about preferred", {"speakers": True}),
+            ("+ feedback words from the best matches", {"feedback": FEEDBACK_WEIGHT}),
             ("+ top k spread over sessions", {"spread": SESSION_PENALTY}),
         ]
 
@@ -123,7 +138,8 @@ class _Search:
     pool: list[Candidate] = field(default_factory=list)
 
     def add(self, candidates: list[Candidate]) -> None:
-        known = {c.id for c in self.pool}
+        # a message gathered into a burst is known through its unit
+        known = {c.id for c in self.pool} | {m.id for c in self.pool for m in c.members}
         self.pool.extend(c for c in candidates if c.id not in known and _passes(c, self.filters))
 
 
@@ -147,17 +163,35 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
         neighbours = _add_neighbours(search, analyzed, k, estimate, weights, options.bursts)
     if request.embedder is not None:
         _score_vectors(search, request.text, request.embedder, k)
+    depth = k * SPREAD_DEPTH if options.spread or options.bursts else k
     ranked = rank(
         analyzed,
         search.pool,
         now,
         window=window,
-        k=k * SPREAD_DEPTH if options.spread or options.bursts else k,
+        k=max(depth, FEEDBACK_DOCS) if options.feedback else depth,
         total=estimate,
         weights=weights,
         neighbours=neighbours,
         speakers=speakers,
     )
+    if options.feedback > 0 and analyzed.groups:
+        # the best that match a word of the question: not those a name or the time alone found
+        best = [r.candidate for r in ranked[:FEEDBACK_DOCS] if r.parts.text > 0]
+        added = feedback_groups(analyzed, best, search.pool, speakers, weight=options.feedback)
+        if added:  # their own candidates first, then the question ranked again with them
+            search.add(_word_pool(search, added))
+            ranked = rank(
+                replace(analyzed, groups=analyzed.groups + added),
+                search.pool,
+                now,
+                window=window,
+                k=depth,
+                total=estimate,
+                weights=weights,
+                neighbours=neighbours,
+                speakers=speakers,
+            )
     shown = {id(r): _shown(analyzed, r, estimate) for r in ranked}
     found: list[Episode] = []
     for item in spread(ranked, k, options.spread, lambda r: len(shown[id(r)])):
@@ -251,6 +285,18 @@ def _pool(search: _Search, query: Query, window: Window | None, recent: int) -> 
         window=(window.start, window.end) if window is not None else None,
         recent=recent,
     )
+    return [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
+
+
+def _word_pool(search: _Search, groups: tuple[WordGroup, ...]) -> list[Candidate]:
+    """The candidates of each word group alone (no expression of all of them together)."""
+    episodes, owner_id = search.episodes, search.owner_id
+    if not has_fts5(episodes.connection):
+        words = [w for g in groups for w in g.surface]
+        ids = episodes.pg_candidates(owner_id, words, GROUP_CAP * len(groups))
+        return [_candidate(row) for row in episodes.rows(owner_id, ids)]
+    key = owner_key(owner_id)
+    hits = episodes.candidate_rows(owner_id, [fts_any(key, g.surface) for g in groups], GROUP_CAP)
     return [Candidate(h[0], h[4], h[2], h[5], h[6], row=h) for h in hits]
 
 
