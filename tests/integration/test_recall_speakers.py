@@ -95,6 +95,26 @@ def test_without_speaker_metadata_a_name_is_matched_as_before(vault: Vault) -> N
     assert all(e.parts.speaker == 0.0 for e in found)
 
 
+def test_a_name_the_messages_open_with_says_who_spoke_without_metadata(vault: Vault) -> None:
+    vault.episodes.add(
+        "chat",
+        [
+            {"text": text, "at": T0 + timedelta(days=n), "ref": ref}
+            for n, (ref, text) in enumerate(
+                [
+                    ("t1", "Tom: Priya, your novel beats mine"),
+                    ("p1", "Priya: my book club picked a novel about a lighthouse keeper up north"),
+                    ("p2", "Priya: ok"),
+                ]
+            )
+        ],
+        now=ASKED,
+    )
+    found = vault.episodes.recall("chat", "What novel is Priya reading?", now=ASKED, k=2)
+    assert [e.ref for e in found] == ["p1", "t1"]
+    assert found[0].parts.speaker == 1.0 and found[1].parts.speaker == 0.0
+
+
 def test_a_name_that_is_nobodys_speaker_stays_a_word(vault: Vault) -> None:
     two_people(vault)
     vault.episodes.add(

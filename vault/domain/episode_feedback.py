@@ -38,7 +38,7 @@ def feedback_groups(
     best-ranked candidates) that the question does not already ask about; `pool` gives each
     word's document frequency, `skip` more names to leave out. Who speaks is no subject: the
     names of the candidates' speakers are never fed back."""
-    speakers = {name for candidate in best for name in speaker_words(candidate.meta_json)}
+    speakers = {name for c in best for name in speaker_words(c.text, c.meta_json)}
     names = (*query.names, *skip, *speakers)
     have = {g.stem for g in query.groups} | {stem(n) for n in names}
     surface: dict[str, str] = {}

@@ -28,6 +28,7 @@ import heapq
 import itertools
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -163,21 +164,35 @@ def _named_values(meta_json: str) -> tuple[str, ...]:
     return tuple(meta[key] for key in _NAMED_KEYS if isinstance(meta.get(key), str))
 
 
+SPEAKER_PREFIX = re.compile(r"^([^\W\d_][\w .'-]{0,40}):\s")  # "Ana: " a message opens with
+
+
+def speaker(text: str, meta: Mapping[str, Any]) -> str | None:
+    """Who said it: `speaker` metadata, else a "Name: " the text opens with."""
+    found = meta.get("speaker")
+    if found is not None:
+        return str(found)
+    match = SPEAKER_PREFIX.match(text)
+    return match.group(1) if match else None
+
+
 @functools.lru_cache(maxsize=DOCUMENT_CACHE)
-def speaker_words(meta_json: str) -> frozenset[str]:
-    """The words of an episode's `speaker` metadata, lower-cased (empty without one)."""
-    if '"speaker"' not in meta_json:
-        return frozenset()  # no such key: the JSON need not be parsed
-    found = json.loads(meta_json).get("speaker")
-    return frozenset(words(found)) if isinstance(found, str) else frozenset()
+def speaker_words(text: str, meta_json: str) -> frozenset[str]:
+    """The words of who said an episode (`speaker`), lower-cased; empty when nobody is known."""
+    if '"speaker"' in meta_json:
+        found = speaker(text, json.loads(meta_json))
+    else:  # no such key: the JSON need not be parsed
+        match = SPEAKER_PREFIX.match(text)
+        found = match.group(1) if match else None
+    return frozenset(words(found)) if found else frozenset()
 
 
 def named_speakers(query: Query, pool: Sequence[Candidate]) -> frozenset[str]:
-    """The query's names that name who said one of the candidates (`speaker` metadata)."""
+    """The query's names that name who said one of the candidates (`speaker`)."""
     if not query.names:
         return frozenset()
     named = set(query.names)
-    return frozenset(n for c in pool for n in named & speaker_words(c.meta_json))
+    return frozenset(n for c in pool for n in named & speaker_words(c.text, c.meta_json))
 
 
 @functools.lru_cache(maxsize=DOCUMENT_CACHE)
@@ -291,7 +306,11 @@ def rank(
         when = _time(window, moment, weights.time_half_life_days) if window is not None else 0.0
         vector = max(0.0, candidate.vector) if candidate.vector is not None else 0.0
         lift = lifts[index] if lifts is not None else 0.0
-        own = 1.0 if speakers and speakers & speaker_words(candidate.meta_json) else 0.0
+        own = (
+            1.0
+            if speakers and speakers & speaker_words(candidate.text, candidate.meta_json)
+            else 0.0
+        )
         if not wordless and t == 0 and entity == 0 and vector == 0 and lift == 0 and when < 1.0:
             continue
         age = max(0.0, (now - moment).total_seconds() / DAY)

@@ -9,7 +9,6 @@ vault.domain.episode_rank, asks again with the best matches' own words
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -34,6 +33,7 @@ from vault.domain.episode_rank import (
     matches,
     named_speakers,
     rank,
+    speaker,
     spread,
 )
 from vault.domain.episodes import Episode
@@ -375,16 +375,9 @@ def _order(candidate: Candidate) -> tuple[datetime, int]:
     return (candidate.occurred_at, candidate.id)
 
 
-_SPEAKER = re.compile(r"^([^\W\d_][\w .'-]{0,40}):\s")
-
-
 def _speaker(candidate: Candidate) -> str | None:
     """Who sent it: `speaker` metadata, else a "Name: " the text opens with."""
-    found = candidate.meta.get("speaker")
-    if found is not None:
-        return str(found)
-    match = _SPEAKER.match(candidate.text)
-    return match.group(1) if match else None
+    return speaker(candidate.text, candidate.meta)
 
 
 def _same_burst(a: Candidate, b: Candidate) -> bool:
