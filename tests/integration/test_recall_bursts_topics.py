@@ -71,6 +71,25 @@ def test_without_bursts_the_messages_rank_alone(vault: Vault) -> None:
     assert len({e.score for e in found}) == len(found)  # no shared unit score
 
 
+def test_a_message_inside_a_burst_is_never_returned_twice(vault: Vault) -> None:
+    # the vectors (and the feedback words) bring candidates after the bursts are gathered:
+    # a message already inside a burst does not come back a second time on its own
+    from tests.recall_fakes import WordEmbedder
+
+    embedder = WordEmbedder()
+    messages = [
+        message("Ana", "the museum was huge", "b0", 0),
+        message("Ana", "we saw old maps and a museum cat", "b1", 10),
+        message("Ana", "then lunch by the river", "b2", 20),
+        message("Bo", "sounds like a great museum day", "b3", 600),
+    ]
+    vault.episodes.add("ana", messages, now=ASKED, embedder=embedder)
+    for question in ("what was at the museum", "museum maps cat lunch river"):
+        found = vault.episodes.recall("ana", question, now=ASKED, k=10, embedder=embedder)
+        refs = [e.ref for e in found]
+        assert len(refs) == len(set(refs)), refs
+
+
 def test_an_exchange_written_as_one_episode_joins_no_burst(vault: Vault) -> None:
     # a coach app writes each exchange (the athlete's message and the coach's reply) as one
     # episode, a minute apart: long, and no burst of short messages; the reply that answers
