@@ -179,7 +179,9 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
         # the best that match a word of the question: not those a name or the time alone found
         best = [r.candidate for r in ranked[:FEEDBACK_DOCS] if r.parts.text > 0]
         added = feedback_groups(analyzed, best, search.pool, speakers, weight=options.feedback)
-        if added:  # their own candidates first, then the question ranked again with them
+        if added:
+            # their own candidates first (no vector part: the vectors were compared above),
+            # then the question ranked again with them
             search.add(_word_pool(search, added))
             ranked = rank(
                 replace(analyzed, groups=analyzed.groups + added),
