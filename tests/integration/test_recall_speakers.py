@@ -164,3 +164,33 @@ def test_the_best_matches_words_bring_in_what_shares_them_and_no_question_word(
         request = RecallRequest("lena", question, ASKED, k=3, options=RecallOptions(feedback=0.0))
         without = recall(EpisodeRepository(connection), request)
     assert "h2" not in [e.ref for e in without]
+
+
+def gifts(vault: Vault) -> None:
+    """Each of two people says what they gave the other, in the same words."""
+    vault.episodes.add(
+        "gifts",
+        [
+            turn("Mia", "I gave a scarf to him for his birthday", "m1", 0, "s1"),
+            turn("Leo", "I gave a scarf to her, knitted it myself", "l1", 24 * 60, "s2"),
+            turn("Mia", "we both love scarves apparently", "m2", 2 * 24 * 60, "s3"),
+        ],
+        now=ASKED,
+    )
+
+
+def test_the_first_person_named_is_asked_about_and_a_later_one_is_talked_of(
+    vault: Vault,
+) -> None:
+    gifts(vault)
+    found = vault.episodes.recall("gifts", "What did Leo give Mia?", now=ASKED, k=2)
+    assert found[0].ref == "l1" and found[0].parts.speaker == 1.0
+    assert all(e.parts.speaker == 0.0 for e in found if e.ref != "l1")
+    found = vault.episodes.recall("gifts", "What did Mia give Leo?", now=ASKED, k=1)
+    assert found[0].ref == "m1"
+
+
+def test_people_joined_by_and_are_asked_about_together(vault: Vault) -> None:
+    gifts(vault)
+    found = vault.episodes.recall("gifts", "Did Mia and Leo both give scarves?", now=ASKED, k=3)
+    assert {e.ref for e in found if e.parts.speaker == 1.0} == {"m1", "l1", "m2"}

@@ -154,3 +154,17 @@ def test_store_policy_follows_seed_003_triggers() -> None:
         always=frozenset({"death"}), notable_words=(), store_failures=False, long_stay_minutes=None
     )
     assert strict.decide(EpisodeIn(text="Remember this", type="note")) is None
+
+
+def test_whom_a_question_asks_about_among_those_who_spoke() -> None:
+    from vault.domain.episode_rank import asked_about
+
+    def about(question: str, speakers: tuple[str, ...]) -> set[str]:
+        return set(asked_about(analyze(question, NOW), speakers))
+
+    assert about("What did Leo give Mia?", ("leo", "mia")) == {"leo"}
+    assert about("Did Leo and Mia both run the race?", ("leo", "mia")) == {"leo", "mia"}
+    assert about("What do Leo & Mia have in common?", ("leo", "mia")) == {"leo", "mia"}
+    assert about("What is Leo's and Mia's plan?", ("leo", "mia")) == {"leo", "mia"}
+    assert about("What does Mia like?", ("mia",)) == {"mia"}
+    assert about("What does Mia like?", ()) == set()

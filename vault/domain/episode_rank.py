@@ -187,12 +187,30 @@ def speaker_words(text: str, meta_json: str) -> frozenset[str]:
     return frozenset(words(found)) if found else frozenset()
 
 
-def named_speakers(query: Query, pool: Sequence[Candidate]) -> frozenset[str]:
-    """The query's names that name who said one of the candidates (`speaker`)."""
+def named_speakers(query: Query, pool: Sequence[Candidate]) -> tuple[str, ...]:
+    """The query's names that name who said one of the candidates (`speaker`), in the
+    query's order."""
     if not query.names:
-        return frozenset()
+        return ()
     named = set(query.names)
-    return frozenset(n for c in pool for n in named & speaker_words(c.text, c.meta_json))
+    found = {n for c in pool for n in named & speaker_words(c.text, c.meta_json)}
+    return tuple(n for n in query.names if n in found)
+
+
+def asked_about(query: Query, speakers: Sequence[str]) -> frozenset[str]:
+    """Whom of `speakers` (in the query's order) the query asks about: the first named, and
+    those joined to them by "and" ("did Ana and Bo both ..."); a later name is who the first
+    talked with or of ("what did Ana give Bo?")."""
+    if not speakers:
+        return frozenset()
+    chosen = [speakers[0]]
+    lowered = query.text.lower()
+    for first, second in zip(speakers, speakers[1:]):
+        joined = rf"\b{re.escape(first)}(?:'s)?\s*(?:,|and|&)\s*{re.escape(second)}\b"
+        if not re.search(joined, lowered):
+            break
+        chosen.append(second)
+    return frozenset(chosen)
 
 
 @functools.lru_cache(maxsize=DOCUMENT_CACHE)
@@ -288,8 +306,8 @@ def rank(
     `total` is the owner's episode count (or an estimate) for the BM25 idf; the pool size is
     used when it is larger. `neighbours` maps a candidate's id to the ids of its session
     neighbours in the pool: a candidate is lifted by `weights.neighbour` x the best of their
-    matches (text and names). `speakers`: the query's names that name who said an episode
-    (`named_speakers`); that person's episodes get the speaker part. The score parts are built
+    matches (text and names). `speakers`: whom the query asks about among who said the
+    episodes (`asked_about`); their episodes get the speaker part. The score parts are built
     for the chosen `k` only.
     """
     text = _text_scores(query, pool, total)

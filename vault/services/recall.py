@@ -29,6 +29,7 @@ from vault.domain.episode_rank import (
     Candidate,
     Ranked,
     Weights,
+    asked_about,
     burst,
     matches,
     named_speakers,
@@ -152,9 +153,10 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     recent = WINDOW_CAP if not analyzed.groups or request.embedder is not None else 0
     search.add(_pool(search, analyzed, window, recent))
     pool = search.pool
-    speakers = named_speakers(analyzed, pool) if options.speakers else frozenset()
-    if speakers:
-        analyzed = _without_words(analyzed, speakers)
+    speaking = named_speakers(analyzed, pool) if options.speakers else ()
+    if speaking:
+        analyzed = _without_words(analyzed, speaking)
+    speakers = asked_about(analyzed, speaking)
     estimate = request.total if request.total is not None else max(len(pool), GROUP_CAP) * 4
     weights = request.weights
     neighbours: dict[int, list[int]] | None = None
@@ -178,7 +180,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     if options.feedback > 0 and analyzed.groups:
         # the best that match a word of the question: not those a name or the time alone found
         best = [r.candidate for r in ranked[:FEEDBACK_DOCS] if r.parts.text > 0]
-        added = feedback_groups(analyzed, best, search.pool, speakers, weight=options.feedback)
+        added = feedback_groups(analyzed, best, search.pool, speaking, weight=options.feedback)
         if added:
             # their own candidates first (no vector part: the vectors were compared above),
             # then the question ranked again with them
@@ -201,10 +203,10 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     return found[:k]
 
 
-def _without_words(query: Query, speakers: frozenset[str]) -> Query:
-    """The query without the words that name whom it asks about: who said an episode is its
-    speaker part, and a "Name: " every one of their messages opens with would otherwise rank
-    their shortest messages first ("Ana: ok!")."""
+def _without_words(query: Query, speakers: tuple[str, ...]) -> Query:
+    """The query without the words that name who said some episodes: who said an episode is
+    its speaker part, and a "Name: " every one of their messages opens with would otherwise
+    rank their shortest messages first ("Ana: ok!")."""
     gone = {stem(name) for name in speakers}
     return replace(query, groups=tuple(g for g in query.groups if g.stem not in gone))
 
