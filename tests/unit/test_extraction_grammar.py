@@ -96,7 +96,7 @@ def test_everyday_wording_gives_the_canonical_fact(text: str, expected: list[str
         "Gym, deadlifts. Hamstrings burning by the last set, good session.",
         "100 miles in March, biggest month so far.",
         "Hit 200 km this month, first time ever!",
-        "My wife has a bad back",
+        "My friend has a bad back",
         "I might run a marathon next year",
     ],
 )

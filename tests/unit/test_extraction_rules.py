@@ -81,7 +81,6 @@ def test_rule_extractor_satisfies_the_protocol() -> None:
         "my knee is fine",
         "no injuries, all good",
         "never had knee trouble",
-        "my wife has a bad knee",
         "my coach prefers mornings",
         "my friend is training for a marathon",
         "he runs every morning",
@@ -105,6 +104,11 @@ def test_rule_extractor_satisfies_the_protocol() -> None:
 )
 def test_traps_create_no_fact(text: str) -> None:
     assert fact_texts(text) == []
+
+
+def test_another_persons_injury_is_theirs_but_my_wife_is_mine() -> None:
+    # her knee is no injury of the speaker's; "my wife" says the speaker has a partner
+    assert fact_texts("my wife has a bad knee") == ["has a partner"]
 
 
 def test_past_injury_that_keeps_coming_back_is_still_a_fact() -> None:

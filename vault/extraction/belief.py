@@ -14,6 +14,14 @@ from the clause's grammar (`vault.extraction.clauses.Clause`), never from its wo
   they do and like, their level, a plan they are in. An injury is durable only when it is
   said to last ("for years", "keeps", "again", "chronic", "still"): a one-evening ache is not.
 
+A possessive is the one exception to the subject: "my wife hates cooking" is about her, but
+"my wife" takes for granted that the speaker has one, as a question or a denial about her does
+("Should I tell my husband?", "my kids don't swim"). A finding read from the speaker's own
+possessive (`Finding.presupposed`) is believed from one reading unless the clause is a
+hypothetical or set in the past ("if I ever marry, my husband will ...", "back when my wife and
+I ..."); which possessives take nothing for granted ("my ex-wife", "my late husband", "like
+my kids") is the rule's to say.
+
 Everything else keeps its reading at `PASSING` (below the block); the merge lifts a fact into
 the block only when it is read again on another day (`vault.domain.rules`).
 """
@@ -60,6 +68,11 @@ _PRESENT_BE = re.compile(r"^(?:i'm|i am|we're|we are)\b")
 _NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b|\bpoorly\b|\btrouble\b")
 
 
+def presupposed(finding: Finding, clause: Clause) -> bool:
+    """True when the speaker's own possessive says it, now, whoever the clause is about."""
+    return finding.presupposed and not (clause.hypothetical or clause.remote_past)
+
+
 def self_description(finding: Finding, clause: Clause) -> bool:
     """True when `clause` describes the speaker, now, with a durable predicate."""
     if not (clause.asserts and clause.explicit_self) or clause.echo:
@@ -83,6 +96,6 @@ def believed(finding: Finding, clause: Clause) -> Finding:
     """`finding` with the confidence one reading of `clause` can give it."""
     if finding.is_retraction or finding.confidence <= PASSING:
         return finding
-    if self_description(finding, clause):
+    if self_description(finding, clause) or presupposed(finding, clause):
         return finding
     return replace(finding, confidence=PASSING)

@@ -208,6 +208,9 @@ _OWN_MOOD = re.compile(
     r"^(?:but|though|although|yet|still|anyway|been|currently|already|usually|always|love|loved"
     r"|loves|hate|hated)\b|\bthough$"
 )
+# A clause that states a condition: the clause after it is its consequence.
+_CONDITION = re.compile(r"^(?:if|unless|in case)\b")
+_MODAL = re.compile(r"\b(?:will|would|could|might|may|shall|'ll|'d|have to|has to|going to)\b")
 _REMOTE_PAST = re.compile(
     r"\b(?:(?<!than i )used to|(?<!than i )use to|years? ago|decades? ago|(?<!since )last (?:year"
     r"|season|summer|spring"
@@ -331,6 +334,7 @@ def split_clauses(text: str) -> list[Clause]:
         past_from: int | None = None
         named_self = False
         mood = (False, False)  # hypothetical, future: of the last clause naming its subject
+        condition, condition_at = False, -1  # a clause that opens with "if" / "unless"
         for position, raw in enumerate(parts):
             body = normalise(raw).strip(" .!?;")
             stripped = _LEAD.sub("", body)
@@ -353,12 +357,19 @@ def split_clauses(text: str) -> list[Clause]:
             plain = _BENIGN_IF.sub("", body)
             hypothetical = bool(_HYPOTHETICAL.search(plain))
             future = bool(_FUTURE.search(body))
-            if own is None and position > 0 and not _OWN_MOOD.search(body):
+            if condition and position == condition_at + 1 and _MODAL.search(body):
+                # the clause after "if ..." is its consequence; with a modal it is as
+                # hypothetical as its condition ("if I ever marry, my husband will have to
+                # cook" states no husband), without one a habit ("if it rains, I swim")
+                hypothetical = True
+            elif own is None and position > 0 and not _OWN_MOOD.search(body):
                 # an ellipsis continues its clause's mood: "perhaps I should take up exercise,
                 # at least start going for a run" plans the run too
                 hypothetical, future = hypothetical or mood[0], future or mood[1]
             else:
                 mood = (hypothetical, future)
+            if _CONDITION.match(stripped) and hypothetical:
+                condition, condition_at = True, position
             remote = bool(_REMOTE_PAST.search(body))
             if remote and past_from is None:
                 past_from = position

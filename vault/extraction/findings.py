@@ -34,6 +34,9 @@ class Finding:
     slot: str | None = None
     priority: int = 0
     words: str | None = None  # the clause it was read in: the fact's evidence
+    # read from the speaker's own possessive ("my wife", "our kids"): what the phrase takes for
+    # granted holds whoever the clause is about ("my wife hates cooking" says I have a wife)
+    presupposed: bool = False
 
     @property
     def is_retraction(self) -> bool:

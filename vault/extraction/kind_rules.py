@@ -14,6 +14,7 @@ in the past ("I took up yoga") enters below the block and is believed when it re
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
@@ -70,9 +71,15 @@ _STUDY = re.compile(
 )
 
 _PARTNER = re.compile(
-    r"(?<!ex-)(?<!ex )(?<!former )\bmy (?:wife|wifey|husband|hubby|boyfriend|girlfriend|partner"
+    r"(?<!ex-)(?<!ex )(?<!former )(?<!late )(?<!future )(?<!dream )(?<!next )(?<!first )"
+    r"(?<!old )\b(?P<my>my|our) (?:wife|wifey|husband|hubby|boyfriend|girlfriend|partner"
     r"|fianc[eé]e?|spouse)\b|\b(?:i'm|i am|i've been|we're|we are|we've been) (?:happily "
     r"|recently |newly )?(?:married|engaged)\b"
+)
+# A partner who is gone: the possessive takes nothing for granted now.
+_GONE = re.compile(
+    r"\b(?:died|dead|passed|death|funeral|divorc\w*|split up|broke up|separated|widow\w*"
+    r"|lost my|miss my|rest in peace|rip)\b"
 )
 
 _DIET = re.compile(
@@ -165,13 +172,17 @@ def study(clause: Clause, memo: Memo) -> list[Finding]:
 
 
 def partner(clause: Clause, memo: Memo) -> list[Finding]:
-    """A partner in a statement about oneself: "I'm married", "I live with my girlfriend"."""
-    if not _speaks(clause):
-        return []  # "my wife has a bad knee" is about her: it is no statement of mine
+    """A partner: "I'm married", "I live with my girlfriend", and the speaker's own possessive
+    whoever the clause is about ("my wife hates cooking": the speaker has a wife)."""
     match = _PARTNER.search(clause.text)
-    if match is None or (clause.negated and not match.group(0).startswith("my")):
+    if match is None or clause.remote_past or _GONE.search(clause.context or clause.text):
         return []
-    return [_finding("family", clause, match.start(), "has a partner", "context:partner")]
+    found = _finding("family", clause, match.start(), "has a partner", "context:partner")
+    if match.group("my"):
+        return [replace(found, presupposed=True)]
+    if not _speaks(clause) or clause.negated:
+        return []  # "I'm not married", "are you married?"
+    return [found]
 
 
 def eating(clause: Clause, memo: Memo) -> list[Finding]:

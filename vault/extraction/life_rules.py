@@ -252,7 +252,9 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
     at_work = _KIDS_AT_WORK.search(clause.context or text) and not _KIDS_OF_MY_OWN.search(text)
     mine = None if at_work else _KIDS_MINE.search(text)
     if mine and not re.search(r"\w+'s (?:\w+ )?(?:kids|children)", text):
-        return [_fact("family", clause, mine.start(), "has kids", "kids")]
+        # "my kids" takes for granted that the speaker has kids, whoever the clause is about
+        found = _fact("family", clause, mine.start(), "has kids", "kids")
+        return [replace(found, presupposed=True)]
     if not clause.asserts or clause.negated:
         return []
     match = _KIDS_HAVE.search(text) or _PARENT.search(text)

@@ -1,0 +1,78 @@
+"""A possessive takes its noun for granted (issue 28): "my husband hates art" is about him, but
+says the speaker has a husband, now, from one reading. Each kind with varied sentences written
+for the test, and the possessives that take nothing for granted."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import believed, facts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the partner is the clause's subject
+        ("My girlfriend thinks the new couch is ugly", "has a partner"),
+        ("My hubby grills every Sunday", "has a partner"),
+        ("Our fiance finally booked the venue", "has a partner"),
+        # the partner is an object or in a prepositional phrase
+        ("We eat out a lot because cooking bores my wife", "has a partner"),
+        ("Just back from a trip with my boyfriend", "has a partner"),
+        # a denial about the partner still takes the partner for granted
+        ("My husband doesn't like museums", "has a partner"),
+        # children, the same
+        ("My daughter got a puppy for her birthday", "has kids"),
+        ("Dinner is chaos with my three kids", "has kids"),
+        ("My son doesn't like broccoli", "has kids"),
+    ],
+)
+def test_the_speakers_own_possessive_is_believed_whoever_the_clause_is_about(
+    text: str, expected: str
+) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        # a partner who is gone or not yet there
+        ("My ex-wife took the dog", "has a partner"),
+        ("My late husband loved sailing", "has a partner"),
+        ("My future husband will need to love cats", "has a partner"),
+        ("My wife and I divorced a while ago", "has a partner"),
+        ("I still miss my girlfriend every day", "has a partner"),
+        # set in the past or a hypothetical
+        ("Back in college my boyfriend and I hiked a lot", "has a partner"),
+        ("If I ever marry, my husband will have to cook", "has a partner"),
+        # someone else's, or not the speaker's kind of possessive
+        ("Your wife sounds lovely", "has a partner"),
+        ("My neighbour's kids are loud", "has kids"),
+        ("My students are like my kids", "has kids"),
+        ("I coach under-tens and my kids won on Saturday", "has kids"),
+    ],
+)
+def test_a_possessive_that_takes_nothing_for_granted_stays_out_of_the_block(
+    text: str, never: str
+) -> None:
+    assert never not in believed(text)
+
+
+def test_a_denial_of_being_married_is_no_partner() -> None:
+    assert "has a partner" not in facts("I'm not married and never was")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a modal consequence is as hypothetical as its condition
+        ("If my knee holds up, my coach will enter me in the relay", set()),
+        ("If we ever move, my boyfriend would want a garden", set()),
+        # a habit under a condition is still the speaker's habit
+        ("If it rains, I swim at the leisure centre", {"primary sport: swimming"}),
+    ],
+)
+def test_the_consequence_of_a_condition_takes_its_mood_from_its_modal(
+    text: str, expected: set[str]
+) -> None:
+    assert believed(text) == expected
