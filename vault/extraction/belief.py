@@ -57,15 +57,30 @@ _LASTING = re.compile(
 )
 _PRACTICE = frozenset({Category.SPORT, Category.PREFERENCE, Category.CONTEXT})
 _SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|television)\b|\bspectat")
+# "Watch" after a determiner is a thing worn on the wrist ("a watch dealer", "my new watch").
+_WATCH_NOUN = re.compile(
+    r"\b(?:a|an|the|my|your|his|her|our|their|this|that|smart|new|old) (?:\w+ )?watch(?:es)?\b"
+)
 _ALWAYS_BUSY = re.compile(
     r"\b(?:always|constantly|schedule|life|lifestyle|job|every (?:day|week)|all the time"
     r"|time[- ]poor|juggling|full[- ]time)\b"
 )
 # "I'm a history major in college": a present "I am" is now, whatever place it names.
-_PRESENT_BE = re.compile(r"^(?:i'm|i am|we're|we are)\b")
+_PRESENT_BE = re.compile(
+    r"^(?:(?:but|and|so|though|well|yes|yeah|also|actually|now) )*(?:i'm|i am|we're|we are)\b"
+)
 # A finding that states a negation ("is not working", "dislikes treadmill") reads a negated
 # clause on purpose.
 _NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b|\bpoorly\b|\btrouble\b")
+
+
+def _spectator(finding: Finding, clause: Clause) -> bool:
+    """An activity read in a clause that watches it: the clause's own words, and "watch" as a
+    verb ("I work at a watch dealer" watches nothing; a film watched in another clause of the
+    sentence says nothing of the clause's job or activity)."""
+    if finding.category not in _PRACTICE or "context:job" in (finding.tags or ()):
+        return False
+    return bool(_SPECTATOR.search(_WATCH_NOUN.sub(" ", clause.text)))
 
 
 def presupposed(finding: Finding, clause: Clause) -> bool:
@@ -79,7 +94,7 @@ def self_description(finding: Finding, clause: Clause) -> bool:
         return False
     if clause.past or clause.future or clause.one_off:
         return False
-    if finding.category in _PRACTICE and _SPECTATOR.search(clause.context or clause.text):
+    if _spectator(finding, clause):
         return False  # "I like to watch racing": a fan is not an athlete
     if clause.remote_past and not _PRESENT_BE.match(clause.text):
         return False

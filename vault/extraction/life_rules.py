@@ -22,6 +22,8 @@ from vault.extraction.lexicon import (
     JOBS,
     LIKE_OBJECTS,
     OTHER_SPORTS,
+    SPORT_GERUNDS,
+    VERB_RX,
     all_matches,
     alternation,
     compile_table,
@@ -380,6 +382,27 @@ def other_sport(clause: Clause, memo: Memo) -> list[Finding]:
     return [_fact("other_sport", clause, match.start(), f"also does {sport}", sport)]
 
 
+# A thing liked may be where something else happens: the object of a preposition of place
+# ("the feeling of flying on the track", "a picnic in the hills") is liked only when a training
+# verb or session word leads to it ("running on the track", "intervals on the track").
+_PLACE_PREPOSITION = re.compile(
+    r"\b(?:on|at|in|to|near|around|by|along|onto|into|from|off|across) (?:the |a |an |my |our"
+    r" |some |this |that )?$"
+)
+_TRAINING = re.compile(
+    rf"\b(?:{VERB_RX}|{alternation(SPORT_GERUNDS)}|train\w*|work(?:ing)? out|workouts?|intervals"
+    r"|reps|laps|miles|sessions?|sprints?|sprinting|walk\w*|hik\w*|climb\w*|lift\w*)\b"
+)
+
+
+def _a_place(scope: str, match: re.Match[str]) -> bool:
+    """True when `match` is the place of a preposition that no training word leads to."""
+    if "gym" in match.group(0):
+        return False  # a gym is where training happens: going to it is training
+    before = scope[: match.start()]
+    return bool(_PLACE_PREPOSITION.search(before)) and not _TRAINING.search(before)
+
+
 def likes(clause: Clause, memo: Memo) -> list[Finding]:
     """Tastes: "I love intervals" -> likes intervals; "I hate treadmills" -> dislikes treadmill."""
     text = clause.text
@@ -395,7 +418,7 @@ def likes(clause: Clause, memo: Memo) -> list[Finding]:
         if re.search(r"favou?rite|bores?|boring|sucks?|nemesis|kryptonite", verb.group(0))
         else text[verb.start() :]
     )
-    things = [value for _, value in all_matches(_LIKE_T, scope)]
+    things = [value for match, value in all_matches(_LIKE_T, scope) if not _a_place(scope, match)]
     if dislike and re.search(r"\bmornings?\b|morning person", scope):
         things.append("early mornings")
     elif dislike and _EVENING.search(scope):

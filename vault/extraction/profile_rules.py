@@ -34,7 +34,11 @@ _VERB, _ADVERBS = VERB_RX, ADVERBS_RX
 _GERUND = alternation(SPORT_GERUNDS)
 _AGENT = alternation(SPORT_AGENTS)
 _NOT_SPORT = (
-    r"(?! (?:to work|in to work|into|out\b|late|errands|over|away|low|short|behind|things"
+    r"(?! (?:to work|in to work|into|out\b|late|errands|over|away|low|short|behind|things|through"
+    # "run around" with no route or measure moves about ("run around streaking"); "jog around
+    # the neighborhood" and "run about 50 minutes" are runs
+    r"|(?:around|about)(?! (?:\d|an? |the|my|our|this|town|half|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty))"
     r"|activities|events|it\b|(?:a|an|my|our|the|all kinds of) (?:\w+ )?"
     r"(?:business|company|shop|store|team|firm|restaurant|cafe|pub|show|club|department|charity"
     r"|school|blog|kennel|farm|household|motorbike|motorcycle|bus|train|car|scooter|horses?"

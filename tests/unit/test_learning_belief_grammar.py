@@ -1,0 +1,52 @@
+"""The belief gate reads the clause a finding came from (issue 28): a spectator's word in another
+clause of the sentence, or a job next to a spectator's word, does not make the speaker a fan;
+a present "I am" after a conjunction is now, whatever place it names."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import believed, facts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the watching is another clause's
+        ("I'm a paramedic, so most nights I just watch films", "works as a paramedic"),
+        ("I am expecting my first baby, so I watch a lot of movies now", "is pregnant"),
+        # a job beside a spectator's word in the same clause
+        ("I work at a sports bar where we watch the games", "works at a sports bar"),
+    ],
+)
+def test_a_spectators_word_holds_back_only_its_own_clauses_activity(
+    text: str, expected: str
+) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like to watch racing", "likes racing"),
+        ("I love watching tennis on tv", "likes tennis"),
+    ],
+)
+def test_watching_an_activity_is_still_no_practice(text: str, expected: str) -> None:
+    assert expected not in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Not much, but I'm in college near the coast at the moment",
+        "Yeah and I'm in high school still, sadly",
+        "Well, I am in grad school for now",
+    ],
+)
+def test_a_present_i_am_after_a_conjunction_is_now(text: str) -> None:
+    assert "is a student" in believed(text)
+
+
+def test_school_in_the_past_stays_there() -> None:
+    assert "is a student" not in facts("Back in high school I ran track")

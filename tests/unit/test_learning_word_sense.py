@@ -1,0 +1,66 @@
+"""A sport word in another sense is no sport (issue 28): a training thing that is only the place
+of something else, "watch" as a thing on the wrist, "run" as a verb of moving about. Each kind
+with varied sentences written for the test, and the same words where they do mean training."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import believed, facts
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        # the object of a preposition of place that no training word leads to
+        ("I really enjoy the view from the track at the speedway", "likes track sessions"),
+        ("I love the smell of fuel at the track", "likes track sessions"),
+        ("We love having a picnic in the hills", "likes hills"),
+        ("I love sitting by the trails with a book", "likes trail running"),
+        ("I enjoy reading in the rain", "likes rain"),
+    ],
+)
+def test_a_training_word_that_is_only_a_place_is_no_taste(text: str, never: str) -> None:
+    assert never not in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a training verb or session word leads to the place: the taste stands
+        ("I love doing intervals on the track", "likes track sessions"),
+        ("I love running on the track", "likes track sessions"),
+        ("I love the track", "likes track sessions"),
+        ("I love cycling in the hills", "likes hills"),
+        ("I enjoy running in the rain", "likes rain"),
+        ("I like going to the gym", "likes strength training"),
+    ],
+)
+def test_a_place_a_training_word_leads_to_is_still_liked(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I work at a watch repair shop",
+        "I'm a cashier at the watch store downtown",
+        "I work at a discount watch dealer",
+    ],
+)
+def test_watch_as_a_thing_watches_nothing(text: str) -> None:
+    assert any(f.startswith("works ") for f in believed(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "sport"),
+    [
+        ("In that game I always run around collecting coins", None),
+        ("At work I run about all day", None),
+        ("I jog around the park most evenings", "primary sport: running"),
+        ("I usually run about 40 minutes", "primary sport: running"),
+    ],
+)
+def test_run_around_with_no_route_or_measure_moves_about(text: str, sport: str | None) -> None:
+    found = {f for f in facts(text) if f.startswith("primary sport")}
+    assert found == ({sport} if sport else set())
