@@ -50,3 +50,38 @@ def test_a_present_i_am_after_a_conjunction_is_now(text: str) -> None:
 
 def test_school_in_the_past_stays_there() -> None:
     assert "is a student" not in facts("Back in high school I ran track")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Me too! I'm a welder at the shipyard", "works as a welder"),
+        ("Same here, I am vegan", "is vegan"),
+        ("Me too, I'm a graduate student", "is a student"),
+    ],
+)
+def test_an_echo_agrees_in_tastes_not_in_who_one_is(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Me too! I love cycling", "likes cycling"),
+        ("Same here, I run most mornings", "primary sport: running"),
+    ],
+)
+def test_an_echoed_taste_or_practice_stays_below(text: str, expected: str) -> None:
+    assert expected in facts(text) and expected not in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I really need to go on a diet",
+        "I have to start eating clean",
+        "I want to try a vegan diet",
+    ],
+)
+def test_an_aim_to_eat_a_way_is_no_way_of_eating(text: str) -> None:
+    assert not any(f.startswith(("eats", "is vegan", "is on a diet")) for f in facts(text))

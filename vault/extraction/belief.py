@@ -8,8 +8,8 @@ from the clause's grammar (`vault.extraction.clauses.Clause`), never from its wo
   "we"); a clause with no subject at all ("Love running!") could be about anyone;
 - the verb must be present tense: "I went on a run", "I just got a job", "I started yoga"
   tell an event, which the vault believes when it recurs (another session, another day);
-- it must not be an echo of the other speaker ("Me too! I love running"), a one-off ("this
-  morning"), nor set in the past;
+- it must not be a one-off ("this morning"), nor set in the past, and a taste or a practice must
+  not echo the other speaker ("Me too! I love running"; "Me too, I'm a welder" is still a job);
 - the predicate must be durable: who the athlete is (job, family, diet, a condition), what
   they do and like, their level, a plan they are in. An injury is durable only when it is
   said to last ("for years", "keeps", "again", "chronic", "still"): a one-evening ache is not.
@@ -55,6 +55,18 @@ _LASTING = re.compile(
     r"|recurring|keeps?|kept|again|still|ongoing|on and off|since|every time|whenever|bad"
     r"|dodgy|weak|old|has been|have been|'ve been)\b"
 )
+# What an echo of the other speaker may be said out of politeness: a taste, a practice, a slot.
+_TASTES = frozenset(
+    {
+        Category.SPORT,
+        Category.PREFERENCE,
+        Category.LEVEL,
+        Category.GOAL,
+        Category.TIME_PREFERENCE,
+        Category.DURATION,
+        Category.TRAINING_RESPONSE,
+    }
+)
 _PRACTICE = frozenset({Category.SPORT, Category.PREFERENCE, Category.CONTEXT})
 _SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|television)\b|\bspectat")
 # "Watch" after a determiner is a thing worn on the wrist ("a watch dealer", "my new watch").
@@ -90,8 +102,10 @@ def presupposed(finding: Finding, clause: Clause) -> bool:
 
 def self_description(finding: Finding, clause: Clause) -> bool:
     """True when `clause` describes the speaker, now, with a durable predicate."""
-    if not (clause.asserts and clause.explicit_self) or clause.echo:
+    if not (clause.asserts and clause.explicit_self):
         return False
+    if clause.echo and finding.category in _TASTES:
+        return False  # "Me too! I love swimming": politeness agrees in tastes, not in a job
     if clause.past or clause.future or clause.one_off:
         return False
     if _spectator(finding, clause):

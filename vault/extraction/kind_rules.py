@@ -192,6 +192,8 @@ def eating(clause: Clause, memo: Memo) -> list[Finding]:
     match = _DIET.search(clause.text)
     if match is None or _PUT_ON.search(clause.text):  # "I put him on a diet": his diet
         return []
+    if _INTENT.search(clause.text[: match.start()]):
+        return []  # "I have to get on a diet", "I want to eat clean": an aim, not a way of eating
     kind = match.group("d")
     strict = match.group("k")
     if strict in {"vegan", "vegetarian"}:
