@@ -76,3 +76,40 @@ def test_the_consequence_of_a_condition_takes_its_mood_from_its_modal(
     text: str, expected: set[str]
 ) -> None:
     assert believed(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a practice the speaker owns, whoever the clause is about
+        ("My volleyball practice ran late again", "also does volleyball"),
+        ("The coach moved my tennis lessons to Friday", "also does tennis"),
+        ("Rain ruined my evening walks all week", "also does walking"),
+        ("I bought a watch to time my hikes", "also does hiking"),
+        ("My climbing club meets on Thursdays", "also does climbing"),
+        ("Nothing beats music during my workouts", "works out regularly"),
+    ],
+)
+def test_a_practice_in_the_speakers_possessive_is_believed(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        # a team one supports, someone else's practice, a class one teaches or takes in a subject
+        ("My favourite hockey team lost again", "also does hockey"),
+        ("My daughter's soccer practice is at six", "also does football"),
+        ("I graded papers for my history class", "also does"),
+        # the past
+        ("Back in college my rowing club trained at dawn", "also does rowing"),
+    ],
+)
+def test_a_possessive_that_owns_no_practice_names_none(text: str, never: str) -> None:
+    assert not any(f.startswith(never) for f in believed(text))
+
+
+def test_an_owned_endurance_practice_leaves_the_primary_sport_to_a_self_description() -> None:
+    assert not any(
+        f.startswith(("also does", "primary sport")) for f in facts("My runs are 40 min")
+    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from vault.domain.lexicon import sports
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
@@ -53,6 +54,18 @@ _OUTING_ACTIVITY = {
     "paddle": "kayaking",
     "climb": "climbing",
 }
+
+# A practice the speaker owns: "my softball game", "my swimming practice", "my daily walks", "my
+# workouts". The possessive takes the practice for granted whoever the clause is about.
+_HEADS = (
+    r"games?|practices?|training|class(?:es)?|lessons?|sessions?|team|league|club|routine|workouts?"
+)
+_OWN_PRACTICE = re.compile(
+    r"\b(?:my|our) (?!favou?rite\b)(?:(?:daily|weekly|morning|evening|nightly|usual|regular|long"
+    rf"|weekend|next) )?(?:(?P<x>[a-z][a-z-]*(?: [a-z-]+)?) (?:{_HEADS})\b|(?P<y>walks|hikes"
+    r"|workouts)\b)"
+)
+_OWN_PLURAL = {"walks": "walking", "hikes": "hiking"}
 
 _STUDY = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b"
@@ -158,6 +171,26 @@ def events(clause: Clause, memo: Memo) -> list[Finding]:
         _finding("activity", clause, at, f"also does {value}", f"context:{value}")
         for at, value in dict((v, (a, v)) for a, v in found).values()
     ]
+
+
+def own_practice(clause: Clause, memo: Memo) -> list[Finding]:
+    """A practice in the speaker's own possessive: "my softball game was cancelled" -> also does
+    softball, "my morning workouts" -> works out regularly (believed as a presupposition)."""
+    if clause.remote_past:
+        return []
+    found = []
+    for match in _OWN_PRACTICE.finditer(clause.text):
+        plural = match.group("y")
+        if plural == "workouts":
+            text, tag = "works out regularly", "context:working out"
+        else:
+            value = _OWN_PLURAL.get(plural or "") or activity_named(match.group("x") or "")
+            if value is None or value in sports.ENDURANCE:
+                continue  # "my runs are 40 minutes": the primary sport needs a self-description
+            text, tag = f"also does {value}", f"context:{value}"
+        finding = _finding("activity", clause, match.start(), text, tag)
+        found.append(replace(finding, presupposed=True))
+    return found
 
 
 def study(clause: Clause, memo: Memo) -> list[Finding]:
@@ -266,4 +299,4 @@ def sleep(clause: Clause, memo: Memo) -> list[Finding]:
     return []
 
 
-RULES = (events, study, partner, eating, aims, sleep)
+RULES = (events, own_practice, study, partner, eating, aims, sleep)
