@@ -214,11 +214,16 @@ _MODAL = re.compile(r"\b(?:will|would|could|might|may|shall|'ll|'d|have to|has t
 _REMOTE_PAST = re.compile(
     r"\b(?:(?<!than i )used to|(?<!than i )use to|years? ago|decades? ago|(?<!since )last (?:year"
     r"|season|summer|spring"
-    r"|autumn|fall|winter)|years back|back in (?:the day|\d{4}|high school|college|school|uni)"
-    r"|back when|when i was|as a (?:kid|child|teen|teenager)|in (?:high school|college|university"
-    r"|uni|school|my (?:twenties|teens|20s|30s))|previously|formerly|at one point|in the past"
+    r"|autumn|fall|winter)|years back|back in (?:the day|\d{4})"
+    r"|back when|when i was|as a (?:kid|child|teen|teenager)|in my (?:twenties|teens|20s|30s)"
+    r"|previously|formerly|at one point|in the past"
     r"|a long time ago|growing up)\b"
 )
+# "In college" is a time only for a clause in the past ("I ran track in college", "in college I
+# rowed"); a speaker's present clause says where they are now ("I'm in college", "I study law in
+# college").
+_SCHOOL_TIME = re.compile(r"\b(?:back )?in (?:high school|college|university|uni|school)\b")
+_FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|we|we're|we've)\b")
 _FUTURE = re.compile(
     r"\b(?:i|we) (?:\w+ )?(?:will|shall)\b|\b(?:i'll|we'll)\b|\b(?:i'm|i am|we're|we are)"
     r" (?:\w+ )?going to (?!be\b)|\bin (?:a few|\d+|two|three|five|ten) years\b|\bsomeday\b"
@@ -370,7 +375,10 @@ def split_clauses(text: str) -> list[Clause]:
                 mood = (hypothetical, future)
             if _CONDITION.match(stripped) and hypothetical:
                 condition, condition_at = True, position
-            remote = bool(_REMOTE_PAST.search(body))
+            remote = bool(_REMOTE_PAST.search(body)) or bool(
+                _SCHOOL_TIME.search(body)
+                and not (_FIRST_PERSON.match(stripped) and not _PAST_VERB.match(stripped))
+            )
             if remote and past_from is None:
                 past_from = position
             elif past_from is not None and not _NOW.search(body):

@@ -71,9 +71,12 @@ _STUDY = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b"
     r"|\b(?:i'm|i am) (?:a |an )?(?:\w+ )?(?:graduate|grad|college|university|undergrad"
     r"|undergraduate|phd|doctoral|med|medical|law|nursing|exchange|high school) student\b"
-    r"|\b(?:i'm|i am) (?:\w+ )?in (?:nursing|law|med|medical|grad|graduate|business|film|art"
+    r"|\b(?:i'm|i am) (?:\w+ )?(?:in|at) (?:nursing|law|med|medical|grad|graduate|business|film|art"
     r"|culinary|beauty|dental|vet|veterinary|pharmacy|engineering) school\b"
-    r"|\bi (?:study|am studying|'m studying) (?!to\b|for\b|hard\b)[a-z]"
+    r"|\b(?:i'm|i am) (?:\w+ )?(?:in|enrolled in|back in) (?!(?:a|an|the|my|his|her|their)\b)"
+    r"(?:\w+ )?(?:school|college|uni|university)\b"
+    r"|\bi(?: am|'m)? (?:currently |still |now |also |really )?(?:study|studying) (?!to be\b|hard\b"
+    r"|the\b|it\b|them\b|this\b|that\b|his\b|her\b|your\b|their\b|up\b)(?P<obj>[a-z][a-z-]*)"
     r"|\b(?:i'm|i am) (?:in|doing) my (?:first|second|third|fourth|final|last) year\b"
     r"|\bi (?:also |still |currently )?(?:go|am going|'m going) to (?:high school|college|uni"
     r"|university|grad school|law school|med school|nursing school|community college)\b"
@@ -198,8 +201,8 @@ def study(clause: Clause, memo: Memo) -> list[Finding]:
     if not _speaks(clause) or clause.negated:
         return []
     match = _STUDY.search(clause.text)
-    if match is None:
-        return []
+    if match is None or (match.group("obj") and activity_named(clause.text[match.start("obj") :])):
+        return []  # "I'm studying ballet" practises an activity
     found = _finding("job", clause, match.start(), "is a student", "context:job")
     return [Finding(**{**found.__dict__, "slot": "job", "priority": 1})]
 

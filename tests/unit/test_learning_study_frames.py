@@ -1,0 +1,47 @@
+"""Study told by its frame (issue 28): "I'm studying X" with adverbs, being in or at a school of
+some kind, and "in college" as a place for a present clause but a time for a past one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import believed, facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm studying marine biology at the moment",
+        "I am currently studying accounting",
+        "Not much, I'm studying for my chemistry finals",
+        "I study architecture in college and wait tables at night",
+        "I'm enrolled in community college now",
+        "I'm still at pharmacy school for two more years",
+        "I am back in school to become a paralegal",
+    ],
+)
+def test_study_in_the_present_is_believed(text: str) -> None:
+    assert "is a student" in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an activity studied is practised, not a course
+        "I'm currently studying salsa dancing",
+        # what is studied is no course
+        "I'm studying the map before the trip",
+        # in college as a time, for a clause in the past
+        "I ran cross country in college",
+        "In college I rowed every morning",
+        "I met my husband in college",
+    ],
+)
+def test_the_same_words_that_name_no_present_study(text: str) -> None:
+    assert "is a student" not in facts(text)
+
+
+def test_a_sport_in_college_stays_in_the_past() -> None:
+    assert not any(
+        f.startswith(("primary sport", "also does")) for f in believed("I rowed in college")
+    )
