@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from vault.domain.lexicon import sports
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
@@ -54,18 +53,6 @@ _OUTING_ACTIVITY = {
     "paddle": "kayaking",
     "climb": "climbing",
 }
-
-# A practice the speaker owns: "my softball game", "my swimming practice", "my daily walks", "my
-# workouts". The possessive takes the practice for granted whoever the clause is about.
-_HEADS = (
-    r"games?|practices?|training|class(?:es)?|lessons?|sessions?|team|league|club|routine|workouts?"
-)
-_OWN_PRACTICE = re.compile(
-    r"\b(?:my|our) (?!favou?rite\b)(?:(?:daily|weekly|morning|evening|nightly|usual|regular|long"
-    rf"|weekend|next) )?(?:(?P<x>[a-z][a-z-]*(?: [a-z-]+)?) (?:{_HEADS})\b|(?P<y>walks|hikes"
-    r"|workouts)\b)"
-)
-_OWN_PLURAL = {"walks": "walking", "hikes": "hiking"}
 
 _STUDY = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b"
@@ -176,26 +163,6 @@ def events(clause: Clause, memo: Memo) -> list[Finding]:
     ]
 
 
-def own_practice(clause: Clause, memo: Memo) -> list[Finding]:
-    """A practice in the speaker's own possessive: "my softball game was cancelled" -> also does
-    softball, "my morning workouts" -> works out regularly (believed as a presupposition)."""
-    if clause.remote_past:
-        return []
-    found = []
-    for match in _OWN_PRACTICE.finditer(clause.text):
-        plural = match.group("y")
-        if plural == "workouts":
-            text, tag = "works out regularly", "context:working out"
-        else:
-            value = _OWN_PLURAL.get(plural or "") or activity_named(match.group("x") or "")
-            if value is None or value in sports.ENDURANCE:
-                continue  # "my runs are 40 minutes": the primary sport needs a self-description
-            text, tag = f"also does {value}", f"context:{value}"
-        finding = _finding("activity", clause, match.start(), text, tag)
-        found.append(replace(finding, presupposed=True))
-    return found
-
-
 def study(clause: Clause, memo: Memo) -> list[Finding]:
     """Study: "I'm majoring in biology", "a graduate student", "in nursing school"."""
     if not _speaks(clause) or clause.negated:
@@ -302,4 +269,4 @@ def sleep(clause: Clause, memo: Memo) -> list[Finding]:
     return []
 
 
-RULES = (events, own_practice, study, partner, eating, aims, sleep)
+RULES = (events, study, partner, eating, aims, sleep)

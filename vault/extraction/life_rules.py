@@ -309,7 +309,11 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     title = next(group for group in match.groups() if group)
     if match.group("e") and not _TITLE_HEAD.search(title):
         field = _FIELD.match(title)  # "I work as a tech support" -> works in tech support
-        return [_job(clause, match.start(), f"works in {field.group(0)}", 1)] if field else []
+        if field:
+            return [_job(clause, match.start(), f"works in {field.group(0)}", 1)]
+        if _NOT_ROLE.search(title):
+            return []  # "I work as a team": how, not what
+        # whatever "I work as a ..." names is a role: "a waitress", "a museum tour guide"
     if title.startswith("customer service"):
         return [_job(clause, match.start(), "works in customer service", 2)]
     if title == "student":
@@ -318,6 +322,11 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     return [_job(clause, match.start(), f"works as {article} {title}", 2)]
 
 
+# What "I work as a ..." may name that is no role: a manner, a unit, a favour.
+_NOT_ROLE = re.compile(
+    r"\b(?:team|group|unit|pair|family|whole|hobby|favou?r|side|way|result|bonus|rule|matter"
+    r"|means|part|kind|sort|type|lot|bit|form)$"
+)
 # A free-text title must end in a word for a person's role, else it is a field or a fragment.
 _TITLE_HEAD = re.compile(
     r"(?:er|or|ist|ian|ant|ent|man|woman|nurse|chef|cook|aide|assistant|rep|agent|officer|guard"

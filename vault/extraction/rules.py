@@ -29,6 +29,7 @@ from vault.extraction import (
     health_rules,
     kind_rules,
     life_rules,
+    possessive_rules,
     profile_rules,
     schedule_rules,
     work_rules,
@@ -49,6 +50,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     *health_rules.RULES,
     *kind_rules.RULES,
     *work_rules.RULES,
+    *possessive_rules.RULES,
 )
 # Characters read per call; longer input is cut. The rules are linear, this bounds the time.
 MAX_TEXT = 20_000

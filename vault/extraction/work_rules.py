@@ -47,14 +47,16 @@ _STOP = (
 )
 _NP = rf"(?P<np>(?:(?!{_STOP}\b)[a-z][a-z'&-]*)(?: (?!{_STOP}\b)[a-z][a-z'&-]*){{0,3}})"
 # What follows "work at / in / for a ..." without being a place or an employer.
-_NOT_PLACE = re.compile(
+NOT_PLACE = re.compile(
     r"^(?:\w+ )*?(?:pace|rate|level|time|times|moment|minute|while|bit|lot|way|manner|hurry"
     r"|rush|pinch|row|team|group|pair|sense|day|days|week|weeks|night|nights|weekend|living"
     r"|change|difference|home|distance|job|jobs|role|position|capacity|place|industry|field"
     r"|area|business|sector)$"
     r"|^office$|^(?:few|couple|little|long|good|great|bad|better|best|new|same|different|lot|number)\b"
 )
-_AT = re.compile(rf"{_I}work(?:s|ing)? (?P<p>at|in) (?P<a>a|an|the|\w+'s) {_NP}")
+_AT = re.compile(
+    rf"{_I}work(?:s|ing)? (?:part[- ]time |full[- ]time )?(?P<p>at|in) (?P<a>a|an|the|\w+'s) {_NP}"
+)
 _AT_NAME = re.compile(
     r"\b[Ii] (?:" + ADVERBS + r")work (?:at|for) (?P<name>[A-Z][\w'&-]*(?: [A-Z][\w'&-]*){0,2})"
 )
@@ -63,12 +65,18 @@ _NOT_EMPLOYER = re.compile(
     r"^(?:living|while|change|bit|free|money|fun|cause|charity|few|couple|hour|hours|minute"
     r"|minutes|day|days|week|weeks|weekend|month|months|year|years)\b"
 )
+FIELDS = (
+    r"tech|finance|sales|marketing|healthcare|health care|education|retail|construction"
+    r"|insurance|real estate|hospitality|accounting|hr|human resources|banking|nursing|software"
+    r"|advertising|publishing|logistics|manufacturing|government|politics|mining|engineering"
+    r"|fashion|media|security|maintenance|landscaping|plumbing|catering"
+)
+"""The fields a person works in, as a regex alternation ("I'm in retail", "my construction job")."""
 _FIELD = re.compile(
-    rf"{_IM}in (?P<d>tech|finance|sales|marketing|healthcare|health care|education|retail"
-    r"|construction|insurance|real estate|hospitality|accounting|hr|human resources|banking"
-    r"|nursing|software|advertising|publishing|logistics|manufacturing|government|politics"
-    r"|mining|engineering|fashion|media|the (?:army|navy|air force|military|marines|police"
+    rf"{_IM}in (?P<d>{FIELDS}|the (?:army|navy|air force|military|marines|police"
     r"|coast guard|national guard))\b(?! (?:school|class|classes|college|degree|program))"
+    # "I work construction", "I work retail": the field as the verb's object
+    rf"|{_I}work (?P<w>{FIELDS})\b(?! (?:school|class|classes|college|degree|program|out))"
 )
 _TEACH = re.compile(
     rf"{_I}(?P<v>teach|coach)(?:es)? (?!(?:my|me|him|her|them|you|it|myself|yourself|us|this|that"
@@ -114,7 +122,8 @@ def _finding(clause: Clause, at: int, text: str, priority: int = 1) -> Finding:
     )
 
 
-def _article(word: str) -> str:
+def indefinite(word: str) -> str:
+    """The indefinite article `word` takes."""
     return "an" if word[0] in "aeiou" else "a"
 
 
@@ -129,14 +138,14 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     role = _ROLE_AT.search(text)
     if role:
         title = role.group("t")
-        found.append(_finding(clause, role.start(), f"works as {_article(title)} {title}", 2))
+        found.append(_finding(clause, role.start(), f"works as {indefinite(title)} {title}", 2))
     at = _AT.search(text)
-    if at and (_NOT_PLACE.search(at.group("np")) or names_a_person(at.group("a"))):
+    if at and (NOT_PLACE.search(at.group("np")) or names_a_person(at.group("a"))):
         at = None  # not a workplace, or another person's ("sarah's bakery")
     if at:
         article = at.group("a")
         if article not in {"the"} and not article.endswith("'s"):
-            article = _article(at.group("np"))
+            article = indefinite(at.group("np"))
         found.append(
             _finding(clause, at.start(), f"works {at.group('p')} {article} {at.group('np')}")
         )
@@ -151,7 +160,7 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         )
     field = _FIELD.search(text)
     if field:
-        name = field.group("d")
+        name = field.group("d") or field.group("w")
         found.append(_finding(clause, field.start(), f"works in {_UPPER.get(name, name)}"))
     teach = _TEACH.search(text)
     if teach and not activity_named(teach.group("np")):  # "I teach yoga": the yoga rule's
@@ -161,7 +170,7 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     if own:
         np = own.group("np") or own.group("hp")
         verb = "runs" if own.group("v") == "run" else "owns"
-        found.append(_finding(clause, own.start(), f"{verb} {_article(np)} {np}"))
+        found.append(_finding(clause, own.start(), f"{verb} {indefinite(np)} {np}"))
     return found
 
 

@@ -1,0 +1,54 @@
+"""Work read by the frame of the clause (issue 28): whatever "I work as a ..." names is a role;
+the speaker's own job in a possessive ("my job at the bank", "my nursing job"); a workplace in a
+relative clause ("the bar I work at"); a field as the object of "work" ("I work retail")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import believed, facts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # any role after "I work as a"
+        ("I work as a hostess on weekends", "works as a hostess"),
+        ("I work as a park ranger", "works as a park ranger"),
+        # the speaker's own job, whoever the clause is about
+        ("Sorry, my job at the hospital keeps me busy", "works at the hospital"),
+        ("Tomorrow I start my new job as a dental assistant", "works as a dental assistant"),
+        ("My plumbing job pays the bills", "works in plumbing"),
+        # a workplace in a relative clause
+        ("The diner I work at closes early on Sundays", "works at a diner"),
+        ("That's the library where I work", "works at a library"),
+        # a field as the object of "work"
+        ("I work retail, so weekends are busy", "works in retail"),
+        # an adverb after the verb
+        ("I work part-time at a garden centre", "works at a garden centre"),
+    ],
+)
+def test_work_told_by_its_frame(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I work as a team with my brother",
+        "My old job at the mill was awful",
+        "I quit my job at the bank last spring",
+        "My next job at the zoo starts in June",
+        "The hours I work are long",
+        "The people I work with are kind",
+        "Back in college my job at the cafe paid for books",
+    ],
+)
+def test_the_same_words_name_no_job(text: str) -> None:
+    assert not any(f.startswith(("works ",)) for f in believed(text))
+
+
+def test_a_possessive_job_is_one_fact_in_the_job_slot() -> None:
+    assert [f for f in facts("My job at the bank is boring") if f.startswith("works")] == [
+        "works at the bank"
+    ]

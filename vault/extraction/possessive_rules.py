@@ -1,0 +1,141 @@
+"""What the speaker's own possessive or a relative clause takes for granted (issue 28).
+
+"My softball game was cancelled" is about the game, but it takes for granted that the speaker
+plays softball; "my job at the bank keeps me busy" that they work at a bank; "the bar I work at
+is crowded" that they work at a bar. Each rule reads one such frame whoever the clause is about,
+and marks its finding `presupposed`, which the belief gate (`vault.extraction.belief`) believes
+from one reading unless the clause is a hypothetical or set in the past:
+
+- a practice: "my <activity> game / practice / class / lessons / team / club / routine /
+  workouts", "my daily walks", "my morning workouts" -> `also does <activity>`, `works out
+  regularly` (not a team one supports, a class in a subject, nor an endurance sport, whose slot
+  needs a self-description);
+- a job: "my job at <a place>", "my job as <a role>", "my <field> job" -> `works at ...`,
+  `works as ...`, `works in <field>` (not an old, last, former, dream or next job, nor one lost
+  or quit);
+- a workplace in a relative clause: "the <place> (that / where) I work (at / in)" -> `works at
+  a <place>`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vault.domain.lexicon import sports
+from vault.domain.vocabulary import Category
+from vault.extraction.clauses import Clause
+from vault.extraction.exercise_rules import activity_named
+from vault.extraction.findings import Finding, Memo
+from vault.extraction.work_rules import FIELDS, NOT_PLACE, indefinite
+
+CONTEXT = 0.7
+
+_HEADS = (
+    r"games?|practices?|training|class(?:es)?|lessons?|sessions?|team|league|club|routine|workouts?"
+)
+_OWN_PRACTICE = re.compile(
+    r"\b(?:my|our) (?!favou?rite\b)(?:(?:daily|weekly|morning|evening|nightly|usual|regular|long"
+    rf"|weekend|next) )?(?:(?P<x>[a-z][a-z-]*(?: [a-z-]+)?) (?:{_HEADS})\b|(?P<y>walks|hikes"
+    r"|workouts)\b)"
+)
+_OWN_PLURAL = {"walks": "walking", "hikes": "hiking"}
+
+# A noun phrase of up to three words that a preposition, a conjunction or a pronoun ends.
+_END = (
+    r"(?:at|in|on|for|from|to|with|and|but|or|so|because|since|as|while|where|which|who|that"
+    r"|when|near|by|of|i|i'm|we|it|my|you|is|was|are|keeps?|makes?|has|had|pays?|gets?|now"
+    r"|really|so|very|too|today|tonight|right|again|every|all|then|though|anymore)"
+)
+_WORDS = rf"(?:(?!{_END}\b)[a-z][a-z'&-]*)(?: (?!{_END}\b)[a-z][a-z'&-]*){{0,2}}"
+_NOT_NOW = r"(?!(?:old|last|previous|former|first|dream|next|future|ideal|summer)\b)"
+_MY_JOB = re.compile(
+    rf"\bmy {_NOT_NOW}(?:(?:new|current|day|second|main|regular|full[- ]time|part[- ]time"
+    rf"|real) )?job (?:(?P<p>at) (?P<a>a|an|the) (?P<place>{_WORDS})|as (?:an? )?(?P<role>{_WORDS}))"
+    rf"|\bmy (?P<field>{FIELDS}) job\b"
+)
+_RELATIVE = re.compile(
+    rf"\b(?:the|a) (?P<place>{_WORDS}) (?:where i (?:\w+ )?work\b(?! (?:with|for|as|on|out)\b)"
+    r"|(?:that )?i (?:\w+ )?work (?:at|in)\b)"
+)
+_GONE = re.compile(r"\b(?:quit|lost|left|leaving|fired|laid off|used to|retired from)\b")
+
+
+def _finding(rule: str, clause: Clause, at: int, text: str, tag: str, slot: str | None) -> Finding:
+    return Finding(
+        rule,
+        (clause.index, at),
+        Category.CONTEXT,
+        text,
+        CONTEXT,
+        tags=frozenset({tag}),
+        slot=slot,
+        priority=1 if slot else 0,
+        presupposed=True,
+    )
+
+
+def own_practice(clause: Clause, memo: Memo) -> list[Finding]:
+    """A practice in the speaker's own possessive: "my softball game was cancelled" -> also does
+    softball, "my morning workouts" -> works out regularly."""
+    if clause.remote_past:
+        return []
+    found = []
+    for match in _OWN_PRACTICE.finditer(clause.text):
+        plural = match.group("y")
+        if plural == "workouts":
+            text, tag = "works out regularly", "context:working out"
+        else:
+            value = _OWN_PLURAL.get(plural or "") or activity_named(match.group("x") or "")
+            if value is None or value in sports.ENDURANCE:
+                continue  # "my runs are 40 minutes": the primary sport needs a self-description
+            text, tag = f"also does {value}", f"context:{value}"
+        found.append(_finding("activity", clause, match.start(), text, tag, None))
+    return found
+
+
+def own_job(clause: Clause, memo: Memo) -> list[Finding]:
+    """A job in the speaker's own possessive or a workplace in a relative clause: "my job at the
+    bank", "my construction job", "the bar I work at" -> works at a bank, works in construction,
+    works at a bar."""
+    if clause.remote_past or _GONE.search(clause.context or clause.text):
+        return []
+    text = clause.text
+    mine = _MY_JOB.search(text)
+    if mine and mine.group("place") and not NOT_PLACE.search(mine.group("place")):
+        place = mine.group("place")
+        said = mine.group("a") if mine.group("a") == "the" else indefinite(place)
+        return [
+            _finding("job", clause, mine.start(), f"works at {said} {place}", "context:job", "job")
+        ]
+    if mine and mine.group("role"):
+        role = mine.group("role")
+        return [
+            _finding(
+                "job",
+                clause,
+                mine.start(),
+                f"works as {indefinite(role)} {role}",
+                "context:job",
+                "job",
+            )
+        ]
+    if mine and mine.group("field"):
+        field = mine.group("field")
+        return [_finding("job", clause, mine.start(), f"works in {field}", "context:job", "job")]
+    where = _RELATIVE.search(text)
+    if where and not NOT_PLACE.search(where.group("place")):
+        place = where.group("place")
+        return [
+            _finding(
+                "job",
+                clause,
+                where.start(),
+                f"works at {indefinite(place)} {place}",
+                "context:job",
+                "job",
+            )
+        ]
+    return []
+
+
+RULES = (own_practice, own_job)
