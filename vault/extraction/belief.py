@@ -49,11 +49,12 @@ _DURABLE = frozenset(
         Category.TRAINING_RESPONSE,
     }
 )
-# An injury said to last: the only kind of injury one reading may believe.
+# An injury said to last: the only kind of injury one reading may believe (a bone broken now,
+# "I have a broken arm", lasts weeks; "I broke my arm" is an event, past).
 _LASTING = re.compile(
     r"\b(?:for (?:years|months|ages|a while|a long time|the past|the last)|always|chronic"
     r"|recurring|keeps?|kept|again|still|ongoing|on and off|since|every time|whenever|bad"
-    r"|dodgy|weak|old|has been|have been|'ve been)\b"
+    r"|dodgy|weak|old|has been|have been|'ve been|broken|fractured|in a cast|in a sling)\b"
 )
 # What an echo of the other speaker may be said out of politeness: a taste, a practice, a slot.
 _TASTES = frozenset(

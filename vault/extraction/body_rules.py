@@ -37,7 +37,7 @@ _HURT = re.compile(
     r"|swollen|swelling|bad|dodgy|gammy|cranky|grumbly|flar\w*|playing up|acting up|bother\w*"
     r"|killing me|wrecked|rolled|twisted|torn|tear|fracture\w*|syndrome|stiff|stiffness"
     r"|clicking|giving way|gave way|bursitis|sprung|knackered|shot|rolling|numb\w*|tingl\w*"
-    r"|cramp\w*"
+    r"|cramp\w*|broken|broke|break|breaks|busted|in a cast|in a sling|in a brace"
     r"|throbb\w*|grinding|locking|locked up|popp\w*|tender|bruised|screaming|barking|toast|on fire"
     r"|grief|gyp|jip|creaky|crunchy|grumpy|rehab\w*)\b"
 )

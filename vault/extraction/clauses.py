@@ -232,7 +232,9 @@ _FUTURE = re.compile(
 _HERE_SELF = re.compile(r"^(?:an? )?(?:[a-z'-]+ ){0,3}[a-z'-]+ here$")
 # A past-tense verb right after a first-person subject: an event, not a description.
 _PAST_VERB = re.compile(
-    r"^(?:i|we|my \w+(?: \w+)?)(?: (?:just|finally|recently|also|actually|first|once|then"
+    # "my ankle is fractured" is a state: the second word of the subject is no verb
+    r"^(?:i|we|my \w+(?: (?!(?:is|are|has|have|feels|feel|gets|seems|looks|keeps)\b)\w+)?)"
+    r"(?: (?:just|finally|recently|also|actually|first|once|then"
     r"|even|only|really))* (?:was|were|had|did|went|got|took|made|came|ran|swam|rode|broke"
     r"|tore|fell|won|lost|began|saw|met|left|became|bought|found|gave|wrote|spent|felt|hurt"
     r"|(?!(?:need|used|use|tired|bored|interested|married|retired|scared|excited|obsessed"

@@ -10,6 +10,7 @@ negations give nothing, like every other rule.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from vault.domain.text import HEALTH_CONDITIONS
 from vault.domain.vocabulary import Category
@@ -68,6 +69,21 @@ _SLEEP = re.compile(
 )
 
 
+# Allergies and intolerances: "I'm allergic to cats", "my water allergy", "I'm lactose
+# intolerant". The speaker's own possessive takes the allergy for granted ("my allergies could
+# never handle kittens").
+_ALLERGY = re.compile(
+    r"\b(?:i'm|i am) (?:\w+ )?allergic to (?:most |some |all |many )?(?P<a>[a-z]+(?: (?!with|and"
+    r"|so|but|because|too|as|in|at|which|that)[a-z]+)?)"
+    r"|\b(?:i have|i've got|i suffer from|i get|(?P<my>my)) (?:a |an |bad |severe |terrible )?"
+    r"(?:(?P<b>[a-z]+) )?allerg(?:y|ies)\b"
+)
+_INTOLERANT = re.compile(
+    r"\b(?:i'm|i am) (?:\w+ )?(?P<i>lactose|gluten|dairy|wheat) intolerant\b"
+    r"|\bi (?:have|'ve got) (?:a |an )?(?P<j>lactose|gluten|dairy|wheat) intolerance\b"
+)
+_NOT_KIND = frozenset({"seasonal", "food", "bad", "severe", "terrible", "the", "these", "those"})
+
 _PASSING_WORRY = re.compile(r"\banxiety (?:about|over|before|for)\b")
 _YEAR = re.compile(r"\bin (?:19|20)\d\d\b")
 
@@ -89,6 +105,33 @@ def diet(clause: Clause, memo: Memo) -> list[Finding]:
             text = fixed or f"is {'vegan' if word.startswith('plant') else word}"
             return [_finding(clause, match.start(), text, "context:diet", DIET)]
     return []
+
+
+def allergy(clause: Clause, memo: Memo) -> list[Finding]:
+    """Allergies and intolerances: "I'm allergic to cats" -> is allergic to cats, "my water
+    allergy" -> has a water allergy, "I'm lactose intolerant" -> is lactose intolerant."""
+    if clause.negated or clause.remote_past or clause.subject.value != "self":
+        return []
+    text = clause.text
+    found = []
+    intolerant = _INTOLERANT.search(text)
+    if intolerant and clause.asserts:
+        kind = intolerant.group("i") or intolerant.group("j")
+        tag = f"health:{kind} intolerance"
+        found.append(_finding(clause, intolerant.start(), f"is {kind} intolerant", tag, HEALTH))
+    allergic = _ALLERGY.search(text)
+    if allergic is None or not (clause.asserts or allergic.group("my")):
+        return found
+    if allergic.group("a"):
+        words = allergic.group("a")
+        fact = f"is allergic to {words}"
+    elif allergic.group("b") and allergic.group("b") not in _NOT_KIND:
+        fact = f"has a {allergic.group('b')} allergy"
+    else:
+        fact = "has allergies"
+    finding = _finding(clause, allergic.start(), fact, "health:allergy", HEALTH)
+    found.append(replace(finding, presupposed=bool(allergic.group("my"))))
+    return found
 
 
 def health(clause: Clause, memo: Memo) -> list[Finding]:
@@ -128,4 +171,4 @@ def health(clause: Clause, memo: Memo) -> list[Finding]:
     return found
 
 
-RULES = (diet, health)
+RULES = (diet, health, allergy)

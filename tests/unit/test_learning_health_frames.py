@@ -1,0 +1,62 @@
+"""Health read by its frame (issue 28): a bone broken now is a lasting injury, a break told as
+an event waits for another day; allergies and intolerances, the speaker's own possessive
+included; never someone else's, a denial or a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import believed, facts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a broken wrist so typing is slow", "has wrist issue"),
+        ("My ankle is fractured, six weeks in a boot", "has ankle issue"),
+        ("I'm stuck at home with a broken leg", "has leg issue"),
+    ],
+)
+def test_a_bone_broken_now_is_believed(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I broke my collarbone skiing", "has collarbone issue"),
+        ("I broke my toe on the stairs", "has toe issue"),
+    ],
+)
+def test_a_break_told_as_an_event_waits_for_another_day(text: str, expected: str) -> None:
+    found = facts(text)
+    assert expected not in believed(text) and (expected in found or not found)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to peanuts, sadly", "is allergic to peanuts"),
+        ("Honestly I am severely allergic to bees", "is allergic to bees"),
+        ("I have a shellfish allergy", "has a shellfish allergy"),
+        ("My pollen allergy is the worst in May", "has a pollen allergy"),
+        ("I get bad allergies every spring", "has allergies"),
+        ("I'm lactose intolerant, so oat milk for me", "is lactose intolerant"),
+        ("I have a gluten intolerance", "is gluten intolerant"),
+    ],
+)
+def test_allergies_and_intolerances_are_read(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My son is allergic to eggs",
+        "I don't have any allergies",
+        "Are you allergic to anything?",
+        "Is your husband lactose intolerant?",
+    ],
+)
+def test_no_allergy_of_the_speakers(text: str) -> None:
+    assert not any("allerg" in f or "intolerant" in f for f in facts(text))
