@@ -64,3 +64,19 @@ def test_watch_as_a_thing_watches_nothing(text: str) -> None:
 def test_run_around_with_no_route_or_measure_moves_about(text: str, sport: str | None) -> None:
     found = {f for f in facts(text) if f.startswith("primary sport")}
     assert found == ({sport} if sport else set())
+
+
+@pytest.mark.parametrize(
+    ("text", "hip"),
+    [
+        ("I love hip hop and break dancing", False),
+        ("We blast hip-hop at the gym", False),
+        ("My hip has been bad for years", True),
+    ],
+)
+def test_hip_hop_is_music_not_a_hip(text: str, hip: bool) -> None:
+    assert any(f.startswith("has") and "hip" in f for f in facts(text)) is hip
+
+
+def test_a_student_without_a_job_is_a_student() -> None:
+    assert "is a student" in believed("I'm still in college, so I don't have a job")

@@ -275,7 +275,9 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     idle = None if clause.remote_past else _NOT_WORKING.search(clause.text)
     if idle:  # "I'm not working right now": the negation is the fact
-        return [_job(clause, idle.start(), "is not working", 2)]
+        # a tie with a study of the same message keeps the study ("I'm still in high school, so I
+        # don't have a job" is a student)
+        return [_job(clause, idle.start(), "is not working", 1)]
     if clause.negated:
         return []
     student = _STUDENT.search(clause.text) or _STUDYING.search(clause.text)

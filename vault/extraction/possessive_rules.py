@@ -77,8 +77,8 @@ def _finding(rule: str, clause: Clause, at: int, text: str, tag: str, slot: str 
 def own_practice(clause: Clause, memo: Memo) -> list[Finding]:
     """A practice in the speaker's own possessive: "my softball game was cancelled" -> also does
     softball, "my morning workouts" -> works out regularly."""
-    if clause.remote_past:
-        return []
+    if clause.remote_past or clause.hypothetical:
+        return []  # "we should bring them to our dance class" is a suggestion
     found = []
     for match in _OWN_PRACTICE.finditer(clause.text):
         plural = match.group("y")
@@ -97,7 +97,7 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
     """A job in the speaker's own possessive or a workplace in a relative clause: "my job at the
     bank", "my construction job", "the bar I work at" -> works at a bank, works in construction,
     works at a bar."""
-    if clause.remote_past or _GONE.search(clause.context or clause.text):
+    if clause.remote_past or clause.hypothetical or _GONE.search(clause.context or clause.text):
         return []
     text = clause.text
     mine = _MY_JOB.search(text)

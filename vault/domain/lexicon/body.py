@@ -31,7 +31,7 @@ PARTS: tuple[BodyPart, ...] = (
     BodyPart("ankle", r"ankles?", region="foot"),
     BodyPart("calf", r"calf|calves|calfs", region="leg"),
     BodyPart("shin", r"shins?", region="leg"),
-    BodyPart("hip", r"hip(?: flexor)?s?"),
+    BodyPart("hip", r"hip(?: flexor)?s?(?![- ]hop)"),  # "hip hop" is music
     BodyPart("hamstring", r"hamstrings?|hammys?|hammies", region="leg"),
     BodyPart("quad", r"quads?|quadriceps", region="leg"),
     BodyPart("foot", r"(?<!on )(?:foot|feet)"),
