@@ -60,3 +60,29 @@ def test_allergies_and_intolerances_are_read(text: str, expected: str) -> None:
 )
 def test_no_allergy_of_the_speakers(text: str) -> None:
     assert not any("allerg" in f or "intolerant" in f for f in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # minding a diet one has, dieting as a verb
+        ("I watch my diet pretty closely these days", "is on a diet"),
+        ("I keep a very strict diet before a fight", "is on a diet"),
+        ("I diet most of the year", "is on a diet"),
+        ("Dieting is what I'm focused on right now", "is on a diet"),
+        # a kind preferred, a way of eating in the possessive, an adverb before the kind
+        ("I prefer a paleo diet", "eats a paleo diet"),
+        ("Grabbing my halal meals from the place downstairs", "eats halal"),
+        ("Sorry, I'm actually vegan", "is vegan"),
+    ],
+)
+def test_a_way_of_eating_told_by_its_frame(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I drink diet soda all day", "My mom is dieting again", "Should I diet before the race?"],
+)
+def test_the_same_words_name_no_diet_of_the_speakers(text: str) -> None:
+    assert not any(f.startswith(("is on a diet", "eats")) for f in facts(text))

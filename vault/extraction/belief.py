@@ -91,8 +91,10 @@ def _spectator(finding: Finding, clause: Clause) -> bool:
     """An activity read in a clause that watches it: the clause's own words, and "watch" as a
     verb ("I work at a watch dealer" watches nothing; a film watched in another clause of the
     sentence says nothing of the clause's job or activity)."""
-    if finding.category not in _PRACTICE or "context:job" in (finding.tags or ()):
-        return False
+    if finding.category not in _PRACTICE or (
+        finding.category is Category.CONTEXT and finding.rule not in {"activity", "other_sport"}
+    ):
+        return False  # "I watch my diet", "a watch dealer": no activity is watched
     return bool(_SPECTATOR.search(_WATCH_NOUN.sub(" ", clause.text)))
 
 

@@ -315,8 +315,8 @@ def _own_subject(stripped: str, raw: str) -> Subject | None:
     if _OTHER_START.match(stripped):
         return Subject.OTHER
     name = _NAME_START.match(raw)
-    if name and name.group(1).lower() not in KNOWN_WORDS:
-        return Subject.OTHER
+    if name and name.group(1).lower() not in KNOWN_WORDS and not name.group(1).endswith("ing"):
+        return Subject.OTHER  # a name; "Dieting is ..." opens with a gerund
     own, other = _SELF_ANY.search(stripped), _OTHER_ANY.search(stripped)
     if own or other:
         return (

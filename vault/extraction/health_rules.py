@@ -23,7 +23,8 @@ _DIET = (
     (
         re.compile(
             r"\b(?:i'm|i am|i've been|i have been|i became|i went|i've gone|i'm now|we're)"
-            r" (?:a |an |now |fully |strictly |mostly |been )*(vegan|vegetarian|pescatarian)\b"
+            r" (?:a |an |now |fully |strictly |mostly |been |actually |really |also |still"
+            r" |currently |pretty much )*(vegan|vegetarian|pescatarian)\b"
             r"|\bi eat (?:a )?(vegan|vegetarian|plant[- ]based)\b"
         ),
         None,

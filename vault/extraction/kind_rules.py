@@ -86,11 +86,17 @@ _GONE = re.compile(
 )
 
 _DIET = re.compile(
-    r"\b(?:on|follow(?:ing|s)?|doing|started|start|trying|eat|eating|stick(?:ing)? (?:to|with))"
+    r"\b(?:on|follow(?:ing|s)?|doing|started|start|trying|eat|eating|stick(?:ing)? (?:to|with)"
+    r"|prefer|prefers)"
     r" (?:a |an |the |this |my )?(?:\w+ly )?(?P<d>low[- ]carb|low[- ]fat|plant[- ]based|whole ?30"
     r"|high[- ]protein|calorie[- ]controlled|(?!(?:good|bad|great|balanced|normal|regular|usual"
     r"|crazy|weird|whole|same|other|own)\b)[a-z][a-z-]{2,})? ?(?:diet|eating plan|meal plan)\b"
-    r"|\bmy (?P<m>diet) (?:is|has|plan)\b|\b(?:i'm|i am|i've been) (?:\w+ )?(?P<g>dieting)\b"
+    r"|\bmy (?P<m>diet) (?:is|has|plan)\b|\b(?P<g>dieting)\b"
+    # minding a diet one has: "I watch my diet", "I'm really into my diet", "a strict diet"
+    r"|\b(?:watch|watching|watches|into|focused on|keep|keeping|kept|careful with|strict with)"
+    r" (?:a |my |our )(?:\w+ ){0,2}(?P<w>diet)\b"
+    r"|\bi (?:\w+ )?(?P<v>diet)(?! (?:coke|soda|pop|pills?|drinks?)\b)(?= |$)"
+    r"|\bmy (?P<o>kosher|halal|vegan|vegetarian|gluten[- ]free|keto|paleo) (?:meals|food|diet)\b"
     r"|\bi(?:'m| am|'ve been)? (?:\w+ )?(?:eat|eating|cook|cooking) (?:\w+ly |only )?(?P<k>vegan"
     r"|vegetarian|kosher|halal|organic|gluten[- ]free|raw|plant[- ]based)\b"
     r"|\bi (?:\w+ )?(?:eat|am eating|'m eating) (?P<c>healthy|clean|healthily|well)\b"
@@ -198,7 +204,7 @@ def eating(clause: Clause, memo: Memo) -> list[Finding]:
     if _INTENT.search(clause.text[: match.start()]):
         return []  # "I have to get on a diet", "I want to eat clean": an aim, not a way of eating
     kind = match.group("d")
-    strict = match.group("k")
+    strict = match.group("k") or match.group("o")
     if strict in {"vegan", "vegetarian"}:
         text = f"is {strict}"
     elif strict:
