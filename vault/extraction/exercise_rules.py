@@ -50,7 +50,7 @@ _NOT_LIKE = re.compile(
 )
 _LEAD = re.compile(
     r"^(?:(?:to|go|going|went|do|doing|play|playing|for|a|an|some|the|also|too|all|kinds|of"
-    r"|lots|lot|different|take|taking|long|into|just|really|especially|probably|definitely"
+    r"|lots|lot|different|take|taking|long|into|just|really|especially|probably|definitely|on|out"
     r"|other|outdoor|outdoors|and|or|but|so|then|plus|even|more|my|little|bit|regular"
     r"|long[- ]distance|distance|competitive|casual)\s+)+"
 )
@@ -75,7 +75,8 @@ _PRACTICE = re.compile(
     r"|\bi(?:'m| am) on (?:the|a|my \w+) (?P<d>[\w ]{3,20}) team\b"
 )
 _DOES = re.compile(
-    r"\b(?:i|we) (?:also |still |regularly |sometimes |often |usually |even |really )?"
+    r"\b(?:i|we) (?:also |still |regularly |sometimes |often |usually |even |really |mostly"
+    r" |mainly |try to |tend to |get to |like to )?"
     r"(?=(?:play|do|practi[cs]e|lift|take|attend|compete in|go to the gym|go (?:to )?\w+ing)\b)"
 )
 _AGENT = re.compile(
@@ -232,8 +233,9 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
 
 _WORK_OUT = re.compile(r"\b(?:i|we) (?:\w+ )?(?:work out|exercise|hit the gym)\b")
 _HABIT = re.compile(
-    r"\b(?:every ?day|daily|most days|regularly|usually|always|often|a lot|\d+ (?:times|days)"
-    r" a week|every (?:morning|evening|week|weekday)|at the gym|religiously)\b"
+    r"\b(?:every ?day|daily|most days|regularly|usually|always|often|a lot|(?:\d+|a few|a couple"
+    r"(?: of)?|several|two|three|four|five|six) (?:times|days) (?:a|each|per|every) week|twice a"
+    r" week|every (?:morning|evening|week|weekday)|at the gym|religiously)\b"
 )
 _FUN = re.compile(
     r"^(?P<x>[\w' -]{3,40}?) (?:is|are) (?:always |so |really |just |the most )?(?:fun|the best"
@@ -246,8 +248,8 @@ def work_out(clause: Clause, memo: Memo) -> list[Finding]:
     if not clause.asserts or clause.negated or clause.remote_past or clause.one_off:
         return []
     match = _WORK_OUT.search(clause.text)
-    if match is None or not _HABIT.search(clause.text):
-        return []
+    if match is None or not _HABIT.search(clause.text) or match.group(0).endswith("gym"):
+        return []  # "I hit the gym twice a week" is strength training, read by its own rule
     return [
         Finding(
             "activity",

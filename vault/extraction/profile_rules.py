@@ -49,7 +49,7 @@ _SPORT_EXPLICIT = re.compile(
     rf"|an )?(?:\w+ ){{0,2}}?({_AGENT})\b"
     rf"|^({_AGENT}) here\b|\b({_GERUND})(?:'s| is) (?:my|the) (?:main |primary |first "
     rf"|favou?rite |number one )?(?:sport|thing|passion|jam|focus|life|everything|world)"
-    rf"|\bmy (?:main|primary) sport is ({_GERUND})|\bi'm (?:mainly |mostly |really "
+    rf"|\bmy (?:main |primary |own )?sport is (?:\w+ )?({_GERUND})|\bi'm (?:mainly |mostly |really "
     rf"|more )?(?:into|focused on) ({_GERUND})"
 )
 # The gerund list appears twice, not five times: the four ways to lead into "<gerund>\b" are
