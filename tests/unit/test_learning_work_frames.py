@@ -52,3 +52,36 @@ def test_a_possessive_job_is_one_fact_in_the_job_slot() -> None:
     assert [f for f in facts("My job at the bank is boring") if f.startswith("works")] == [
         "works at the bank"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the apostrophe lost
+        ("I m a nurse on the night ward", "works as a nurse"),
+        # a service with an adjective, a present perfect of working
+        ("I serve in the British army", "works in the army"),
+        ("I've been working in retail since school", "works in retail"),
+        # a title after "being a", a job one has "as"
+        ("I get plenty of steps being a mail carrier", "works as a mail carrier"),
+        ("I've got a part-time job as a lifeguard", "works as a lifeguard"),
+        # a business named by its trade, a title before a thing of the job
+        ("Things are slow at my landscaping business", "owns a landscaping business"),
+        ("My nurse uniform is in the wash", "works as a nurse"),
+    ],
+)
+def test_more_work_frames(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Honestly, that's none of my business",
+        "I just mind my own business",
+        "I'm thinking about being a nurse",
+        "Being a lawyer is my dream",
+    ],
+)
+def test_no_business_nor_job_of_the_speakers(text: str) -> None:
+    assert not any(f.startswith(("owns", "works")) for f in facts(text))

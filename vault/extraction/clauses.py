@@ -284,10 +284,14 @@ KNOWN_WORDS = _vocabulary()
 """Lower-case words the rules know (stop-words and every lexicon word): never a person's name."""
 
 
+_I_M = re.compile(r"\bi m\b")
+
+
 def normalise(text: str) -> str:
     """Lower case, ASCII apostrophes, single spaces, and the common chat misspellings fixed."""
     lowered = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'").lower()
     lowered = re.sub(r"\s+", " ", lowered).strip()
+    lowered = _I_M.sub("i'm", lowered)  # "I m a teacher": the apostrophe lost
     return _WORD.sub(lambda m: _FIXES.get(m.group(0), m.group(0)), lowered)
 
 

@@ -76,24 +76,27 @@ _NOT_TITLE = (
 _JOB_NAMED = re.compile(
     rf"(?:\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*(?:a |an )(?:{_NOT_TITLE}[\w'-]+ ){{0,2}}?"
     rf"|\b(?:job|work|working|career|employed) as (?:a |an )?"
-    rf"|\bas (?:a |an )|\bmy job is (?:a |an )?)(?P<a>{_JOB})\b"
+    rf"|\bas (?:a |an )|\bmy job is (?:a |an )?|\bbeing (?:a |an )|\b(?:i have|i've|i've got) a"
+    rf" (?:side |second |part[- ]time |full[- ]time |day )?job as (?:a |an )?)(?P<a>{_JOB})\b"
     r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,}(?: (?!(?:at|in|for|and|but"
     r"|so|with|on|to|from|because|since|who|which|that|during)\b)[a-z]{3,}){0,2})\b"
 )
 _WORKPLACE = re.compile(
-    r"\bi (?:work|am working|'m working)(?: full[- ]time| part[- ]time)? (?P<p>in|at|on) (?P<a>a|an|the)"
+    r"\bi(?: work| am working|'m working|'ve been working| have been working)(?: full[- ]time"
+    r"| part[- ]time)? (?P<p>in|at|on) (?P<a>a|an|the)"
     r" (?P<w>(?:[a-z-]+ ){0,2}?(?:shipyard|bank|hospital|school|factory|restaurant|hotel|farm|store|shop"
     r"|supermarket|warehouse|bar|cafe|gym|library|museum|lab|garage|prison|daycare|nursery"
     r"|call cent(?:er|re)|mine|bakery|salon|clinic|pharmacy|university|college|office|company"
     r"|firm|agency|plant|mill|kitchen|casino|dealership|station|studio|theater|theatre|church"
     r"|zoo|shelter|nursing home|care home|grocery store|department store|mall|airport|hotel"
     r"|diner|pub|club|gas station|newspaper|magazine|startup|nonprofit|charity|lab))\b"
-    r"|\bi (?:work|am working|'m working) in (?P<d>it|tech|finance|sales|marketing|healthcare"
+    r"|\bi(?: work| am working|'m working|'ve been working| have been working) in (?P<d>it|tech|finance|sales|marketing|healthcare"
     r"|health care|education|retail|construction|insurance|real estate|hospitality|accounting"
     r"|hr|human resources|banking|law|nursing|software|advertising|publishing|logistics"
     r"|manufacturing|government|politics|research|science|engineering|design|fashion|media)\b"
     r"|\bi work (?:on )?(?:my |our |the |\w+'s |\w+s' )?(?:family |parents' |parents )?(?P<f>farms?)\b"
-    r"|\b(?:i'm|i am|i serve) in the (?P<m>army|navy|air force|military|marines|police)\b"
+    r"|\b(?:i'm|i am|i serve|i'm serving) in the (?:\w+ )?(?P<m>army|navy|air force|military|marines"
+    r"|police)\b"
 )
 _STUDENT = re.compile(
     r"\b(?:i'm|i am) (?:still |currently )?in (?:high school|middle school|junior high|college"
@@ -105,7 +108,8 @@ _STUDENT = re.compile(
 _JOB_ENDED = re.compile(
     r"\b(?:lost|quit|left|leaving|lose|losing) (?:my|the) (?:\w+ )?job\b|\blaid off\b|\bfired\b"
     r"|\bmade redundant\b|\bformer\b|\bex-|\bused to (?:be|work)\b|\bwant(?:ed)? to be"
-    r"|\bdream(?:ed|s)? of (?:being|becoming)|\bstudying to be"
+    r"|\bdream(?:ed|s)? of (?:being|becoming)|\bstudying to be|\bmy dream\b|\bdream job\b"
+    r"|\b(?:imagine|idea of|thought of|think of|thinking of|thinking about) being\b"
 )
 _NOT_WORKING = re.compile(
     r"\b(?:i'm|i am) (?:currently )?(?:not working|out of work|unemployed|between jobs|on disability)"

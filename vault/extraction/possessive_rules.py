@@ -26,9 +26,11 @@ from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
+from vault.extraction.lexicon import JOBS
 from vault.extraction.work_rules import FIELDS, NOT_PLACE, indefinite
 
 CONTEXT = 0.7
+JOB_TITLES = "|".join(re.escape(job) for job in JOBS)
 
 _HEADS = (
     r"games?|practices?|training|class(?:es)?|lessons?|sessions?|team|league|club|routine|workouts?"
@@ -56,6 +58,18 @@ _MY_JOB = re.compile(
 _RELATIVE = re.compile(
     rf"\b(?:the|a) (?P<place>{_WORDS}) (?:where i (?:\w+ )?work\b(?! (?:with|for|as|on|out)\b)"
     r"|(?:that )?i (?:\w+ )?work (?:at|in)\b)"
+)
+# A business of the speaker's, named by its trade ("my plumbing business", "my dog walking
+# business"); "my own business" and "none of my business" name no trade.
+_MY_BUSINESS = re.compile(
+    r"\bmy (?:small |little |new |online )?(?P<b>(?!own\b)[a-z-]+(?: [a-z-]+)?) (?:business|company"
+    r"|shop|store|bakery|salon|studio|practice|firm)\b"
+)
+# The speaker's job title before a thing of the job: "my electrician salary", "my nursing
+# license", "my teacher friends" is not one.
+_MY_TITLE_THING = re.compile(
+    rf"\bmy (?P<t>{JOB_TITLES}) (?:salary|wages|pay|license|licence|uniform|shifts?|career|job"
+    r"|boss|coworkers|co-workers|colleagues)\b"
 )
 _GONE = re.compile(r"\b(?:quit|lost|left|leaving|fired|laid off|used to|retired from)\b")
 
@@ -122,6 +136,34 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
     if mine and mine.group("field"):
         field = mine.group("field")
         return [_finding("job", clause, mine.start(), f"works in {field}", "context:job", "job")]
+    business = _MY_BUSINESS.search(text)
+    if business and not re.search(r"\b(?:mind|minding|none of)\b", text[: business.start()]):
+        trade = business.group(0).removeprefix("my ")
+        for word in ("small ", "little ", "new ", "online "):
+            trade = trade.removeprefix(word)
+        return [
+            _finding(
+                "job",
+                clause,
+                business.start(),
+                f"owns {indefinite(trade)} {trade}",
+                "context:job",
+                "job",
+            )
+        ]
+    title = _MY_TITLE_THING.search(text)
+    if title:
+        name = title.group("t")
+        return [
+            _finding(
+                "job",
+                clause,
+                title.start(),
+                f"works as {indefinite(name)} {name}",
+                "context:job",
+                "job",
+            )
+        ]
     where = _RELATIVE.search(text)
     if where and not NOT_PLACE.search(where.group("place")):
         place = where.group("place")
