@@ -113,3 +113,32 @@ def test_an_owned_endurance_practice_leaves_the_primary_sport_to_a_self_descript
     assert not any(
         f.startswith(("also does", "primary sport")) for f in facts("My runs are 40 min")
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the possessive reaches over a conjunction
+        ("Movie night with my husband and the twins", "has a partner"),
+        ("My wife and two daughters are at the beach", "has kids"),
+        # grandchildren, in the possessive or had
+        ("Baking cookies with my grandkids today", "has grandchildren"),
+        ("My granddaughter starts school next week", "has grandchildren"),
+        ("I have six grandchildren, all boys", "has grandchildren"),
+    ],
+)
+def test_family_the_possessive_takes_for_granted(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        ("My grand kids are visiting", "has kids"),
+        ("I don't have grandchildren yet", "has grandchildren"),
+        ("I hope to have grandkids one day", "has grandchildren"),
+        ("She treats the puppies like my grandkids", "has grandchildren"),
+    ],
+)
+def test_grandchildren_are_not_children_nor_a_wish(text: str, never: str) -> None:
+    assert never not in facts(text)

@@ -163,7 +163,8 @@ _CANONICAL_CATEGORIES: tuple[tuple[re.Pattern[str], Category], ...] = (
             r"|daycare|franchise)"
             r"|run-commutes .+|sleeps .+|counts calories|does intermittent fasting|preps meals"
             r"|travels often for work|is (a student|retired|not working|pregnant|vegan|vegetarian"
-            r"|pescatarian)|eats .+|had .+"
+            r"|pescatarian|on a diet)|eats .+|had .+|has grandchildren|is allergic to .+"
+            r"|has (?:an? )?(?:[a-z-]+ )?allerg(?:y|ies)|is [a-z]+ intolerant"
             rf"|has ({'|'.join(re.escape(c) for c in HEALTH_CONDITIONS)}))$"
         ),
         Category.CONTEXT,

@@ -37,7 +37,9 @@ _KIDS = (
 )
 # "like my kids" / "as my own children" compares: said of cats, pupils, a team
 _KIDS_MINE = re.compile(
-    rf"(?<!like )(?<!as )\b(?:my|our) (?!fur |furry |puppy )(?:\w+ )?(?:{_KIDS})\b"
+    rf"(?<!like )(?<!as )\b(?:my|our) (?!fur |furry |puppy |grand )(?:\w+ )?(?:{_KIDS})\b"
+    # the possessive reaches over a conjunction: "my wife and kids", "my husband and two sons"
+    rf"|\b(?:my|our) (?:wife|husband|partner|hubby|girlfriend|boyfriend) and (?:\w+ )?(?:{_KIDS})\b"
 )
 # "my kids" said by a teacher, a coach or a nanny are the children they look after.
 _KIDS_AT_WORK = re.compile(

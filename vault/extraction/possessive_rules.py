@@ -71,6 +71,10 @@ _MY_TITLE_THING = re.compile(
     rf"\bmy (?P<t>{JOB_TITLES}) (?:salary|wages|pay|license|licence|uniform|shifts?|career|job"
     r"|boss|coworkers|co-workers|colleagues)\b"
 )
+_GRANDCHILDREN = re.compile(
+    r"(?<!like )\b(?:my|our) (?:\w+ )?(?:grand ?(?:kids?|children|child|sons?|daughters?|babies"
+    r"|baby))\b|\bi(?: have|'ve got|'ve) (?:\w+ )?grand ?(?:kids|children)\b"
+)
 _GONE = re.compile(r"\b(?:quit|lost|left|leaving|fired|laid off|used to|retired from)\b")
 
 
@@ -180,4 +184,18 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
     return []
 
 
-RULES = (own_practice, own_job)
+def grandchildren(clause: Clause, memo: Memo) -> list[Finding]:
+    """Grandchildren: "my grandkids love cookies", "I have four grandchildren"."""
+    if clause.remote_past or clause.hypothetical or clause.negated and "my" not in clause.text:
+        return []
+    match = _GRANDCHILDREN.search(clause.text)
+    if match is None or (not match.group(0).startswith(("my", "our")) and not clause.asserts):
+        return []
+    return [
+        _finding(
+            "family", clause, match.start(), "has grandchildren", "context:grandchildren", None
+        )
+    ]
+
+
+RULES = (own_practice, own_job, grandchildren)
