@@ -85,3 +85,27 @@ def test_more_work_frames(text: str, expected: str) -> None:
 )
 def test_no_business_nor_job_of_the_speakers(text: str) -> None:
     assert not any(f.startswith(("owns", "works")) for f in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The kids love coming into my candy shop", "owns a candy shop"),
+        ("I'm off from my hardware store job all week", "works at a hardware store"),
+    ],
+)
+def test_a_shop_of_ones_own_or_ones_workplace(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went to my local pet store for treats",
+        "My favourite bakery sells rye bread",
+        "I picked up milk at my grocery store",
+        "I use my phone to practice",
+    ],
+)
+def test_a_shop_one_goes_to_is_no_business(text: str) -> None:
+    assert not any(f.startswith(("owns", "works")) for f in facts(text))

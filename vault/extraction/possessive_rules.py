@@ -61,9 +61,13 @@ _RELATIVE = re.compile(
 )
 # A business of the speaker's, named by its trade ("my plumbing business", "my dog walking
 # business"); "my own business" and "none of my business" name no trade.
+# A shop with a customer's word ("my local pet store", "my favorite studio", "my grocery store")
+# is where one shops; a business named by its trade is one's own.
+_PATRON = r"local|favou?rite|usual|nearest|neighbou?rhood|regular|old|next|go-to|grocery|corner"
 _MY_BUSINESS = re.compile(
-    r"\bmy (?:small |little |new |online )?(?P<b>(?!own\b)[a-z-]+(?: [a-z-]+)?) (?:business|company"
-    r"|shop|store|bakery|salon|studio|practice|firm)\b"
+    rf"\bmy (?:small |little |new |online )?(?P<b>(?!own\b|{_END}\b|(?:{_PATRON})\b)"
+    rf"[a-z-]+(?: (?!{_END}\b|(?:{_PATRON})\b)[a-z-]+)?) (?P<h>business|shop|store|bakery|salon)\b"
+    r"(?P<job> (?:job|jobs|shifts?|manager|boss|coworkers|co-workers)\b)?"
 )
 # The speaker's job title before a thing of the job: "my electrician salary", "my nursing
 # license", "my teacher friends" is not one.
@@ -142,15 +146,15 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
         return [_finding("job", clause, mine.start(), f"works in {field}", "context:job", "job")]
     business = _MY_BUSINESS.search(text)
     if business and not re.search(r"\b(?:mind|minding|none of)\b", text[: business.start()]):
-        trade = business.group(0).removeprefix("my ")
-        for word in ("small ", "little ", "new ", "online "):
-            trade = trade.removeprefix(word)
+        trade = f"{business.group('b')} {business.group('h')}"
+        # "my convenience store job" is a workplace, "my candy shop" one's own
+        verb = "works at" if business.group("job") else "owns"
         return [
             _finding(
                 "job",
                 clause,
                 business.start(),
-                f"owns {indefinite(trade)} {trade}",
+                f"{verb} {indefinite(trade)} {trade}",
                 "context:job",
                 "job",
             )
