@@ -142,3 +142,8 @@ def test_family_the_possessive_takes_for_granted(text: str, expected: str) -> No
 )
 def test_grandchildren_are_not_children_nor_a_wish(text: str, never: str) -> None:
     assert never not in facts(text)
+
+
+@pytest.mark.parametrize("text", ["They're my babies", "The dogs are my kids now"])
+def test_a_kin_noun_as_the_predicate_of_be_compares(text: str) -> None:
+    assert "has kids" not in facts(text)

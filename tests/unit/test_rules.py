@@ -135,3 +135,44 @@ def test_an_item_of_each_kind_can_share_an_id() -> None:
     plan = plan_merge([fact, note], [NoteIn(text="goal 5k")], T0)
     assert {s.kind for s in plan.survivors()} == {Kind.FACT, Kind.NOTE}
     assert [s.occurrences for s in plan.survivors() if s.kind is Kind.NOTE] == [2]
+
+
+def _stored(fact: FactIn) -> list[FactState | ItemState]:
+    """`fact` as one stored row (id 1), the way the repository hands it to the planner."""
+    [state] = plan_merge([], [fact], T0).survivors()
+    state.id, state.key = 1, (Kind.FACT.value, 1)
+    return [state]
+
+
+@pytest.mark.parametrize(
+    ("believed", "passing"),
+    [
+        ("works at the bank", "works as a babysitter"),
+        ("has recurring knee issue", "has knee issue"),
+    ],
+)
+def test_a_passing_reading_does_not_take_a_believed_facts_place(
+    believed: str, passing: str
+) -> None:
+    # one reading below the block (0.45) shares the believed fact's topic: it would inherit a
+    # belief and cite evidence that never said it
+    tags = frozenset({"context:job"}) if believed.startswith("works") else None
+    held = _stored(FactIn(text=believed, confidence=0.7, tags=tags))
+    plan = plan_merge(
+        held,
+        [FactIn(text=passing, confidence=0.45, tags=tags, observed_at=T0 + timedelta(days=2))],
+        T0 + timedelta(days=2),
+    )
+    assert [s.text for s in plan.survivors()] == [believed]  # type: ignore[union-attr]
+    assert plan.ignored and plan.ignored[0][0] == passing
+
+
+def test_a_passing_reading_still_replaces_a_passing_reading() -> None:
+    tags = frozenset({"context:job"})
+    held = _stored(FactIn(text="works at the bank", confidence=0.45, tags=tags))
+    plan = plan_merge(
+        held,
+        [FactIn(text="works as a teller", confidence=0.45, tags=tags, observed_at=T0)],
+        T0 + timedelta(days=2),
+    )
+    assert [s.text for s in plan.survivors()] == ["works as a teller"]  # type: ignore[union-attr]

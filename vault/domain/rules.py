@@ -242,6 +242,17 @@ class _Planner:
                     (candidate.text, f"older than the stored fact {existing.text!r}")
                 )
                 return
+            if (
+                reason is ArchiveReason.MERGED
+                and candidate.confidence < PROMPT_FLOOR <= existing.confidence
+            ):
+                # one passing reading ("I will take on the role of babysitter") does not take a
+                # believed fact's place through a shared topic: it would inherit a belief, and
+                # cite evidence, that never said it
+                self.plan.ignored.append(
+                    (candidate.text, f"a passing reading beside the believed {existing.text!r}")
+                )
+                return
             occurrences = existing.occurrences + 1 if reason is ArchiveReason.MERGED else 1
             new = self._insert_fact(candidate, normalized, observed, occurrences)
             if reason is ArchiveReason.MERGED:

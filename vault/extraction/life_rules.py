@@ -37,7 +37,9 @@ _KIDS = (
 )
 # "like my kids" / "as my own children" compares: said of cats, pupils, a team
 _KIDS_MINE = re.compile(
-    rf"(?<!like )(?<!as )\b(?:my|our) (?!fur |furry |puppy |grand )(?:\w+ )?(?:{_KIDS})\b"
+    # a kin noun as the predicate of "be" compares ("they're my babies", said of pets)
+    rf"(?<!like )(?<!as )(?<!'re )(?<! are )(?<! is )\b(?:my|our) (?!fur |furry |puppy |grand )"
+    rf"(?:\w+ )?(?:{_KIDS})\b"
     # the possessive reaches over a conjunction: "my wife and kids", "my husband and two sons"
     rf"|\b(?:my|our) (?:wife|husband|partner|hubby|girlfriend|boyfriend) and (?:\w+ )?(?:{_KIDS})\b"
 )
