@@ -147,3 +147,34 @@ def test_grandchildren_are_not_children_nor_a_wish(text: str, never: str) -> Non
 @pytest.mark.parametrize("text", ["They're my babies", "The dogs are my kids now"])
 def test_a_kin_noun_as_the_predicate_of_be_compares(text: str) -> None:
     assert "has kids" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a presupposition survives a modal, a wish, a thought or a benign condition
+        ("Maybe when my fiance visits we can all go bowling", "has a partner"),
+        ("I wish my sons would call more often", "has kids"),
+        ("My husband thinks we should repaint the kitchen", "has a partner"),
+        ("My wife is a nurse if you ever need advice", "has a partner"),
+    ],
+)
+def test_a_presupposition_survives_a_modal(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        ("If I ever have kids, my kids will learn to swim early", "has kids"),
+        ("I'm writing my own children's book", "has kids"),
+    ],
+)
+def test_a_condition_or_a_classifying_genitive_takes_nothing_for_granted(
+    text: str, never: str
+) -> None:
+    assert never not in believed(text)
+
+
+def test_an_echoed_race_plan_is_ones_own() -> None:
+    assert "goal: 5k" in believed("Me too! I'm training for a 5k")

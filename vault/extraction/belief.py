@@ -17,9 +17,10 @@ from the clause's grammar (`vault.extraction.clauses.Clause`), never from its wo
 A possessive is the one exception to the subject: "my wife hates cooking" is about her, but
 "my wife" takes for granted that the speaker has one, as a question or a denial about her does
 ("Should I tell my husband?", "my kids don't swim"). A finding read from the speaker's own
-possessive (`Finding.presupposed`) is believed from one reading unless the clause is a
-hypothetical or set in the past ("if I ever marry, my husband will ...", "back when my wife and
-I ..."); which possessives take nothing for granted ("my ex-wife", "my late husband", "like
+possessive (`Finding.presupposed`) is believed from one reading unless the clause is set in the
+past or is a condition or its consequence ("back when my wife and I ...", "if I ever marry, my
+husband will ..."): a presupposition survives a modal, a wish or a question ("maybe when my
+boyfriend comes down", "I wish my children would visit more"); which possessives take nothing for granted ("my ex-wife", "my late husband", "like
 my kids") is the rule's to say.
 
 Everything else keeps its reading at `PASSING` (below the block); the merge lifts a fact into
@@ -56,13 +57,13 @@ _LASTING = re.compile(
     r"|recurring|keeps?|kept|again|still|ongoing|on and off|since|every time|whenever|bad"
     r"|dodgy|weak|old|has been|have been|'ve been|broken|fractured|in a cast|in a sling)\b"
 )
-# What an echo of the other speaker may be said out of politeness: a taste, a practice, a slot.
+# What an echo of the other speaker may be said out of politeness: a taste, a practice, a slot
+# (a race one trains for is one's own plan: "Me too! I'm training for a 5k").
 _TASTES = frozenset(
     {
         Category.SPORT,
         Category.PREFERENCE,
         Category.LEVEL,
-        Category.GOAL,
         Category.TIME_PREFERENCE,
         Category.DURATION,
         Category.TRAINING_RESPONSE,
@@ -100,7 +101,7 @@ def _spectator(finding: Finding, clause: Clause) -> bool:
 
 def presupposed(finding: Finding, clause: Clause) -> bool:
     """True when the speaker's own possessive says it, now, whoever the clause is about."""
-    return finding.presupposed and not (clause.hypothetical or clause.remote_past)
+    return finding.presupposed and not (clause.conditional or clause.remote_past)
 
 
 def self_description(finding: Finding, clause: Clause) -> bool:

@@ -56,6 +56,7 @@ class Clause:
     explicit_self: bool = False  # the speaker is named as subject ("I", "my"), not assumed
     past: bool = False  # the verb after the subject is in the past tense ("I went", "I started")
     future: bool = False  # a plan or a promise ("I will", "I'm going to"), not a description
+    conditional: bool = False  # an "if" clause or its modal consequence ("if I marry, my ...")
 
     @property
     def asserts(self) -> bool:
@@ -368,11 +369,12 @@ def split_clauses(text: str) -> list[Clause]:
             plain = _BENIGN_IF.sub("", body)
             hypothetical = bool(_HYPOTHETICAL.search(plain))
             future = bool(_FUTURE.search(body))
+            conditional = False
             if condition and position == condition_at + 1 and _MODAL.search(body):
                 # the clause after "if ..." is its consequence; with a modal it is as
                 # hypothetical as its condition ("if I ever marry, my husband will have to
                 # cook" states no husband), without one a habit ("if it rains, I swim")
-                hypothetical = True
+                hypothetical = conditional = True
             elif own is None and position > 0 and not _OWN_MOOD.search(body):
                 # an ellipsis continues its clause's mood: "perhaps I should take up exercise,
                 # at least start going for a run" plans the run too
@@ -380,7 +382,7 @@ def split_clauses(text: str) -> list[Clause]:
             else:
                 mood = (hypothetical, future)
             if _CONDITION.match(stripped) and hypothetical:
-                condition, condition_at = True, position
+                condition, condition_at, conditional = True, position, True
             remote = bool(_REMOTE_PAST.search(body)) or bool(
                 _SCHOOL_TIME.search(body)
                 and not (_FIRST_PERSON.match(stripped) and not _PAST_VERB.match(stripped))
@@ -407,6 +409,7 @@ def split_clauses(text: str) -> list[Clause]:
                     explicit_self=named_self and subject is Subject.SELF,
                     past=bool(_PAST_VERB.match(stripped)),
                     future=future,
+                    conditional=conditional,
                 )
             )
     return clauses

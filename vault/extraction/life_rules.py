@@ -35,11 +35,16 @@ _KIDS = (
     r"kids|children|sons?|daughters?|baby|babies|toddlers?|twins"
     r"|little ones|boys|girls|newborn|step(?:son|daughter)s?"
 )
+# "my own children's book" names a kind of book: a classifying genitive, no child.
+_CLASSIFIED = (
+    r"books?|hospital|museum|menu|author|show|program|programme|charity|ministry|literature"
+    r"|theat(?:er|re)|choir|clothing|section|stories|story"
+)
 # "like my kids" / "as my own children" compares: said of cats, pupils, a team
 _KIDS_MINE = re.compile(
     # a kin noun as the predicate of "be" compares ("they're my babies", said of pets)
     rf"(?<!like )(?<!as )(?<!'re )(?<! are )(?<! is )\b(?:my|our) (?!fur |furry |puppy |grand )"
-    rf"(?:\w+ )?(?:{_KIDS})\b"
+    rf"(?:\w+ )?(?:{_KIDS})\b(?!'s (?:{_CLASSIFIED})\b)"
     # the possessive reaches over a conjunction: "my wife and kids", "my husband and two sons"
     rf"|\b(?:my|our) (?:wife|husband|partner|hubby|girlfriend|boyfriend) and (?:\w+ )?(?:{_KIDS})\b"
 )
