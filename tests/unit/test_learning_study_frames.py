@@ -18,6 +18,14 @@ from tests.unit.test_learning_trust import believed, facts
         "I'm enrolled in community college now",
         "I'm still at pharmacy school for two more years",
         "I am back in school to become a paralegal",
+        "I major in sociology",
+        "I go to school and work weekends",
+        "I'm at a junior college near my parents",
+        "Sorry, I am too busy studying to go out",
+        "I mostly study chemistry at night",
+        "I attend classes online",
+        "I wait tables to pay for college",
+        "My grades are finally up",
     ],
 )
 def test_study_in_the_present_is_believed(text: str) -> None:
@@ -35,6 +43,9 @@ def test_study_in_the_present_is_believed(text: str) -> None:
         "I ran cross country in college",
         "In college I rowed every morning",
         "I met my husband in college",
+        # someone else's, or a workplace
+        "My son's grades are great",
+        "I teach at a school downtown",
     ],
 )
 def test_the_same_words_that_name_no_present_study(text: str) -> None:

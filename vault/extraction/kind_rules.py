@@ -55,22 +55,28 @@ _OUTING_ACTIVITY = {
 }
 
 _STUDY = re.compile(
-    r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b"
+    r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b|\bi (?:\w+ )?major in\b"
     r"|\b(?:i'm|i am) (?:a |an )?(?:\w+ )?(?:graduate|grad|college|university|undergrad"
     r"|undergraduate|phd|doctoral|med|medical|law|nursing|exchange|high school) student\b"
     r"|\b(?:i'm|i am) (?:\w+ )?(?:in|at) (?:nursing|law|med|medical|grad|graduate|business|film|art"
     r"|culinary|beauty|dental|vet|veterinary|pharmacy|engineering) school\b"
     r"|\b(?:i'm|i am) (?:\w+ )?(?:in|enrolled in|back in) (?!(?:a|an|the|my|his|her|their)\b)"
     r"(?:\w+ )?(?:school|college|uni|university)\b"
-    r"|\bi(?: am|'m)? (?:currently |still |now |also |really )?(?:study|studying) (?!to be\b|hard\b"
+    # "in a community college" is a student's; "in a school" may be anyone's workplace
+    r"|\b(?:i'm|i am) (?:\w+ )?(?:in|at|enrolled (?:in|at)) (?:a|an) (?:\w+ )?(?:college|university)\b"
+    r"|\bi(?: am|'m)? (?:currently |still |now |also |really |just |mostly )?(?:study|studying)"
+    r" (?!to be\b|hard\b"
     r"|the\b|it\b|them\b|this\b|that\b|his\b|her\b|your\b|their\b|up\b)(?P<obj>[a-z][a-z-]*)"
     r"|\b(?:i'm|i am) (?:in|doing) my (?:first|second|third|fourth|final|last) year\b"
-    r"|\bi (?:also |still |currently )?(?:go|am going|'m going) to (?:high school|college|uni"
-    r"|university|grad school|law school|med school|nursing school|community college)\b"
+    r"|\bi (?:also |still |currently )?(?:go|am going|'m going|attend) to (?:high school|college"
+    r"|uni|university|grad school|law school|med school|nursing school|community college|school)\b"
+    r"|\bi (?:also |still |currently )?attend (?:high school|college|university|school|classes)\b"
+    r"|\b(?:to )?pay for (?:school|college|my (?:tuition|classes|degree|studies))\b"
     r"|\bmy (?:[a-z-]+ )?major(?= is| in|$)|\bmy (?:[a-z-]+ )?(?:homework|semester|thesis|dissertation|professors?"
-    r"|coursework|midterms?|finals|classmates|dorm|tuition|student loans?)\b"
-    r"|\b(?:busy|swamped|stressed|overwhelmed) (?:out )?with (?:school|college|uni|classes"
+    r"|coursework|midterms?|finals|classmates|dorm|tuition|student loans?|grades)\b"
+    r"|\b(?:busy|swamped|stressed|overwhelmed|hectic) (?:out )?with (?:school|college|uni|classes"
     r"|homework|exams|finals|studying|my studies)\b"
+    r"|\b(?:busy|swamped) (?:studying|going to (?:school|college|class))\b"
 )
 
 _PARTNER = re.compile(
