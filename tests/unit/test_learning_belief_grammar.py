@@ -85,3 +85,25 @@ def test_an_echoed_taste_or_practice_stays_below(text: str, expected: str) -> No
 )
 def test_an_aim_to_eat_a_way_is_no_way_of_eating(text: str) -> None:
     assert not any(f.startswith(("eats", "is vegan", "is on a diet")) for f in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("As a paramedic, my nights are never quiet", "works as a paramedic"),
+        ("As a librarian I get to read all day", "works as a librarian"),
+    ],
+)
+def test_a_fronted_role_describes_the_speaker_named_after_it(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        ("As a farmer!", "works as a farmer"),  # a bare answer: believed when it recurs
+        ("As a nurse, my sister works nights", "works as a nurse"),
+    ],
+)
+def test_a_fronted_role_without_the_speaker_after_it_stays_below(text: str, never: str) -> None:
+    assert never not in believed(text)

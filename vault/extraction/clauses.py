@@ -11,7 +11,7 @@ occasion only ("this morning", "tomorrow").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from vault.extraction.lexicon import (
@@ -412,4 +412,18 @@ def split_clauses(text: str) -> list[Clause]:
                     conditional=conditional,
                 )
             )
+        _fronted_role(clauses, number)
     return clauses
+
+
+# "As a writer, my laptop is my lifeline": a fronted role describes the speaker when a later
+# clause of its sentence names the speaker.
+_AS_ROLE = re.compile(r"^as (?:a|an) [a-z]")
+
+
+def _fronted_role(clauses: list[Clause], sentence: int) -> None:
+    own = [c for c in clauses if c.sentence == sentence]
+    if len(own) < 2 or not _AS_ROLE.match(own[0].text) or own[0].subject is not Subject.SELF:
+        return
+    if any(c.explicit_self for c in own[1:]):
+        clauses[own[0].index] = replace(own[0], explicit_self=True)
