@@ -116,7 +116,7 @@ def fact_key(text: str) -> str:
         return "activity:working out"
     if t == "is not working":
         return "job:none"
-    if t == "has kids":
+    if t in {"has kids", "has grandchildren"}:  # a grandparent has children
         return "family:kids"
     if t in {"has a partner", "lives with a partner"}:
         return "family:partner"
