@@ -178,3 +178,19 @@ def test_a_condition_or_a_classifying_genitive_takes_nothing_for_granted(
 
 def test_an_echoed_race_plan_is_ones_own() -> None:
     assert "goal: 5k" in believed("Me too! I'm training for a 5k")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My girlfriend ran off with my best friend",
+        "I just had a breakup with my boyfriend",
+        "My husband has custody of the dog",
+    ],
+)
+def test_a_partner_who_left_is_no_partner(text: str) -> None:
+    assert "has a partner" not in facts(text)
+
+
+def test_a_pet_called_my_baby_is_no_child() -> None:
+    assert "has kids" not in facts("She's my baby, that cat")

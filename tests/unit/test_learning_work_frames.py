@@ -109,3 +109,19 @@ def test_a_shop_of_ones_own_or_ones_workplace(text: str, expected: str) -> None:
 )
 def test_a_shop_one_goes_to_is_no_business(text: str) -> None:
     assert not any(f.startswith(("owns", "works")) for f in facts(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I think I would like being a vet",
+        "I once thought about being a pilot",
+        "When I'm done being a cashier I'll travel",
+    ],
+)
+def test_being_a_title_in_a_wish_or_an_end_is_no_job(text: str) -> None:
+    assert not any(f.startswith("works") for f in facts(text))
+
+
+def test_whatever_i_work_as_now_is_read_without_the_adverb() -> None:
+    assert "is a student" in believed("I am working as a student now")

@@ -87,8 +87,8 @@ _PARTNER = re.compile(
 )
 # A partner who is gone: the possessive takes nothing for granted now.
 _GONE = re.compile(
-    r"\b(?:died|dead|passed|death|funeral|divorc\w*|split up|broke up|separated|widow\w*"
-    r"|lost my|miss my|rest in peace|rip)\b"
+    r"\b(?:died|dead|passed|death|funeral|divorc\w*|split up|broke up|break ?up|breaking up"
+    r"|separated|widow\w*|lost my|miss my|rest in peace|rip|ran off|left me|custody)\b"
 )
 
 _DIET = re.compile(

@@ -43,7 +43,7 @@ _CLASSIFIED = (
 # "like my kids" / "as my own children" compares: said of cats, pupils, a team
 _KIDS_MINE = re.compile(
     # a kin noun as the predicate of "be" compares ("they're my babies", said of pets)
-    rf"(?<!like )(?<!as )(?<!'re )(?<! are )(?<! is )\b(?:my|our) (?!fur |furry |puppy |grand )"
+    rf"(?<!like )(?<!as )(?<!'re )(?<!'s )(?<! are )(?<! is )\b(?:my|our) (?!fur |furry |puppy |grand )"
     rf"(?:\w+ )?(?:{_KIDS})\b(?!'s (?:{_CLASSIFIED})\b)"
     # the possessive reaches over a conjunction: "my wife and kids", "my husband and two sons"
     rf"|\b(?:my|our) (?:wife|husband|partner|hubby|girlfriend|boyfriend) and (?:\w+ )?(?:{_KIDS})\b"
@@ -88,7 +88,8 @@ _JOB_NAMED = re.compile(
     rf"|\bas (?:a |an )|\bmy job is (?:a |an )?|\bbeing (?:a |an )|\b(?:i have|i've|i've got) a"
     rf" (?:side |second |part[- ]time |full[- ]time |day )?job as (?:a |an )?)(?P<a>{_JOB})\b"
     r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,}(?: (?!(?:at|in|for|and|but"
-    r"|so|with|on|to|from|because|since|who|which|that|during)\b)[a-z]{3,}){0,2})\b"
+    r"|so|with|on|to|from|because|since|who|which|that|during|now|here|there|today|again|too"
+    r")\b)[a-z]{3,}){0,2})\b"
 )
 _WORKPLACE = re.compile(
     r"\bi(?: work| am working|'m working|'ve been working| have been working)(?: full[- ]time"
@@ -118,7 +119,8 @@ _JOB_ENDED = re.compile(
     r"\b(?:lost|quit|left|leaving|lose|losing) (?:my|the) (?:\w+ )?job\b|\blaid off\b|\bfired\b"
     r"|\bmade redundant\b|\bformer\b|\bex-|\bused to (?:be|work)\b|\bwant(?:ed)? to be"
     r"|\bdream(?:ed|s)? of (?:being|becoming)|\bstudying to be|\bmy dream\b|\bdream job\b"
-    r"|\b(?:imagine|idea of|thought of|think of|thinking of|thinking about) being\b"
+    r"|\b(?:imagine|idea of|thought of|think of|thinking of|thinking about|think about|thought"
+    r" about|would like|would love|would enjoy|done|quit|stopped|stop) being\b"
 )
 _NOT_WORKING = re.compile(
     r"\b(?:i'm|i am) (?:currently )?(?:not working|out of work|unemployed|between jobs|on disability)"
