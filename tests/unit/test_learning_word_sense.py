@@ -80,3 +80,20 @@ def test_hip_hop_is_music_not_a_hip(text: str, hip: bool) -> None:
 
 def test_a_student_without_a_job_is_a_student() -> None:
     assert "is a student" in believed("I'm still in college, so I don't have a job")
+
+
+@pytest.mark.parametrize(
+    ("text", "group"),
+    [
+        ("I love gaming and connecting with others who enjoy it", False),
+        ("I love running with others", True),
+        ("I like to ride in a group on Sundays", True),
+    ],
+)
+def test_company_is_a_taste_only_when_a_training_word_leads_to_it(text: str, group: bool) -> None:
+    assert ("likes group runs" in facts(text)) is group
+
+
+@pytest.mark.parametrize("text", ["I'm a proud doggy mom", "As a cat dad I never sleep in"])
+def test_a_pets_parent_has_no_kids(text: str) -> None:
+    assert "has kids" not in facts(text)

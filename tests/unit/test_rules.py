@@ -176,3 +176,30 @@ def test_a_passing_reading_still_replaces_a_passing_reading() -> None:
         T0 + timedelta(days=2),
     )
     assert [s.text for s in plan.survivors()] == ["works as a teller"]  # type: ignore[union-attr]
+
+
+def test_a_believed_reading_is_not_swallowed_by_a_passing_one_of_the_same_day() -> None:
+    # "Been running longer" (no subject: 0.45), then "I've been running farther" (0.8), same day
+    held = _stored(FactIn(text="primary sport: running", confidence=0.45))
+    plan = plan_merge(
+        held,
+        [
+            FactIn(
+                text="primary sport: running", confidence=0.8, observed_at=T0 + timedelta(hours=1)
+            )
+        ],
+        T0 + timedelta(hours=1),
+    )
+    [fact] = plan.survivors()
+    assert fact.confidence == 0.8 and fact.occurrences == 2  # type: ignore[union-attr]
+
+
+def test_a_passing_reading_the_same_day_still_lifts_nothing() -> None:
+    held = _stored(FactIn(text="has kids", confidence=0.45))
+    plan = plan_merge(
+        held,
+        [FactIn(text="has kids", confidence=0.45, observed_at=T0 + timedelta(hours=1))],
+        T0 + timedelta(hours=1),
+    )
+    [fact] = plan.survivors()
+    assert fact.confidence == 0.45  # type: ignore[union-attr]

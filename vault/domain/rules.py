@@ -232,7 +232,7 @@ class _Planner:
         normalized = normalize_text(candidate.text)
         same = self._find_fact(normalized) or self._liking_holding(candidate.text)
         if same is not None:
-            self._reinforce_fact(same, observed)
+            self._reinforce_fact(same, observed, candidate.confidence)
             return
         rival = self._rival(candidate)
         if rival is not None:
@@ -294,12 +294,15 @@ class _Planner:
                     return fact, ArchiveReason.MERGED
         return None
 
-    def _reinforce_fact(self, fact: FactState, observed: datetime) -> None:
+    def _reinforce_fact(self, fact: FactState, observed: datetime, reading: float) -> None:
         fact.occurrences += 1
         if fact.confidence < PROMPT_FLOOR and _same_day(fact, observed):
             pass  # belief needs another day: a reading repeated within one day lifts nothing
         else:
             fact.confidence = boosted(fact.confidence, fact.occurrences)
+        # a reading believed on its own ("I've been running farther") is not swallowed by an
+        # earlier passing one of the same day ("Been running longer"): the fact is at least it
+        fact.confidence = max(fact.confidence, reading)
         fact.base_confidence = fact.confidence
         fact.last_reinforced_at = max(fact.last_reinforced_at, self.now)
         fact.decay_due_at = decay_due(fact.last_reinforced_at, self.now)

@@ -59,11 +59,13 @@ _KIDS_HAVE = re.compile(
     r"|\b(?:i|we)(?: have got|'ve got| have) an? (?:little |baby |\d+[- ]year[- ]old )?(?:boy|girl)"
     r"(?: named| called|,| and| who|$)"
 )
+_PET = r"dog|doggy|doggie|dogs|cat|kitty|cats|fur|furbaby|plant|puppy|pet|pets|horse|bird|chicken"
 _PARENT = re.compile(
     r"\b(?:mum|mom|mother|dad|father|parent) of (?:\w+)|\b(?:single|stay[- ]at[- ]home|working"
     r"|busy)"
-    r" (?:mum|mom|dad|parent)\b(?! (?:household|home|family|families))|\bi'm a (?:\w+ )?(?:mum|mom|dad|parent)\b|\bas a (?:\w+ )?(?:mum"
-    r"|mom|dad|parent)\b"
+    r" (?:mum|mom|dad|parent)\b(?! (?:household|home|family|families))"
+    # a pet's or a plant's "mom" is no parent: "a doggy mom", "a proud cat dad"
+    rf"|\b(?:i'm|as) a (?!(?:{_PET})\b)(?:\w+ )?(?!(?:{_PET})\b)(?:mum|mom|dad|parent)\b"
 )
 _KIDS_AROUND = re.compile(
     r"\bthe (?:kids|children|baby)\b|\bnew baby\b|\bschool run\b"
@@ -421,12 +423,17 @@ _TRAINING = re.compile(
 )
 
 
+_COMPANY = re.compile(r"(?:with|in) (?:a |the )?(?:group|club|others)\b")
+
+
 def _a_place(scope: str, match: re.Match[str]) -> bool:
     """True when `match` is the place of a preposition that no training word leads to."""
     if "gym" in match.group(0):
         return False  # a gym is where training happens: going to it is training
     before = scope[: match.start()]
-    return bool(_PLACE_PREPOSITION.search(before)) and not _TRAINING.search(before)
+    # "connect with others who enjoy gaming": company a training word leads to is a taste
+    placed = _PLACE_PREPOSITION.search(before) or _COMPANY.match(match.group(0))
+    return bool(placed) and not _TRAINING.search(before)
 
 
 def likes(clause: Clause, memo: Memo) -> list[Finding]:
