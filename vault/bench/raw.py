@@ -121,6 +121,7 @@ def merge(
                     same[CONF] < PROMPT_FLOOR and same[LEARNED][:10] == same[OBSERVED][:10] == day
                 ):
                     same[CONF] = boosted(same[CONF], same[OCC])
+                same[CONF] = max(same[CONF], candidate.confidence)  # a reading is never lost
                 same[BASE] = same[CONF]
                 same[REINFORCED] = max(same[REINFORCED], now_s)
                 same[DUE] = sqlite_time(decay_due(parse_sqlite_time(same[REINFORCED]), now))
