@@ -400,6 +400,24 @@ MSC_SESSION_GAP = timedelta(days=3)
 WHY: dict[tuple[str, str], list[str]] = {}  # filled when --show asks for the words
 
 
+# `--messages`: each turn cut into one message per sentence, seconds apart, the way people write
+# in a messaging app (a stand-in: MSC and LoCoMo turns are whole paragraphs)
+AS_MESSAGES = False
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def _as_typed(texts: list[str], at: datetime, gap: timedelta) -> list[dict[str, Any]]:
+    """The speaker's turns as user messages: one per turn, or one per sentence with --messages."""
+    turns = []
+    for i, text in enumerate(texts):
+        pieces = _SENTENCE_END.split(text) if AS_MESSAGES else [text]
+        for j, piece in enumerate(pieces):
+            turns.append(
+                {"role": "user", "text": piece, "at": at + i * gap + timedelta(seconds=5 * j)}
+            )
+    return turns
+
+
 def msc(part: str, limit: int | None = None) -> AutoTally:
     """Multi-Session Chat speakers of `part`, four sessions each, scored on persona_text."""
     sessions = []
@@ -438,10 +456,7 @@ def msc(part: str, limit: int | None = None) -> AutoTally:
                 moment = START
                 for number, texts in enumerate(per_session):
                     at = START + number * MSC_SESSION_GAP
-                    turns = [
-                        {"role": "user", "text": t, "at": at + timedelta(minutes=2 * i)}
-                        for i, t in enumerate(texts)
-                    ]
+                    turns = _as_typed(texts, at, timedelta(minutes=2))
                     moment = at + timedelta(hours=1)
                     if turns:
                         vault.ingest_conversation(who, turns, now=moment)
@@ -495,10 +510,7 @@ def locomo(path: Path, part: str) -> AutoTally:
             def feed(vault: Any, who: str, per_session: list[Any] = per_session) -> datetime:
                 moment = START
                 for at, texts in per_session:
-                    turns = [
-                        {"role": "user", "text": t, "at": at + timedelta(minutes=i)}
-                        for i, t in enumerate(texts)
-                    ]
+                    turns = _as_typed(texts, at, timedelta(minutes=1))
                     moment = at + timedelta(hours=1)
                     if turns:
                         vault.ingest_conversation(who, turns, now=moment)
@@ -520,7 +532,14 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="at most this many MSC dialogues")
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
     parser.add_argument("--facts", action="store_true", help="list every fact kept")
+    parser.add_argument(
+        "--messages",
+        action="store_true",
+        help="MSC and LoCoMo: one message per sentence, as typed in a messaging app",
+    )
     args = parser.parse_args()
+    global AS_MESSAGES
+    AS_MESSAGES = args.messages
     part = "blind" if args.blind else "dev"
     if args.show:
         WHY[("", "")] = []  # non-empty: collect the evidence words of each fact
