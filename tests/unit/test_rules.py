@@ -194,6 +194,17 @@ def test_a_believed_reading_is_not_swallowed_by_a_passing_one_of_the_same_day() 
     assert fact.confidence == 0.8 and fact.occurrences == 2  # type: ignore[union-attr]
 
 
+def test_a_believed_fact_is_reinforced_by_one_step_whatever_the_reading() -> None:
+    # seed 004's upsert: +0.1, even when the new reading alone would be higher
+    held = _stored(FactIn(text="primary sport: running", confidence=0.55))
+    later = T0 + timedelta(days=2)
+    plan = plan_merge(
+        held, [FactIn(text="primary sport: running", confidence=0.9, observed_at=later)], later
+    )
+    [fact] = plan.survivors()
+    assert fact.confidence == pytest.approx(0.65)  # type: ignore[union-attr]
+
+
 def test_a_passing_reading_the_same_day_still_lifts_nothing() -> None:
     held = _stored(FactIn(text="has kids", confidence=0.45))
     plan = plan_merge(

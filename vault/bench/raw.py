@@ -117,11 +117,11 @@ def merge(
             if same is not None:
                 same[OCC] += 1
                 day = now_s[:10]  # belief needs another day: a same-day repeat lifts nothing
-                if not (
-                    same[CONF] < PROMPT_FLOOR and same[LEARNED][:10] == same[OBSERVED][:10] == day
-                ):
+                passing = same[CONF] < PROMPT_FLOOR
+                if not (passing and same[LEARNED][:10] == same[OBSERVED][:10] == day):
                     same[CONF] = boosted(same[CONF], same[OCC])
-                same[CONF] = max(same[CONF], candidate.confidence)  # a reading is never lost
+                if passing:  # a passing fact is at least a reading believed on its own
+                    same[CONF] = max(same[CONF], candidate.confidence)
                 same[BASE] = same[CONF]
                 same[REINFORCED] = max(same[REINFORCED], now_s)
                 same[DUE] = sqlite_time(decay_due(parse_sqlite_time(same[REINFORCED]), now))

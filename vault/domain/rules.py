@@ -296,13 +296,16 @@ class _Planner:
 
     def _reinforce_fact(self, fact: FactState, observed: datetime, reading: float) -> None:
         fact.occurrences += 1
-        if fact.confidence < PROMPT_FLOOR and _same_day(fact, observed):
+        passing = fact.confidence < PROMPT_FLOOR
+        if passing and _same_day(fact, observed):
             pass  # belief needs another day: a reading repeated within one day lifts nothing
         else:
             fact.confidence = boosted(fact.confidence, fact.occurrences)
-        # a reading believed on its own ("I've been running farther") is not swallowed by an
-        # earlier passing one of the same day ("Been running longer"): the fact is at least it
-        fact.confidence = max(fact.confidence, reading)
+        if passing:
+            # a reading believed on its own ("I've been running farther") is not swallowed by
+            # an earlier passing one ("Been running longer"): the fact is at least it. A fact
+            # already believed is reinforced by +0.1 only, as every upsert is.
+            fact.confidence = max(fact.confidence, reading)
         fact.base_confidence = fact.confidence
         fact.last_reinforced_at = max(fact.last_reinforced_at, self.now)
         fact.decay_due_at = decay_due(fact.last_reinforced_at, self.now)
