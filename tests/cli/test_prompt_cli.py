@@ -71,6 +71,16 @@ def test_prompt_for_an_unknown_athlete_is_the_librarys_empty_block(db_path: Path
     assert contract.exit_code == 1 and "no memory stored" in contract.stderr
 
 
+def test_prompt_for_an_athlete_with_episodes_alone_warns_of_nothing(db_path: Path) -> None:
+    with open_vault(db_path, upgrade=True) as vault:
+        vault.episodes.add(
+            "epi", [{"text": "Easy 5k along the river", "at": "2026-03-01T08:00:00Z"}]
+        )
+    result = invoke(db_path, "prompt", "epi")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "no memory stored" not in result.stderr
+
+
 def test_bootstrap_seeds_day_one_facts(db_path: Path) -> None:
     result = invoke(
         db_path,

@@ -77,9 +77,11 @@ def prompt(
         click.echo(render_markdown(vault.memory(athlete, at)), nl=False)
     else:
         block = vault.memory_block(athlete, budget=budget, now=at)
-        # the block accounts for every stored item, shown or dropped: one read, not two
+        # the block accounts for every stored item, shown or dropped: a second read only when
+        # it holds none (an athlete with episodes alone is known)
         shown = block.included.facts + block.included.patterns + block.included.notes
-        _warn_when_unknown(not shown and not block.dropped, athlete)
+        if not shown and not block.dropped:
+            _warn_when_unknown(vault.summary(athlete) is None, athlete)
         if as_json:
             click.echo(block.model_dump_json(indent=2))
         else:
