@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from vault.domain.errors import InvalidInput
 from vault.domain.limits import EVIDENCE_MAX
 from vault.domain.models import Candidate, FactIn, Retraction
 from vault.domain.vocabulary import Category, Source
@@ -143,17 +144,34 @@ def to_candidates(
                 )
             )
         else:
-            candidates.append(
-                FactIn(
-                    text=finding.text,
-                    category=finding.category,
-                    confidence=finding.confidence,
-                    tags=finding.tags,
-                    source=source,
-                    source_ref=source_ref,
-                    extractor=extractor,
-                    observed_at=observed_at,
-                    evidence=finding.words[:EVIDENCE_MAX] if finding.words else None,
-                )
-            )
+            fact = _fact(finding, finding.text, source, source_ref, extractor, observed_at)
+            if fact is not None:
+                candidates.append(fact)
     return candidates
+
+
+def _fact(
+    finding: Finding,
+    text: str,
+    source: Source,
+    source_ref: str | None,
+    extractor: str,
+    observed_at: datetime | None,
+) -> FactIn | None:
+    """The finding as a `FactIn`, or None when what it captured breaks a limit of the vault
+    ("I'm allergic to " and 250 letters): a reading the vault cannot hold is not stored, and a
+    message never fails because of one (precision first: a missing fact costs less)."""
+    try:
+        return FactIn(
+            text=text,
+            category=finding.category,
+            confidence=finding.confidence,
+            tags=finding.tags,
+            source=source,
+            source_ref=source_ref,
+            extractor=extractor,
+            observed_at=observed_at,
+            evidence=finding.words[:EVIDENCE_MAX] if finding.words else None,
+        )
+    except InvalidInput:
+        return None
