@@ -38,6 +38,9 @@ class Finding:
     # read from the speaker's own possessive ("my wife", "our kids"): what the phrase takes for
     # granted holds whoever the clause is about ("my wife hates cooking" says I have a wife)
     presupposed: bool = False
+    # the speaker's own words the rule copied into `text` ("allergic to <x>", "my job as <x>"):
+    # checked in one place for a person's name before the finding counts (`RuleExtractor`)
+    captured: str | None = None
 
     @property
     def is_retraction(self) -> bool:

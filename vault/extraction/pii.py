@@ -569,6 +569,28 @@ def names_a_person(words: str) -> bool:
     return any(_given_name(word) for word in named)
 
 
+def captures_a_name(captured: str, written: str) -> bool:
+    """Whether the words a frame copied into a fact (`captured`, as the rules read them, in
+    lower case) name someone in `written`, the clause as the speaker wrote it: one of its words
+    is capitalised there where a sentence does not start ("my job as John's assistant", "the
+    Johnson house where I work", "my job at the Smith Dental clinic"; a clause all in capitals
+    proves nothing), or is a title, or a possessive of a given name the name list knows, in any
+    case ("allergic to maria's cat"; "my candy shop" names no Candy)."""
+    if re.match(r"(?:mr|mrs|ms|dr|miss|prof)\b", captured, re.IGNORECASE):
+        return True
+    shouting = not re.search(r"[a-z]", written)
+    for word in re.findall(r"[a-z][a-z'&-]*", captured.lower()):
+        stem = word.split("'")[0]
+        if word != stem and stem and _given_name(stem):
+            return True
+        if shouting or not stem or stem == "i":
+            continue
+        for match in re.finditer(rf"\b{re.escape(stem)}\b", written, re.IGNORECASE):
+            if match.group(0)[0].isupper() and not _at_sentence_start(written, match.start()):
+                return True
+    return False
+
+
 def _given_name(word: str) -> bool:
     lowered = word.lower()
     if lowered in _ALSO_WORDS or lowered in _ALLOWED or lowered in KNOWN_WORDS:

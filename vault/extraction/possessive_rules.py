@@ -82,7 +82,15 @@ _GRANDCHILDREN = re.compile(
 _GONE = re.compile(r"\b(?:quit|lost|left|leaving|fired|laid off|used to|retired from)\b")
 
 
-def _finding(rule: str, clause: Clause, at: int, text: str, tag: str, slot: str | None) -> Finding:
+def _finding(
+    rule: str,
+    clause: Clause,
+    at: int,
+    text: str,
+    tag: str,
+    slot: str | None,
+    captured: str | None = None,
+) -> Finding:
     return Finding(
         rule,
         (clause.index, at),
@@ -93,6 +101,7 @@ def _finding(rule: str, clause: Clause, at: int, text: str, tag: str, slot: str 
         slot=slot,
         priority=1 if slot else 0,
         presupposed=True,
+        captured=captured,
     )
 
 
@@ -127,7 +136,9 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
         place = mine.group("place")
         said = mine.group("a") if mine.group("a") == "the" else indefinite(place)
         return [
-            _finding("job", clause, mine.start(), f"works at {said} {place}", "context:job", "job")
+            _finding(
+                "job", clause, mine.start(), f"works at {said} {place}", "context:job", "job", place
+            )
         ]
     if mine and mine.group("role"):
         role = mine.group("role")
@@ -139,6 +150,7 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
                 f"works as {indefinite(role)} {role}",
                 "context:job",
                 "job",
+                role,
             )
         ]
     if mine and mine.group("field"):
@@ -157,6 +169,7 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
                 f"{verb} {indefinite(trade)} {trade}",
                 "context:job",
                 "job",
+                trade,
             )
         ]
     title = _MY_TITLE_THING.search(text)
@@ -183,6 +196,7 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
                 f"works at {indefinite(place)} {place}",
                 "context:job",
                 "job",
+                place,
             )
         ]
     return []

@@ -37,6 +37,7 @@ from vault.extraction import (
 from vault.extraction.belief import believed
 from vault.extraction.clauses import Clause, split_clauses
 from vault.extraction.findings import Finding, Memo, reconcile, to_candidates
+from vault.extraction.pii import captures_a_name
 from vault.extraction.privacy import scrub
 
 Rule = Callable[[Clause, Memo], list[Finding]]
@@ -71,7 +72,9 @@ class RuleExtractor:
         for clause in split_clauses(text[:MAX_TEXT]):
             for rule in self.rules:
                 found.extend(
-                    believed(replace(f, words=clause.raw), clause) for f in rule(clause, memo)
+                    believed(replace(f, words=clause.raw), clause)
+                    for f in rule(clause, memo)
+                    if not (f.captured and captures_a_name(f.captured, clause.raw))
                 )
         return reconcile(found)
 

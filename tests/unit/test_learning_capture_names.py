@@ -1,0 +1,46 @@
+"""A frame that copies the speaker's words into a fact never carries a person's name into
+memory (issue 28 review): one check, in `RuleExtractor`, reads every captured span against the
+clause as it was written. Varied names, varied frames; and the captures that name no one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my job as John's assistant is stressful",
+        "My job as Priya's nanny pays well",
+        "my job as Maria Lopez assistant is hard",
+        "my job as Dr Okafor's receptionist is fine",
+        "my job at the Smith Dental clinic is boring",
+        "My job at the Nakamura garage starts early",
+        "the Johnson house where I work is huge",
+        "the Delgado ranch I work at is far",
+        "I'm allergic to Maria's cat",
+        "i'm allergic to kevin's dog",
+        "I am allergic to Tom's rabbit",
+        "my Henderson plumbing business is growing",
+    ],
+)
+def test_a_captured_span_that_names_someone_is_not_stored(text: str) -> None:
+    found = facts(text)
+    assert not any(f.startswith(("works ", "owns ", "is allergic", "has a")) for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("my job as a nurse is stressful", "works as a nurse"),
+        ("My job at the bank keeps me busy", "works at the bank"),
+        ("The bar I work at is crowded", "works at a bar"),
+        ("I'm allergic to cats", "is allergic to cats"),
+        ("MY JOB AS A CARPENTER IS HARD", "works as a carpenter"),
+        ("my plumbing business is growing", "owns a plumbing business"),
+    ],
+)
+def test_a_captured_span_that_names_no_one_is_kept(text: str, expected: str) -> None:
+    assert expected in facts(text)
