@@ -86,3 +86,38 @@ def test_a_way_of_eating_told_by_its_frame(text: str, expected: str) -> None:
 )
 def test_the_same_words_name_no_diet_of_the_speakers(text: str) -> None:
     assert not any(f.startswith(("is on a diet", "eats")) for f in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the noun phrase after "allergic to", without its determiners and possessives
+        ("I'm allergic to my neighbour's dog", "is allergic to dog"),
+        ("I'm allergic to the new detergent", "is allergic to new detergent"),
+        ("I am allergic to our office plants", "is allergic to office plants"),
+        ("I'm allergic to penicillin so I avoid it", "is allergic to penicillin"),
+        ("I'm mildly allergic to most tree nuts", "is allergic to tree nuts"),
+    ],
+)
+def test_allergic_to_takes_a_noun_phrase(text: str, expected: str) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a pronoun, an indefinite, a time or a chore is no allergen
+        "I'm allergic to it",
+        "I am allergic to something in the air",
+        "I'm allergic to anything with feathers",
+        "I'm allergic to mondays",
+        "I'm allergic to cleaning",
+        # a joke marker makes the clause no self-description
+        "I'm allergic to running lol",
+        "I'm allergic to mornings haha",
+        "I'm allergic to homework jk",
+        "i'm allergic to cardio lmao",
+    ],
+)
+def test_allergic_to_what_is_no_allergen_gives_nothing(text: str) -> None:
+    assert not any("allerg" in f for f in facts(text))

@@ -74,8 +74,7 @@ _SLEEP = re.compile(
 # intolerant". The speaker's own possessive takes the allergy for granted ("my allergies could
 # never handle kittens").
 _ALLERGY = re.compile(
-    r"\b(?:i'm|i am) (?:\w+ )?allergic to (?:most |some |all |many )?(?P<a>[a-z]+(?: (?!with|and"
-    r"|so|but|because|too|as|in|at|which|that)[a-z]+)?)"
+    r"\b(?:i'm|i am) (?:\w+ )?allergic to (?P<a>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,4})"
     r"|\b(?:i have|i've got|i suffer from|i get|(?P<my>my)) (?:a |an |bad |severe |terrible )?"
     r"(?:(?P<b>[a-z]+) )?allerg(?:y|ies)\b"
 )
@@ -83,6 +82,25 @@ _INTOLERANT = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?(?P<i>lactose|gluten|dairy|wheat) intolerant\b"
     r"|\bi (?:have|'ve got) (?:a |an )?(?P<j>lactose|gluten|dairy|wheat) intolerance\b"
 )
+# What "allergic to" names is a noun phrase: its determiners and possessives are skipped
+# ("my neighbour's dog" -> dog, "the new detergent" -> new detergent), a preposition, a
+# conjunction or a clause's next word ends it, and a pronoun or an indefinite names no allergen.
+_DETERMINERS = frozenset(
+    "a an the my our your his her their this that these those most some all many any certain"  # noqa: SIM905
+    " pretty really very so".split()
+)
+_PHRASE_END = frozenset(
+    "with and or so but because too as in at on of for from by to which that who when if like"  # noqa: SIM905
+    " while since than is are was were i i'm it's lol haha jk lmao".split()
+)
+# pronouns and indefinites, and times and chores one dislikes ("allergic to mondays", "to
+# running"): no allergen; a gerund is refused by its ending
+_NO_ALLERGEN = frozenset(
+    "it them this that something anything everything nothing stuff things thing everyone"  # noqa: SIM905
+    " people someone anyone you me him her us life work homework exercise mornings morning"
+    " mondays monday weekends early effort".split()
+)
+_JOKE = re.compile(r"\b(?:lol|lmao|rofl|haha\w*|hehe\w*|jk|just kidding|kidding)\b")
 _NOT_KIND = frozenset({"seasonal", "food", "bad", "severe", "terrible", "the", "these", "those"})
 
 _PASSING_WORRY = re.compile(r"\banxiety (?:about|over|before|for)\b")
@@ -123,16 +141,40 @@ def allergy(clause: Clause, memo: Memo) -> list[Finding]:
     allergic = _ALLERGY.search(text)
     if allergic is None or not (clause.asserts or allergic.group("my")):
         return found
+    if _JOKE.search(text):
+        return found  # "I'm allergic to running lol" describes no one
+    captured = None
     if allergic.group("a"):
-        words = allergic.group("a")
-        fact = f"is allergic to {words}"
+        phrase = _allergen(allergic.group("a"))
+        if phrase is None:
+            return found
+        captured, thing = phrase
+        fact = f"is allergic to {thing}"
     elif allergic.group("b") and allergic.group("b") not in _NOT_KIND:
-        fact = f"has a {allergic.group('b')} allergy"
+        captured = allergic.group("b")
+        fact = f"has a {captured} allergy"
     else:
         fact = "has allergies"
     finding = _finding(clause, allergic.start(), fact, "health:allergy", HEALTH)
-    found.append(replace(finding, presupposed=bool(allergic.group("my"))))
+    found.append(replace(finding, presupposed=bool(allergic.group("my")), captured=captured))
     return found
+
+
+def _allergen(words: str) -> tuple[str, str] | None:
+    """The noun phrase after "allergic to" (as captured, possessives kept for the name check;
+    and as stored), or None when it names no allergen ("it", "something in the air")."""
+    taken: list[str] = []
+    for word in words.split():
+        if word in _PHRASE_END or len(taken) == 3:
+            break
+        taken.append(word)
+    captured = " ".join(taken)
+    head = [w for w in taken if w not in _DETERMINERS and not w.endswith(("'s", "s'"))]
+    if not head or head[0] in _NO_ALLERGEN or head[-1] in _NO_ALLERGEN:
+        return None
+    if head[-1].endswith("ing"):
+        return None  # "allergic to running", "to cleaning": a chore, not an allergen
+    return captured, " ".join(head)
 
 
 def health(clause: Clause, memo: Memo) -> list[Finding]:
