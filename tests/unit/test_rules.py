@@ -163,8 +163,49 @@ def test_a_passing_reading_does_not_take_a_believed_facts_place(
         [FactIn(text=passing, confidence=0.45, tags=tags, observed_at=T0 + timedelta(days=2))],
         T0 + timedelta(days=2),
     )
-    assert [s.text for s in plan.survivors()] == [believed]  # type: ignore[union-attr]
-    assert plan.ignored and plan.ignored[0][0] == passing
+    # it waits beside the believed fact, below the prompt floor, for another day's reading
+    held_texts = {s.text: s.confidence for s in plan.survivors()}  # type: ignore[union-attr]
+    assert held_texts[believed] == 0.7
+    assert held_texts[passing] < 0.5
+
+
+@pytest.mark.parametrize(
+    ("believed", "passing"),
+    [
+        ("works at the bank", "works as a teacher"),
+        ("works as a nurse", "works at a bakery"),
+        ("owns a candy shop", "works as a plumber"),
+    ],
+)
+def test_a_passing_reading_read_again_on_another_day_takes_the_believed_facts_place(
+    believed: str, passing: str
+) -> None:
+    tags = frozenset({"context:job"})
+    held = _stored(FactIn(text=believed, confidence=0.7, tags=tags))
+    states: list[FactState | ItemState] = held
+    for day in (1, 2):
+        at = T0 + timedelta(days=day)
+        plan = plan_merge(states, [FactIn(text=passing, confidence=0.45, tags=tags)], at)
+        states = plan.survivors()
+    texts = {s.text: s.confidence for s in states}  # type: ignore[union-attr]
+    assert believed not in texts
+    assert texts[passing] >= 0.5
+
+
+def test_a_passing_reading_read_again_the_same_day_does_not_take_the_place() -> None:
+    tags = frozenset({"context:job"})
+    states: list[FactState | ItemState] = _stored(
+        FactIn(text="works at the bank", confidence=0.7, tags=tags)
+    )
+    for hours in (1, 3):
+        at = T0 + timedelta(days=1, hours=hours)
+        plan = plan_merge(
+            states, [FactIn(text="works as a babysitter", confidence=0.45, tags=tags)], at
+        )
+        states = plan.survivors()
+    texts = {s.text: s.confidence for s in states}  # type: ignore[union-attr]
+    assert texts["works at the bank"] == 0.7
+    assert texts["works as a babysitter"] < 0.5
 
 
 def test_a_passing_reading_still_replaces_a_passing_reading() -> None:

@@ -233,6 +233,7 @@ class _Planner:
         same = self._find_fact(normalized) or self._liking_holding(candidate.text)
         if same is not None:
             self._reinforce_fact(same, observed, candidate.confidence)
+            self._displace_rival(same, candidate)
             return
         rival = self._rival(candidate)
         if rival is not None:
@@ -248,10 +249,9 @@ class _Planner:
             ):
                 # one passing reading ("I will take on the role of babysitter") does not take a
                 # believed fact's place through a shared topic: it would inherit a belief, and
-                # cite evidence, that never said it
-                self.plan.ignored.append(
-                    (candidate.text, f"a passing reading beside the believed {existing.text!r}")
-                )
+                # cite evidence, that never said it. It waits beside it, below the prompt, and
+                # takes the place when it is read again on another day (`_displace_rival`)
+                self._insert_fact(candidate, normalized, observed, 1)
                 return
             occurrences = existing.occurrences + 1 if reason is ArchiveReason.MERGED else 1
             new = self._insert_fact(candidate, normalized, observed, occurrences)
@@ -267,6 +267,28 @@ class _Planner:
             self._remove(existing, reason, by=new.key)
             return
         self._insert_fact(candidate, normalized, observed, 1)
+
+    def _displace_rival(self, fact: FactState, candidate: FactIn) -> None:
+        """A passing reading that waited beside a believed fact of the same topic ("works as a
+        teacher" beside "works at the bank") and is now believed, read again on another day,
+        takes that fact's place, as a newer reading of the topic would have."""
+        if fact.confidence < PROMPT_FLOOR or not fact.tags:
+            return
+        rival = next(
+            (
+                other
+                for other in self._facts()
+                if other is not fact
+                and other.category is fact.category
+                and other.tags & fact.tags
+                and other.conflict_key == fact.conflict_key
+                and other.confidence >= PROMPT_FLOOR
+                and other.observed_at < fact.learned_at
+            ),
+            None,
+        )
+        if rival is not None and candidate.tags and rival.tags & candidate.tags:
+            self._remove(rival, ArchiveReason.MERGED, by=fact.key)
 
     def _liking_holding(self, text: str) -> FactState | None:
         """The stored `likes X` that an incoming `also does X` only repeats."""

@@ -1,0 +1,56 @@
+"""A job change said in passing is learned when it is said again on another day (issue 28
+review): one passing reading waits beside the believed job, below the block, and a second
+day's reading takes its place; one promise, or repeats within a day, never do."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from freezegun import freeze_time
+
+from vault import Vault
+
+T0 = datetime(2026, 3, 2, 8, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("believed", "change", "old", "new"),
+    [
+        (
+            "I work at the bank",
+            "I just got a new job as a teacher",
+            "works at the bank",
+            "works as a teacher",
+        ),
+        (
+            "I work as a nurse",
+            "I started a new job as a paramedic last week",
+            "works as a nurse",
+            "works as a paramedic",
+        ),
+    ],
+)
+def test_a_job_change_said_on_several_days_replaces_the_believed_job(
+    vault: Vault, believed: str, change: str, old: str, new: str
+) -> None:
+    with freeze_time(T0):
+        vault.ingest_message("ana", believed)
+    assert old in vault.memory_block("ana", now=T0).text
+    for day in range(1, 5):
+        with freeze_time(T0 + timedelta(days=day)):
+            vault.ingest_message("ana", change)
+    block = vault.memory_block("ana", now=T0 + timedelta(days=4)).text
+    assert new in block
+    assert old not in block
+
+
+def test_a_job_change_said_once_waits_below_the_block(vault: Vault) -> None:
+    with freeze_time(T0):
+        vault.ingest_message("ana", "I work at the bank")
+    for hours in (1, 2, 5):  # the same day, however often
+        with freeze_time(T0 + timedelta(days=1, hours=hours)):
+            vault.ingest_message("ana", "I just got a new job as a teacher")
+    block = vault.memory_block("ana", now=T0 + timedelta(days=1, hours=6)).text
+    assert "works at the bank" in block
+    assert "teacher" not in block
