@@ -41,3 +41,37 @@ def test_the_same_words_outside_the_frame(text: str, never: str) -> None:
 
 def test_the_gym_habit_is_strength_training() -> None:
     assert "also does strength training" in facts("I hit the gym twice a week")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a team one supports
+        "my football team lost again",
+        "our football team lost again, so frustrating to watch",
+        "My baseball team is in the playoffs",
+        "my hockey team finally won the cup",
+        "Our basketball team plays tonight on TV",
+        # a practice given up or denied
+        "I stopped going to my yoga class",
+        "I never go to my yoga class anymore",
+        "I quit my dance lessons",
+        "I gave up my swimming lessons",
+        "I don't go to my pilates class these days",
+    ],
+)
+def test_a_team_one_supports_or_a_practice_given_up_is_no_practice(text: str) -> None:
+    assert not any(f.startswith("also does") for f in facts(text)), facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I play on my softball team", "also does softball"),
+        ("I scored twice for my hockey team", "also does hockey"),
+        ("my softball game was cancelled", "also does softball"),
+        ("My yoga class was great today", "also does yoga"),
+    ],
+)
+def test_a_team_one_plays_in_and_a_practice_kept_are_read(text: str, expected: str) -> None:
+    assert expected in facts(text)

@@ -125,3 +125,42 @@ def test_being_a_title_in_a_wish_or_an_end_is_no_job(text: str) -> None:
 
 def test_whatever_i_work_as_now_is_read_without_the_adverb() -> None:
     assert "is a student" in believed("I am working as a student now")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a time or a part of one, not a workplace
+        "my job at the end of the day is to rest",
+        "My job at the start of each week is planning",
+        "the hours that I work in summer are long",
+        "The shifts I work at night are brutal",
+        "the days I work are long",
+        # a pronoun, someone else's, a family or friendship role
+        "my job as your friend is to tell you the truth",
+        "my job as a mom is exhausting",
+        "My job as a big sister is to annoy him",
+        "my job as his wife is to keep him sane",
+        # a job that ended, or denied
+        "my job at the bank ended",
+        "My job at the hardware store is over",
+        "my job at the call centre finished last month",
+        "I don't have my job at the bank anymore",
+        "I no longer have my job as a cashier",
+    ],
+)
+def test_a_job_frame_that_names_no_job_of_the_speakers_now_gives_nothing(text: str) -> None:
+    assert not any(f.startswith("works ") for f in facts(text)), facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("my job at the bank doesn't pay enough", "works at the bank"),
+        ("My job at the hardware store will be busy", "works at the hardware store"),
+        ("my job as a nurse can be stressful", "works as a nurse"),
+        ("The bar I work at is crowded", "works at a bar"),
+    ],
+)
+def test_a_job_frame_ends_its_capture_at_the_verb(text: str, expected: str) -> None:
+    assert expected in facts(text)

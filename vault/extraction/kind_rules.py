@@ -151,6 +151,13 @@ def _finding(
     return Finding(rule, (clause.index, at), category, text, CONTEXT, tags=frozenset({tag}))
 
 
+# A practice the speaker gave up: "I stopped going to my yoga class", "quit my dance lessons".
+STOPPED = re.compile(
+    r"\b(?:stopped|quit|quitting|gave up|give up|giving up|dropped out|no longer|anymore"
+    r"|any more|used to)\b"
+)
+
+
 def _speaks(clause: Clause) -> bool:
     return clause.asserts and not clause.remote_past
 
@@ -159,6 +166,8 @@ def events(clause: Clause, memo: Memo) -> list[Finding]:
     """Activities told as an event, a start or a class: "took up yoga", "went for a run"."""
     if not clause.asserts or clause.negated or clause.future or _INTENT.search(clause.text):
         return []  # "I plan to go for a walk" has not happened
+    if STOPPED.search(clause.text):
+        return []  # "I quit my dance lessons": a practice given up
     found: list[tuple[int, str]] = []
     # "took up running last year" still runs: a start may lie in the past, a class may not
     for pattern in (_START,) if clause.remote_past else (_START, _CLASS):

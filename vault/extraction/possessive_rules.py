@@ -26,6 +26,7 @@ from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
+from vault.extraction.kind_rules import STOPPED
 from vault.extraction.lexicon import JOBS
 from vault.extraction.work_rules import FIELDS, NOT_PLACE, indefinite
 
@@ -33,8 +34,18 @@ CONTEXT = 0.7
 JOB_TITLES = "|".join(re.escape(job) for job in JOBS)
 
 _HEADS = (
-    r"games?|practices?|training|class(?:es)?|lessons?|sessions?|team|league|club|routine|workouts?"
+    r"games?|practices?|training|class(?:es)?|lessons?|sessions?|(?P<team>team)|league|club"
+    r"|routine|workouts?"
 )
+# A team is one's own to play in only when the clause says the speaker takes part
+# ("I play on my softball team", "my hockey team and I train on Tuesdays"); "my football team
+# lost again" is a team one supports.
+_PLAYS = re.compile(
+    r"\b(?:i|we|i'm|we're) (?:\w+ )?(?:play|played|plays|playing|coach|captain|train|joined"
+    r"|scored|on|pitch|pitched)\b|\b(?:on|in|for|joined) (?:my|our) \w+(?: \w+)? (?:team|league"
+    r"|club)\b|\band i (?:\w+ )?(?:train|play|practi[cs]e)\b"
+)
+
 _OWN_PRACTICE = re.compile(
     r"\b(?:my|our) (?!favou?rite\b)(?:(?:daily|weekly|morning|evening|nightly|usual|regular|long"
     rf"|weekend|next) )?(?:(?P<x>[a-z][a-z-]*(?: [a-z-]+)?) (?:{_HEADS})\b|(?P<y>walks|hikes"
@@ -46,7 +57,8 @@ _OWN_PLURAL = {"walks": "walking", "hikes": "hiking"}
 _END = (
     r"(?:at|in|on|for|from|to|with|and|but|or|so|because|since|as|while|where|which|who|that"
     r"|when|near|by|of|i|i'm|we|it|my|you|is|was|are|keeps?|makes?|has|had|pays?|gets?|now"
-    r"|really|so|very|too|today|tonight|right|again|every|all|then|though|anymore)"
+    r"|really|so|very|too|today|tonight|right|again|every|all|then|though|anymore|does|do|did"
+    r"|will|would|can|could|should|might|must|starts?|ends?|ended|begins?|sucks|[a-z]+n't)"
 )
 _WORDS = rf"(?:(?!{_END}\b)[a-z][a-z'&-]*)(?: (?!{_END}\b)[a-z][a-z'&-]*){{0,2}}"
 _NOT_NOW = r"(?!(?:old|last|previous|former|first|dream|next|future|ideal|summer)\b)"
@@ -79,7 +91,32 @@ _GRANDCHILDREN = re.compile(
     r"(?<!like )\b(?:my|our) (?:\w+ )?(?:grand ?(?:kids?|children|child|sons?|daughters?|babies"
     r"|baby))\b|\bi(?: have|'ve got|'ve) (?:\w+ )?grand ?(?:kids|children)\b"
 )
-_GONE = re.compile(r"\b(?:quit|lost|left|leaving|fired|laid off|used to|retired from)\b")
+# A job that is gone or ending: "my job at the bank ended", "is over", "not anymore".
+_GONE = re.compile(
+    r"\b(?:quit|lost|left|leaving|fired|laid off|used to|retired from|ended|ends|ending"
+    r"|finished|is over|was over|over now|anymore|any more|no longer|gone)\b"
+)
+# A denial before the frame denies what it takes for granted: "I don't have my job at the bank".
+_DENIED_BEFORE = re.compile(r"\b(?:not|don't|do not|didn't|never|no|without|won't|can't)\b")
+# What a job frame captured that is no workplace and no trade: a time or a part of one ("my
+# job at the end of the day is to rest", "the hours I work"), a pronoun or someone else's ("my
+# job as your friend"), a family or friendship role ("my job as a mom is exhausting").
+_NOT_JOB_WORDS = frozenset(
+    """
+    end start beginning middle moment hour hours shift shifts time times day days night nights
+    morning mornings evening evenings weekend weekends week weeks month months summer winter
+    spring fall autumn season year years
+    it this that these those you your his her their our my me them him us one ones someone
+    mom mum mommy mother dad daddy father parent parents wife husband partner friend friends
+    sister brother daughter son grandma grandpa grandmother grandfather aunt uncle girlfriend
+    boyfriend family kid kids child children baby wifey hubby bestie
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _no_job(words: str) -> bool:
+    """Whether the words a job frame captured name no workplace or trade (`_NOT_JOB_WORDS`)."""
+    return any(word in _NOT_JOB_WORDS for word in words.split())
 
 
 def _finding(
@@ -110,8 +147,15 @@ def own_practice(clause: Clause, memo: Memo) -> list[Finding]:
     softball, "my morning workouts" -> works out regularly."""
     if clause.remote_past or clause.hypothetical:
         return []  # "we should bring them to our dance class" is a suggestion
+    text = clause.text
+    if STOPPED.search(clause.context or text):
+        return []  # "I stopped going to my yoga class", "my spin class anymore"
     found = []
-    for match in _OWN_PRACTICE.finditer(clause.text):
+    for match in _OWN_PRACTICE.finditer(text):
+        if _DENIED_BEFORE.search(text[: match.start()]):
+            continue  # "I never go to my yoga class": denied
+        if match.group("team") and not _PLAYS.search(text):
+            continue  # "my football team lost again": a team one supports
         plural = match.group("y")
         if plural == "workouts":
             text, tag = "works out regularly", "context:working out"
@@ -132,6 +176,8 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     text = clause.text
     mine = _MY_JOB.search(text)
+    if mine and (_DENIED_BEFORE.search(text[: mine.start()]) or _no_job(mine.group(0)[7:])):
+        return []  # "I don't have my job at the bank", "my job as a mom", "at the end"
     if mine and mine.group("place") and not NOT_PLACE.search(mine.group("place")):
         place = mine.group("place")
         said = mine.group("a") if mine.group("a") == "the" else indefinite(place)
@@ -186,7 +232,7 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
             )
         ]
     where = _RELATIVE.search(text)
-    if where and not NOT_PLACE.search(where.group("place")):
+    if where and not NOT_PLACE.search(where.group("place")) and not _no_job(where.group("place")):
         place = where.group("place")
         return [
             _finding(
