@@ -194,3 +194,35 @@ def test_a_partner_who_left_is_no_partner(text: str) -> None:
 
 def test_a_pet_called_my_baby_is_no_child() -> None:
     assert "has kids" not in facts("She's my baby, that cat")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a kin word that qualifies a sibling
+        "my baby brother turns 30",
+        "My baby sister is getting married in June",
+        "my little brother and my baby cousin came over",
+        # a child's word said of friends or a partner, with nothing about a child
+        "me and my girls went to brunch",
+        "going out with my girls tonight",
+        "My boys and I are watching the game at the pub",
+        "my baby is coming home from deployment",
+        "Can't wait to see my baby this weekend, he flies in Friday",
+    ],
+)
+def test_a_child_word_said_of_a_sibling_friends_or_a_partner_is_no_child(text: str) -> None:
+    assert "has kids" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my girls are 5 and 7",
+        "My baby is 6 months old and teething",
+        "my two boys fight all the time",
+        "my kids love pizza",
+    ],
+)
+def test_a_child_word_with_a_child_in_the_sentence_is_a_child(text: str) -> None:
+    assert "has kids" in facts(text)

@@ -40,11 +40,22 @@ _CLASSIFIED = (
     r"books?|hospital|museum|menu|author|show|program|programme|charity|ministry|literature"
     r"|theat(?:er|re)|choir|clothing|section|stories|story"
 )
+# "my baby brother", "my baby sister", "my girls' night": the kin word qualifies another person
+_NOT_A_CHILD = r"(?:brothers?|sisters?|bro|sis|cousins?|daddy|mama|night|trip|weekend)"
+# Words for a child that also name friends or a partner ("me and my girls went to brunch", "my
+# baby is coming home from deployment"): a child only where the sentence says so.
+_AMBIGUOUS_KIN = frozenset({"baby", "babies", "girls", "boys"})
+_CHILD_CUE = re.compile(
+    r"\b(?:years? old|year-old|months? old|month-old|weeks? old|little|born|school|daycare"
+    r"|nursery|nap|naps|bedtime|diapers?|nappy|nappies|toddler|teething|crawling|homework"
+    r"|grade|kindergarten|preschool|stroller|pram|feeding|bottle|one|two|three|four|five"
+    r"|\d+)\b"
+)
 # "like my kids" / "as my own children" compares: said of cats, pupils, a team
 _KIDS_MINE = re.compile(
     # a kin noun as the predicate of "be" compares ("they're my babies", said of pets)
     rf"(?<!like )(?<!as )(?<!'re )(?<!'s )(?<! are )(?<! is )\b(?:my|our) (?!fur |furry |puppy |grand )"
-    rf"(?:\w+ )?(?:{_KIDS})\b(?!'s (?:{_CLASSIFIED})\b)"
+    rf"(?:\w+ )?(?:{_KIDS})\b(?!'s (?:{_CLASSIFIED})\b)(?! {_NOT_A_CHILD}\b)"
     # the possessive reaches over a conjunction: "my wife and kids", "my husband and two sons"
     rf"|\b(?:my|our) (?:wife|husband|partner|hubby|girlfriend|boyfriend) and (?:\w+ )?(?:{_KIDS})\b"
 )
@@ -270,6 +281,9 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     at_work = _KIDS_AT_WORK.search(clause.context or text) and not _KIDS_OF_MY_OWN.search(text)
     mine = None if at_work else _KIDS_MINE.search(text)
+    kin = mine.group(0).split()[-1] if mine else ""
+    if kin in _AMBIGUOUS_KIN and not _CHILD_CUE.search(clause.context or text):
+        mine = None  # "going out with my girls tonight": friends, perhaps
     if mine and not re.search(r"\w+'s (?:\w+ )?(?:kids|children)", text):
         # "my kids" takes for granted that the speaker has kids, whoever the clause is about
         found = _fact("family", clause, mine.start(), "has kids", "kids")
