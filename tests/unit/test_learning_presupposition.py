@@ -226,3 +226,24 @@ def test_a_child_word_said_of_a_sibling_friends_or_a_partner_is_no_child(text: s
 )
 def test_a_child_word_with_a_child_in_the_sentence_is_a_child(text: str) -> None:
     assert "has kids" in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # not yet
+        "my wife to be is planning the wedding",
+        "My husband-to-be hates dancing",
+        "my wife, if I ever get one, will have to love dogs",
+        "My future wife will have to love dogs, if I ever get married",
+        # no longer
+        "my wife is no longer with me",
+        # not real, or not a partner
+        "in my novel, my wife is a spy",
+        "In the game my husband is a wizard",
+        "he's my partner in crime",
+        "Sam has been my partner in crime since school",
+    ],
+)
+def test_a_partner_not_there_now_is_no_partner(text: str) -> None:
+    assert "has a partner" not in facts(text)

@@ -56,3 +56,40 @@ def test_a_sport_in_college_stays_in_the_past() -> None:
     assert not any(
         f.startswith(("primary sport", "also does")) for f in believed("I rowed in college")
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # paying for someone else's school
+        "I need to pay for school for my kids",
+        "saving to pay for college for my daughter",
+        "We pay for college for both our sons",
+        # "school", "college" modifying another noun
+        "I'm at a college party",
+        "I'm in a college town",
+        "I attend school board meetings",
+        "I go to school plays whenever my niece is in one",
+        # classes and studying that are no study
+        "I attend classes at the gym",
+        "I'm studying for my driving test",
+        "I'm studying my options",
+        "I'm studying how to fix the sink",
+    ],
+)
+def test_school_said_of_another_or_of_something_else_is_no_study(text: str) -> None:
+    assert "is a student" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm in college",
+        "I go to college to study nursing",
+        "I attend university part time",
+        "I'm in a community college in Ohio",
+        "I need to pay for college",
+    ],
+)
+def test_school_of_ones_own_is_still_study(text: str) -> None:
+    assert "is a student" in facts(text)

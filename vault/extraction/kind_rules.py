@@ -54,6 +54,14 @@ _OUTING_ACTIVITY = {
     "climb": "climbing",
 }
 
+# "school", "college" as the head of its phrase, not a modifier of the next noun ("a college
+# party", "a college town", "school board meetings"): a word may follow only when it is a
+# preposition, a conjunction or an adverb.
+_HEAD = (
+    r"(?! (?!(?:in|at|for|near|now|and|but|so|or|right|this|full|part|with|too|again|every|since"
+    r"|because|yet|here|there|today|to|as|on|while|after|until|of|though|anymore|still|lol)\b)"
+    r"[a-z])"
+)
 _STUDY = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b|\bi (?:\w+ )?major in\b"
     r"|\b(?:i'm|i am) (?:a |an )?(?:\w+ )?(?:graduate|grad|college|university|undergrad"
@@ -61,17 +69,22 @@ _STUDY = re.compile(
     r"|\b(?:i'm|i am) (?:\w+ )?(?:in|at) (?:nursing|law|med|medical|grad|graduate|business|film|art"
     r"|culinary|beauty|dental|vet|veterinary|pharmacy|engineering) school\b"
     r"|\b(?:i'm|i am) (?:\w+ )?(?:in|enrolled in|back in) (?!(?:a|an|the|my|his|her|their)\b)"
-    r"(?:\w+ )?(?:school|college|uni|university)\b"
+    rf"(?:\w+ )?(?:school|college|uni|university)\b{_HEAD}"
     # "in a community college" is a student's; "in a school" may be anyone's workplace
     r"|\b(?:i'm|i am) (?:\w+ )?(?:in|at|enrolled (?:in|at)) (?:a|an) (?:\w+ )?(?:college|university)\b"
+    rf"{_HEAD}"
     r"|\bi(?: am|'m)? (?:currently |still |now |also |really |just |mostly )?(?:study|studying)"
-    r" (?!to be\b|hard\b"
+    r" (?!to be\b|hard\b|for\b|my\b|our\b|a\b|an\b|what\b|how\b|whether\b|if\b"
     r"|the\b|it\b|them\b|this\b|that\b|his\b|her\b|your\b|their\b|up\b)(?P<obj>[a-z][a-z-]*)"
     r"|\b(?:i'm|i am) (?:in|doing) my (?:first|second|third|fourth|final|last) year\b"
     r"|\bi (?:also |still |currently )?(?:go|am going|'m going|attend) to (?:high school|college"
-    r"|uni|university|grad school|law school|med school|nursing school|community college|school)\b"
-    r"|\bi (?:also |still |currently )?attend (?:high school|college|university|school|classes)\b"
-    r"|\b(?:to )?pay for (?:school|college|my (?:tuition|classes|degree|studies))\b"
+    rf"|uni|university|grad school|law school|med school|nursing school|community college|school)\b{_HEAD}"
+    rf"|\bi (?:also |still |currently )?attend (?:high school|college|university|school)\b{_HEAD}"
+    # classes at a gym, a studio or a pool are training, not study
+    r"|\bi (?:also |still |currently )?attend classes\b(?! (?:at|in) (?:the |my |a |our )?(?:\w+ )?"
+    r"(?:gym|studio|pool|ymca|club|cent(?:er|re)|rec|dojo|box))"
+    # paying for someone else's school is no study: "pay for college for my daughter"
+    r"|\b(?:to )?pay for (?:school|college|my (?:tuition|classes|degree|studies))\b(?! for\b)"
     r"|\bmy (?:[a-z-]+ )?major(?= is| in|$)|\bmy (?:[a-z-]+ )?(?:homework|semester|thesis|dissertation|professors?"
     r"|coursework|midterms?|finals|classmates|dorm|tuition|student loans?|grades)\b"
     r"|\b(?:busy|swamped|stressed|overwhelmed|hectic) (?:out )?with (?:school|college|uni|classes"
@@ -82,13 +95,19 @@ _STUDY = re.compile(
 _PARTNER = re.compile(
     r"(?<!ex-)(?<!ex )(?<!former )(?<!late )(?<!future )(?<!dream )(?<!next )(?<!first )"
     r"(?<!old )\b(?P<my>my|our) (?:wife|wifey|husband|hubby|boyfriend|girlfriend|partner"
-    r"|fianc[eé]e?|spouse)\b|\b(?:i'm|i am|i've been|we're|we are|we've been) (?:happily "
+    r"|fianc[eé]e?|spouse)\b(?!-to-be| to be\b| in crime\b)"
+    r"|\b(?:i'm|i am|i've been|we're|we are|we've been) (?:happily "
     r"|recently |newly )?(?:married|engaged)\b"
 )
 # A partner who is gone: the possessive takes nothing for granted now.
 _GONE = re.compile(
     r"\b(?:died|dead|passed|death|funeral|divorc\w*|split up|broke up|break ?up|breaking up"
-    r"|separated|widow\w*|lost my|miss my|rest in peace|rip|ran off|left me|custody)\b"
+    r"|separated|widow\w*|lost my|miss my|rest in peace|rip|ran off|left me|custody"
+    r"|no longer with (?:me|us)|not with me anymore)\b"
+    # not yet, or not real: "my wife, if I ever get one", "in my novel, my wife is a spy"
+    r"|\bif i (?:ever )?(?:get|have|find|marry|meet)\b|\bever get (?:one|married)\b|\bsomeday\b"
+    r"|\bin (?:my|the|a|our) (?:\w+ )?(?:novel|story|book|game|dream|script|movie|film|play"
+    r"|fantasy|fanfic|campaign)\b"
 )
 
 _DIET = re.compile(
