@@ -164,3 +164,62 @@ def test_a_job_frame_that_names_no_job_of_the_speakers_now_gives_nothing(text: s
 )
 def test_a_job_frame_ends_its_capture_at_the_verb(text: str, expected: str) -> None:
     assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As a lawyer would say, I plead the fifth",
+        "As a lawyer says, I need a break",
+        "As a doctor told me, I should rest more",
+        "as a wise chef once said, I keep it simple",
+        "As a friend of mine likes to say, I'm my own worst critic",
+        "As a nurse of his put it, I need to slow down",
+    ],
+)
+def test_as_a_role_that_quotes_or_compares_is_not_the_speakers_role(text: str) -> None:
+    assert not any(f.startswith("works as") for f in facts(text)), facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("As a nurse, I work long shifts", "works as a nurse"),
+        ("As a teacher, my summers are free", "works as a teacher"),
+    ],
+)
+def test_as_a_role_fronting_the_speaker_is_their_role(text: str, expected: str) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a named body is no branch of service
+        "I'm in the Salvation Army",
+        "I'm in the Salvation army choir",
+        # a joke marker: no self-description
+        "I work as a slave for my boss lol",
+        "I work as a professional napper haha",
+        "I work as a human alarm clock for my kids jk",
+        # a business that is no trade of the speaker's
+        "it's my personal business",
+        "That's my private business",
+        "my husbands business is booming",
+        "my dads business is doing well",
+    ],
+)
+def test_a_named_body_a_joke_or_anothers_business_is_no_job(text: str) -> None:
+    assert not any(f.startswith(("works ", "owns ")) for f in facts(text)), facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm in the army", "works in the army"),
+        ("my plumbing business is growing", "owns a plumbing business"),
+        ("I work as a nurse", "works as a nurse"),
+    ],
+)
+def test_a_branch_a_trade_and_a_role_are_still_read(text: str, expected: str) -> None:
+    assert expected in facts(text)

@@ -418,6 +418,15 @@ def split_clauses(text: str) -> list[Clause]:
 
 # "As a writer, my laptop is my lifeline": a fronted role describes the speaker when a later
 # clause of its sentence names the speaker.
+# "As a lawyer would say, I ...", "as a friend of mine told me", "as my coach puts it" compare
+# or quote: the fronted phrase holds a verb or another's possession, and no role is the speaker's.
+# A joke marker: the clause is no self-description ("I work as a slave for my boss lol").
+JOKE = re.compile(r"\b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|just kidding|kidding)\b")
+AS_QUOTE = re.compile(
+    r"\bas (?:a|an) (?:[a-z'-]+ ){1,3}?(?:would|will|could|might|says?|said|told|tells|puts?"
+    r"|likes? to|used to|once|do|does|did|knows?|can|should)\b|\bas (?:a|an) (?:[a-z'-]+ )"
+    r"{1,3}?of (?:mine|ours|yours|his|hers|theirs)\b"
+)
 _AS_ROLE = re.compile(r"^as (?:a|an) [a-z]")
 
 
@@ -425,5 +434,7 @@ def _fronted_role(clauses: list[Clause], sentence: int) -> None:
     own = [c for c in clauses if c.sentence == sentence]
     if len(own) < 2 or not _AS_ROLE.match(own[0].text) or own[0].subject is not Subject.SELF:
         return
+    if AS_QUOTE.match(own[0].text):
+        return  # "As a lawyer would say, I ...": a comparison, not the speaker's role
     if any(c.explicit_self for c in own[1:]):
         clauses[own[0].index] = replace(own[0], explicit_self=True)

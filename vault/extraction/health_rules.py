@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from vault.domain.text import HEALTH_CONDITIONS
 from vault.domain.vocabulary import Category
-from vault.extraction.clauses import Clause
+from vault.extraction.clauses import JOKE, Clause
 from vault.extraction.findings import Finding, Memo
 
 HEALTH, DIET = 0.7, 0.7
@@ -100,7 +100,6 @@ _NO_ALLERGEN = frozenset(
     " people someone anyone you me him her us life work homework exercise mornings morning"
     " mondays monday weekends early effort".split()
 )
-_JOKE = re.compile(r"\b(?:lol|lmao|rofl|haha\w*|hehe\w*|jk|just kidding|kidding)\b")
 _NOT_KIND = frozenset({"seasonal", "food", "bad", "severe", "terrible", "the", "these", "those"})
 
 _PASSING_WORRY = re.compile(r"\banxiety (?:about|over|before|for)\b")
@@ -141,7 +140,7 @@ def allergy(clause: Clause, memo: Memo) -> list[Finding]:
     allergic = _ALLERGY.search(text)
     if allergic is None or not (clause.asserts or allergic.group("my")):
         return found
-    if _JOKE.search(text):
+    if JOKE.search(text):
         return found  # "I'm allergic to running lol" describes no one
     captured = None
     if allergic.group("a"):

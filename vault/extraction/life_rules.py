@@ -16,7 +16,7 @@ from dataclasses import replace
 from vault.domain.lexicon import sports
 from vault.domain.text import entity_tags
 from vault.domain.vocabulary import Category
-from vault.extraction.clauses import Clause
+from vault.extraction.clauses import AS_QUOTE, Clause
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.lexicon import (
     JOBS,
@@ -118,7 +118,7 @@ _WORKPLACE = re.compile(
     r"|hr|human resources|banking|law|nursing|software|advertising|publishing|logistics"
     r"|manufacturing|government|politics|research|science|engineering|design|fashion|media)\b"
     r"|\bi work (?:on )?(?:my |our |the |\w+'s |\w+s' )?(?:family |parents' |parents )?(?P<f>farms?)\b"
-    r"|\b(?:i'm|i am|i serve|i'm serving) in the (?:\w+ )?(?P<m>army|navy|air force|military|marines"
+    r"|\b(?:i'm|i am|i serve|i'm serving) in the (?P<mod>\w+ )?(?P<m>army|navy|air force|military|marines"
     r"|police)\b"
 )
 _STUDENT = re.compile(
@@ -320,6 +320,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     if retired:
         return [_job(clause, retired.start(), "is retired", 2)]
     match = _JOB_NAMED.search(clause.text)
+    if match and AS_QUOTE.match(clause.text, match.start()):
+        return []  # "as a lawyer would say", "as a friend of mine told me": someone else
     if match is None:
         place = _WORKPLACE.search(clause.text)
         if place is None:
@@ -338,7 +340,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
                 else ("an" if place.group("w")[0] in "aeiou" else "a")
             )
             text = f"works {place.group('p')} {article} {place.group('w')}"
-        return [_job(clause, place.start(), text, 1)]
+        # "I'm in the Salvation Army": a named body's word passes the name check
+        return [replace(_job(clause, place.start(), text, 1), captured=place.group("mod"))]
     title = next(group for group in match.groups() if group)
     if match.group("e") and not _TITLE_HEAD.search(title):
         field = _FIELD.match(title)  # "I work as a tech support" -> works in tech support
@@ -352,7 +355,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     if title == "student":
         return [_job(clause, match.start(), "is a student", 2)]
     article = "an" if title[0] in "aeiou" else "a"
-    return [_job(clause, match.start(), f"works as {article} {title}", 2)]
+    found = _job(clause, match.start(), f"works as {article} {title}", 2)
+    return [replace(found, captured=title) if match.group("e") else found]
 
 
 # What "I work as a ..." may name that is no role: a manner, a unit, a favour.

@@ -586,9 +586,22 @@ def captures_a_name(captured: str, written: str) -> bool:
         if shouting or not stem or stem == "i":
             continue
         for match in re.finditer(rf"\b{re.escape(stem)}\b", written, re.IGNORECASE):
-            if match.group(0)[0].isupper() and not _at_sentence_start(written, match.start()):
+            said = match.group(0)
+            if (
+                said[0].isupper()
+                and not _at_sentence_start(written, match.start())
+                and not _proper_adjective(said)
+            ):
                 return True
     return False
+
+
+def _proper_adjective(word: str) -> bool:
+    """A capitalised word that names no one: a country's initials ("US", "UK") or a demonym
+    the name list does not know ("British", "American"; "Brian" stays a name)."""
+    if word.isupper() and len(word) <= 3:
+        return True
+    return bool(re.search(r"(?:ish|ian|an|ese)$", word)) and not _given_name(word)
 
 
 def _given_name(word: str) -> bool:

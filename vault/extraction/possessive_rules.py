@@ -77,7 +77,7 @@ _RELATIVE = re.compile(
 # is where one shops; a business named by its trade is one's own.
 _PATRON = r"local|favou?rite|usual|nearest|neighbou?rhood|regular|old|next|go-to|grocery|corner"
 _MY_BUSINESS = re.compile(
-    rf"\bmy (?:small |little |new |online )?(?P<b>(?!own\b|{_END}\b|(?:{_PATRON})\b)"
+    rf"\bmy (?:small |little |new |online )?(?P<b>(?!own\b|personal\b|private\b|{_END}\b|(?:{_PATRON})\b)"
     rf"[a-z-]+(?: (?!{_END}\b|(?:{_PATRON})\b)[a-z-]+)?) (?P<h>business|shop|store|bakery|salon)\b"
     r"(?P<job> (?:job|jobs|shifts?|manager|boss|coworkers|co-workers)\b)?"
 )
@@ -203,6 +203,8 @@ def own_job(clause: Clause, memo: Memo) -> list[Finding]:
         field = mine.group("field")
         return [_finding("job", clause, mine.start(), f"works in {field}", "context:job", "job")]
     business = _MY_BUSINESS.search(text)
+    if business and _no_job(" ".join(w.rstrip("s") for w in business.group("b").split())):
+        business = None  # "my husbands business" is his
     if business and not re.search(r"\b(?:mind|minding|none of)\b", text[: business.start()]):
         trade = f"{business.group('b')} {business.group('h')}"
         # "my convenience store job" is a workplace, "my candy shop" one's own

@@ -35,7 +35,7 @@ from vault.extraction import (
     work_rules,
 )
 from vault.extraction.belief import believed
-from vault.extraction.clauses import Clause, split_clauses
+from vault.extraction.clauses import JOKE, Clause, split_clauses
 from vault.extraction.findings import Finding, Memo, reconcile, to_candidates
 from vault.extraction.pii import captures_a_name
 from vault.extraction.privacy import scrub
@@ -57,6 +57,12 @@ DEFAULT_RULES: tuple[Rule, ...] = (
 MAX_TEXT = 20_000
 
 
+def _refused(captured: str, clause: Clause) -> bool:
+    """Whether a frame's copied words may not become a fact: they name someone, or the clause
+    is a joke ("I work as a slave for my boss lol")."""
+    return captures_a_name(captured, clause.raw) or bool(JOKE.search(clause.text))
+
+
 class RuleExtractor:
     """Regex rules per clause, reconciled per slot, scrubbed of personal data."""
 
@@ -74,7 +80,7 @@ class RuleExtractor:
                 found.extend(
                     believed(replace(f, words=clause.raw), clause)
                     for f in rule(clause, memo)
-                    if not (f.captured and captures_a_name(f.captured, clause.raw))
+                    if not (f.captured and _refused(f.captured, clause))
                 )
         return reconcile(found)
 
