@@ -221,6 +221,7 @@ def test_a_child_word_said_of_a_sibling_friends_or_a_partner_is_no_child(text: s
         "my girls are 5 and 7",
         "My baby is 6 months old and teething",
         "my two boys fight all the time",
+        "I'm pregnant and eating better for my baby",
         "my kids love pizza",
     ],
 )

@@ -93,3 +93,16 @@ def test_school_said_of_another_or_of_something_else_is_no_study(text: str) -> N
 )
 def test_school_of_ones_own_is_still_study(text: str) -> None:
     assert "is a student" in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I go to school from home, on a computer",
+        "Since I attend school virtually I have more free time",
+        "I am studying for my final exams in programming",
+        "I'm studying for the bar exam",
+    ],
+)
+def test_school_with_an_adverb_or_studying_for_an_exam_is_study(text: str) -> None:
+    assert "is a student" in facts(text)

@@ -59,8 +59,8 @@ _OUTING_ACTIVITY = {
 # preposition, a conjunction or an adverb.
 _HEAD = (
     r"(?! (?!(?:in|at|for|near|now|and|but|so|or|right|this|full|part|with|too|again|every|since"
-    r"|because|yet|here|there|today|to|as|on|while|after|until|of|though|anymore|still|lol)\b)"
-    r"[a-z])"
+    r"|because|yet|here|there|today|to|as|on|while|after|until|of|though|anymore|still|lol|from"
+    r"|online|remotely|full-time|part-time|[a-z]+ly)\b)[a-z])"
 )
 _STUDY = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?(?:majoring|minoring) in\b|\bmy major is\b|\bi (?:\w+ )?major in\b"
@@ -74,8 +74,11 @@ _STUDY = re.compile(
     r"|\b(?:i'm|i am) (?:\w+ )?(?:in|at|enrolled (?:in|at)) (?:a|an) (?:\w+ )?(?:college|university)\b"
     rf"{_HEAD}"
     r"|\bi(?: am|'m)? (?:currently |still |now |also |really |just |mostly )?(?:study|studying)"
-    r" (?!to be\b|hard\b|for\b|my\b|our\b|a\b|an\b|what\b|how\b|whether\b|if\b"
-    r"|the\b|it\b|them\b|this\b|that\b|his\b|her\b|your\b|their\b|up\b)(?P<obj>[a-z][a-z-]*)"
+    # studying for an exam is study; for a driving test, or "my options", not
+    r" (?:for (?:my |our |the |a )?(?:\w+ )?(?P<exam>exams?|finals?|midterms?|degree|classes"
+    r"|courses?|boards|bar exam)\b"
+    r"|(?!to be\b|hard\b|for\b|my\b|our\b|a\b|an\b|what\b|how\b|whether\b|if\b"
+    r"|the\b|it\b|them\b|this\b|that\b|his\b|her\b|your\b|their\b|up\b)(?P<obj>[a-z][a-z-]*))"
     r"|\b(?:i'm|i am) (?:in|doing) my (?:first|second|third|fourth|final|last) year\b"
     r"|\bi (?:also |still |currently )?(?:go|am going|'m going|attend) to (?:high school|college"
     rf"|uni|university|grad school|law school|med school|nursing school|community college|school)\b{_HEAD}"

@@ -49,6 +49,7 @@ _CHILD_CUE = re.compile(
     r"\b(?:years? old|year-old|months? old|month-old|weeks? old|little|born|school|daycare"
     r"|nursery|nap|naps|bedtime|diapers?|nappy|nappies|toddler|teething|crawling|homework"
     r"|grade|kindergarten|preschool|stroller|pram|feeding|bottle|one|two|three|four|five"
+    r"|pregnant|pregnancy|expecting|due|ultrasound|cravings|newborn|crib|cot"
     r"|\d+)\b"
 )
 # "like my kids" / "as my own children" compares: said of cats, pupils, a team
