@@ -29,12 +29,30 @@ def submit(driver, control) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     control.click()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(control))
+    WebDriverWait(driver, 30).until(_replaced(control))
     WebDriverWait(driver, 30).until(
         expected_conditions.presence_of_element_located(
             (By.CSS_SELECTOR, "[role=status], [role=alert]")
         )
     )
+
+
+def _replaced(control):
+    """The clicked control's page has been replaced. Chromium reports a node of a page being
+    torn down either as stale or, mid-navigation, as an inspector error ("Node with given id
+    does not belong to the document"); both mean the old page is gone."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    def gone(_driver) -> bool:
+        try:
+            control.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            return "does not belong to the document" in str(error)
+        return False
+
+    return gone
 
 
 def test_click_through_every_action(page_vault: Vault, page_file: Path, tmp_path: Path) -> None:
