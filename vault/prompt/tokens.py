@@ -107,12 +107,12 @@ def _encoding_for(text: str) -> tiktoken.Encoding:
 
 
 def encoding_cut_to(text: str) -> tiktoken.Encoding | None:
-    """cl100k holding only the entries inside `text`'s pieces: it encodes `text` exactly as the
-    full encoding does. None when `text` is empty (tiktoken needs one entry) or has too many
+    """cl100k holding only the entries inside `text`'s runs of non-space characters (with the
+    white space around them): it encodes `text` exactly as the full encoding does. None when `text` is empty (tiktoken needs one entry) or has too many
     candidate substrings to be worth it."""
     if not text:
         return None
-    text = _as_tiktoken_encodes(text)
+    text = _surrogates_replaced(text)
     runs = [run.encode() for run in _RUNS_WITH_SPACE_AROUND.findall(text)] or [text.encode()]
     longest = _longest_token()
     if sum(len(r) * min(len(r), longest) for r in runs) > _MAX_CANDIDATES:
@@ -132,7 +132,7 @@ def encoding_cut_to(text: str) -> tiktoken.Encoding | None:
     )
 
 
-def _as_tiktoken_encodes(text: str) -> str:
+def _surrogates_replaced(text: str) -> str:
     """Lone surrogates replaced, as `tiktoken.Encoding.encode_ordinary` replaces them."""
     try:
         text.encode()
