@@ -76,7 +76,9 @@ _ALIASES = {
     "stay-at-home dad": "stay-at-home parent",
     "rock climbing": "climbing",
 }
-_SOCIAL = re.compile(r"group runs|with (?:a |the )?(?:group|club|friends|others)|running club")
+_SOCIAL = re.compile(
+    r"group (?:runs|rides)|with (?:a |the )?(?:group|club|friends|others)|running club"
+)
 
 
 def _alias(value: str) -> str:
@@ -252,38 +254,71 @@ def memorybank(part: str = "dev") -> Tally:
     return tally
 
 
+_DATE_FORMATS = ("%b %d, %Y, %I:%M:%S %p", "%d %b %Y, %H:%M:%S")  # Strava exports, by locale
+
+
 def _activities(path: Path) -> list[dict[str, Any]]:
+    """A Strava bulk export's activities, by its header's names (exports differ in columns)."""
     with path.open(encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))
+        rows = list(csv.DictReader(handle))
     found = []
-    for row in rows[1:]:
-        when = datetime.strptime(row[1], "%b %d, %Y, %I:%M:%S %p").replace(tzinfo=timezone.utc)
-        minutes = float(row[5]) / 60 if row[5] else None
+    for row in rows:
+        when = _export_time(row["Activity Date"])
+        elapsed = row.get("Elapsed Time")
         found.append(
             {
-                "id": row[0],
+                "id": row["Activity ID"],
                 "started_at": when,
-                "name": row[2] or None,
-                "sport": row[3] or None,
-                "description": row[4] or None,
-                "private_note": row[10] or None,
-                "duration_min": minutes,
+                "name": row.get("Activity Name") or None,
+                "sport": row.get("Activity Type") or None,
+                "description": row.get("Activity Description") or None,
+                "private_note": row.get("Activity Private Note") or None,
+                "duration_min": float(elapsed) / 60 if elapsed else None,
             }
         )
     return sorted(found, key=lambda a: a["started_at"])
 
 
-def training_log(path: Path) -> Tally:
-    speakers, vague = _labels("training_log")
-    activities = _activities(path)
+def _export_time(text: str) -> datetime:
+    for layout in _DATE_FORMATS:
+        try:
+            return datetime.strptime(text, layout).replace(tzinfo=timezone.utc)
+        except ValueError:
+            continue
+    raise ValueError(f"activity date in no known layout: {text!r}")
 
+
+def _log_tally(
+    tally: Tally, who: str, activities: list[dict[str, Any]], label: Any, vague: set[str]
+) -> None:
     def feed(vault: Any) -> datetime:
         for activity in activities:
             vault.ingest_activity("a", activity)
         return activities[-1]["started_at"] + timedelta(hours=1)
 
+    tally.add(who, _learned(feed), label, vague)
+
+
+def training_log(path: Path) -> Tally:
+    speakers, vague = _labels("training_log")
     tally = Tally()
-    tally.add("runner", _learned(feed), speakers["runner"], vague)
+    _log_tally(tally, "runner", _activities(path), speakers["runner"], vague)
+    return tally
+
+
+def training_logs(folder: Path, part: str) -> Tally:
+    """The logs of tools/learning_labels/training_logs.yaml in `part` found in `folder`."""
+    data = yaml.safe_load((LABELS / "training_logs.yaml").read_text(encoding="utf-8"))
+    vague = set(data.get("vague", []))
+    tally = Tally()
+    for name, label in data["logs"].items():
+        path = folder / f"{name}.csv"
+        if label["split"] != part:
+            continue
+        if not path.is_file():
+            print(f"(skipped {name}: no {path})", file=sys.stderr)
+            continue
+        _log_tally(tally, name, _activities(path), label, vague)
     return tally
 
 
@@ -527,8 +562,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--activities", type=Path, default=os.environ.get("VAULT_TRAINING_LOG"))
     parser.add_argument("--locomo", type=Path, default=os.environ.get("VAULT_LOCOMO"))
+    parser.add_argument(
+        "--logs",
+        type=Path,
+        default=os.environ.get("VAULT_TRAINING_LOGS"),
+        help="a folder of Strava exports named as in tools/learning_labels/training_logs.yaml",
+    )
     parser.add_argument("--blind", action="store_true", help="score the blind part (run once)")
-    parser.add_argument("--only", help="one source: msc, locomo, persona, memorybank, log")
+    parser.add_argument("--only", help="one source: msc, locomo, persona, memorybank, log, logs")
     parser.add_argument("--limit", type=int, help="at most this many MSC dialogues")
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
     parser.add_argument("--facts", action="store_true", help="list every fact kept")
@@ -559,6 +600,8 @@ def main() -> None:
         results[f"MemoryBank multi-day chats, {part}"] = memorybank(part)
     if wanted("log") and args.activities and not args.blind:
         results["training log (1040 activities), dev"] = training_log(Path(args.activities))
+    if wanted("logs") and args.logs:
+        results[f"four more training logs, {part}"] = training_logs(Path(args.logs), part)
     if auto:
         print(
             "| source | block facts | block precision | all-facts precision | vague | recall "

@@ -100,6 +100,27 @@ def test_runs_with_others_become_a_preference(vault: Vault) -> None:
     assert "likes group runs" in _prompt(vault, 9)
 
 
+def test_the_company_fact_names_the_sessions_shared(vault: Vault) -> None:
+    """A cyclist's club rides are group rides, not group runs; a mix says only a group."""
+    rides = ["club ride to the coast", "social ride w/ Ben", "chain gang with the club"]
+    for n, note in enumerate(rides, 1):
+        vault.ingest_activity("ana", _session(n, note, sport="Ride"))
+    prompt = _prompt(vault, 9)
+    assert "likes group rides" in prompt and "likes group runs" not in prompt
+    for n, (note, sport) in enumerate(
+        [
+            ("walk with the walking club", "Walk"),
+            ("hike w/ Pete", "Hike"),
+            ("group walk", "Walk"),
+            ("club hike", "Hike"),
+        ],
+        4,
+    ):
+        vault.ingest_activity("bo", _session(n, note, sport=sport))
+    mixed = {f.text for f in vault.facts("bo", T0 + timedelta(days=20), min_confidence=0.5)}
+    assert "trains with a group" in mixed and not mixed & {"likes group runs", "likes group rides"}
+
+
 def test_consolidation_is_idempotent(vault: Vault, db_path: Path) -> None:
     for n in range(1, 7):
         vault.ingest_activity("ana", _session(n, "with the club" if n % 2 else None))

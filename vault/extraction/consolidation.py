@@ -10,7 +10,8 @@ one piece of the fact's evidence (its activity id, its time, its words):
   unless the newest note about it says it is fine;
 - a race named ahead ("one month until 26.2", "taper for the Maine half", "NYC training")
   -> `goal: <race>` (the newest such note decides);
-- 3+ sessions run with others (a group, a club, a crew, "w/ ...") -> `likes group runs`.
+- 3+ sessions with others (a group, a club, a crew, "w/ ...") -> `likes group runs` when
+  most of them are runs, `likes group rides` when most are rides, else `trains with a group`.
 
 Pure and deterministic: the same sessions give the same candidates in the same order. The
 caller drops candidates whose session is already evidence of the fact (idempotence).
@@ -196,13 +197,20 @@ def _company(sessions: Sequence[Session]) -> list[FactIn]:
     ]
     if len(social) < COMPANY_MIN:
         return []
-    return _cite(
-        "likes group runs",
-        Category.PREFERENCE,
-        "company",
-        social,
-        tags=frozenset({"topic:group runs"}),
-    )
+    text, topic = _in_company(social)
+    return _cite(text, Category.PREFERENCE, "company", social, tags=frozenset({topic}))
+
+
+_GROUP_SESSIONS = {"running": "group runs", "cycling": "group rides"}
+
+
+def _in_company(social: Sequence[Session]) -> tuple[str, str]:
+    """What the sessions with others were: the fact names the kind most of them share."""
+    kind, count = Counter(_kind(s) for s in social).most_common(1)[0]
+    sessions = _GROUP_SESSIONS.get(kind or "")
+    if sessions is None or count * 2 <= len(social):
+        return "trains with a group", "topic:group training"
+    return f"likes {sessions}", f"topic:{sessions}"
 
 
 def sessions_by_kind(sessions: Sequence[Session]) -> Counter[str]:
