@@ -114,6 +114,8 @@ def fact_key(text: str) -> str:
     diet = re.fullmatch(r"(?:eats (?:an? )?(.+?)(?: diet)?|is (vegan|vegetarian|pescatarian))", t)
     if diet:
         return f"diet:{diet.group(1) or diet.group(2)}"
+    if t.startswith("teaches "):  # "teaches kindergarten", "teaches piano": a teacher
+        return "job:teacher"
     if t == "works out regularly":
         return "activity:working out"
     if t == "is not working":
@@ -569,7 +571,9 @@ def main() -> None:
         help="a folder of Strava exports named as in tools/learning_labels/training_logs.yaml",
     )
     parser.add_argument("--blind", action="store_true", help="score the blind part (run once)")
-    parser.add_argument("--only", help="one source: msc, locomo, persona, memorybank, log, logs")
+    parser.add_argument(
+        "--only", help="one source: msc, locomo, persona, persona_fresh, memorybank, log, logs"
+    )
     parser.add_argument("--limit", type=int, help="at most this many MSC dialogues")
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
     parser.add_argument("--facts", action="store_true", help="list every fact kept")
@@ -596,6 +600,8 @@ def main() -> None:
     results: dict[str, Tally] = {}
     if wanted("persona"):
         results[f"persona chats, {part}"] = persona("persona_blind" if args.blind else "persona")
+    if wanted("persona_fresh") and not args.blind:  # labelled, never examined: scored once
+        results["persona chats, 31 fresh speakers"] = persona("persona_fresh")
     if wanted("memorybank"):
         results[f"MemoryBank multi-day chats, {part}"] = memorybank(part)
     if wanted("log") and args.activities and not args.blind:
