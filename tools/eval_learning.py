@@ -572,7 +572,8 @@ def main() -> None:
     )
     parser.add_argument("--blind", action="store_true", help="score the blind part (run once)")
     parser.add_argument(
-        "--only", help="one source: msc, locomo, persona, persona_fresh, memorybank, log, logs"
+        "--only",
+        help="one source: msc, locomo, persona, persona_fresh, persona_fresh2, memorybank, log, logs",
     )
     parser.add_argument("--limit", type=int, help="at most this many MSC dialogues")
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
@@ -602,6 +603,8 @@ def main() -> None:
         results[f"persona chats, {part}"] = persona("persona_blind" if args.blind else "persona")
     if wanted("persona_fresh") and not args.blind:  # labelled, never examined: scored once
         results["persona chats, 31 fresh speakers"] = persona("persona_fresh")
+    if wanted("persona_fresh2") and not args.blind:  # labelled later, scored once, at the end
+        results["persona chats, 31 more fresh speakers"] = persona("persona_fresh2")
     if wanted("memorybank"):
         results[f"MemoryBank multi-day chats, {part}"] = memorybank(part)
     if wanted("log") and args.activities and not args.blind:
