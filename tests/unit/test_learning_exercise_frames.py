@@ -75,3 +75,17 @@ def test_a_team_one_supports_or_a_practice_given_up_is_no_practice(text: str) ->
 )
 def test_a_team_one_plays_in_and_a_practice_kept_are_read(text: str, expected: str) -> None:
     assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an adverb before the article of a doer of an activity
+        ("I'm also a big skier", {"also does skiing"}),
+        ("I'm really a keen climber these days", {"also does climbing"}),
+        # doers joined in one phrase are each done
+        ("I'm an avid surfer and skateboarder", {"also does surfing", "also does skateboarding"}),
+    ],
+)
+def test_a_doer_named_of_oneself(text: str, expected: set[str]) -> None:
+    assert expected <= believed(text)

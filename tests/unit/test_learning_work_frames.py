@@ -223,3 +223,31 @@ def test_a_named_body_a_joke_or_anothers_business_is_no_job(text: str) -> None:
 )
 def test_a_branch_a_trade_and_a_role_are_still_read(text: str, expected: str) -> None:
     assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # what one does "for a living": the object's head noun and the verb's doer
+        ("Honestly I groom horses for a living", "works as a horse groomer"),
+        ("I also build custom guitars for a living", "works as a guitar builder"),
+        ("I babysit for a living, so evenings are hard", "works as a babysitter"),
+        ("I translate for a living", "works as a translator"),
+    ],
+)
+def test_what_one_does_for_a_living_is_a_job(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I work for a living like everyone else",
+        "I do this for a living, you know",
+        "My brother fixes boilers for a living",
+        "I used to deliver mail for a living",
+        "Do you paint houses for a living?",
+    ],
+)
+def test_for_a_living_without_a_job_of_ones_own(text: str) -> None:
+    assert not any(f.startswith("works as") for f in facts(text))

@@ -80,8 +80,13 @@ _DOES = re.compile(
     r"(?=(?:play|do|practi[cs]e|lift|take|attend|compete in|go to the gym|go (?:to )?\w+ing)\b)"
 )
 _AGENT = re.compile(
-    rf"\b(?:i'm|i am) (?:a |an )(?:(?:\w+|avid|keen|big|huge|professional|competitive) ){{0,2}}?"
+    rf"\b(?:i'm|i am) (?:(?:also|really|actually|quite|still|now|definitely|kind of|sort of"
+    rf"|more of|such) )*(?:a |an )(?:(?:\w+|avid|keen|big|huge|professional|competitive) ){{0,2}}?"
     rf"(?P<a>{alternation(ACTIVITY_AGENTS)})\b"
+)
+# A coordinated agent after the first: "a cyclist and a runner", "a swimmer, hiker and skier".
+_MORE_AGENT = re.compile(
+    rf"^(?:,| and| or|, and)\s+(?:an? )?(?:\w+ ){{0,2}}?(?P<a>{alternation(ACTIVITY_AGENTS)})\b"
 )
 
 
@@ -204,9 +209,14 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
     found: list[tuple[int, str, str]] = []
     agent = _AGENT.search(text)
     if agent and not re.search(r"\b(?:ex|former|retired)\b", text[: agent.start("a")]):
-        value = next(v for _, v in all_matches(_AGENT_T, agent.group("a")))
-        kind = "likes" if value == "working out" else "also does"
-        found.append((agent.start(), kind, value))
+        base = 0
+        match: re.Match[str] | None = agent
+        while match is not None:
+            value = next(v for _, v in all_matches(_AGENT_T, match.group("a")))
+            kind = "likes" if value == "working out" else "also does"
+            found.append((base + match.start("a"), kind, value))
+            base += match.end()
+            match = _MORE_AGENT.match(text[base:])
     doing = _DOES.search(text)
     if doing:
         for at, value in _items(text[doing.end() :], tastes=False):

@@ -12,6 +12,9 @@ with words no list holds. Each rule here is one frame of a first-person, present
 - teaching or coaching as what one does: "I teach third grade" -> `teaches third grade`;
 - a business of one's own: "I own a plumbing business" -> `owns a plumbing business`, "I run
   a small business" -> `runs a small business`;
+- what one does "for a living": "I walk dogs for a living", "I drive trucks for a living" ->
+  `works as a dog walker`, `works as a truck driver` (the English compound of the object and
+  the verb's agent noun);
 - a role word with its workplace: "I'm a supervisor at a warehouse" -> `works as a supervisor`
   ("a shift worker at the airport" says when, not what: the schedule rule's `works shifts`).
 
@@ -101,6 +104,15 @@ _ROLE_AT = re.compile(
     r"|woman))"
     r" (?:at|in|for) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
 )
+_LIVING = re.compile(
+    rf"{_I}(?P<v>[a-z]{{3,}}) (?:(?:a|an|the|other people's|people's) )?"
+    r"(?P<o>(?:[a-z]+ ){0,1}[a-z]+ )?for a living\b"
+)
+# Verbs that say nothing of the work ("I work for a living", "I do this for a living").
+_LIGHT_VERBS = frozenset(
+    {"work", "do", "get", "have", "earn", "make", "go", "play", "live", "need"}
+)
+_NOT_OBJECT = re.compile(r"\b(?:it|this|that|them|things|stuff|something|anything|so|now)\b")
 _ENDED = re.compile(
     r"\b(?:used to|quit|left|lost|fired|laid off|retired|former|ex-|until|was|were|had)\b"
 )
@@ -125,6 +137,44 @@ def _finding(clause: Clause, at: int, text: str, priority: int = 1) -> Finding:
 def indefinite(word: str) -> str:
     """The indefinite article `word` takes."""
     return "an" if word[0] in "aeiou" else "a"
+
+
+def agent_noun(verb: str) -> str:
+    """The one who does `verb`: walk -> walker, drive -> driver, cut -> cutter, babysit ->
+    babysitter, translate -> translator, inspect -> inspector."""
+    if verb.endswith("ate") or verb.endswith("ct"):  # Latin verbs: translator, instructor
+        return (verb[:-1] if verb.endswith("e") else verb) + "or"
+    if verb.endswith("e"):
+        return verb + "r"
+    short = len(verb) <= 4 or verb.endswith("sit")
+    if short and re.search(r"[^aeiou][aeiou][^aeiouwxy]$", verb):
+        return verb + verb[-1] + "er"
+    return verb + "er"
+
+
+def singular(noun: str) -> str:
+    """A plural object as the first word of a compound: dogs -> dog, babies -> baby."""
+    if noun.endswith("ies") and len(noun) > 4:
+        return noun[:-3] + "y"
+    if re.search(r"(?:ss|sh|ch|x)es$", noun):
+        return noun[:-2]
+    if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+        return noun[:-1]
+    return noun
+
+
+def _living(text: str) -> tuple[int, str] | None:
+    """`works as a <object> <doer>` from "I <verb> <object> for a living"."""
+    match = _LIVING.search(text)
+    if match is None or match.group("v") in _LIGHT_VERBS:
+        return None
+    obj = (match.group("o") or "").strip()
+    if _NOT_OBJECT.search(obj):
+        return None
+    # the head noun only: "old bikes" -> "bike repairer" (a modifier may be an adjective)
+    head = [singular(obj.split()[-1])] if obj else []
+    title = " ".join([*head, agent_noun(match.group("v"))])
+    return match.start(), f"works as {indefinite(title)} {title}"
 
 
 def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
@@ -166,6 +216,9 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     if teach and not activity_named(teach.group("np")):  # "I teach yoga": the yoga rule's
         verb = "teaches" if teach.group("v") == "teach" else "coaches"
         found.append(_finding(clause, teach.start(), f"{verb} {teach.group('np')}"))
+    living = _living(text)
+    if living is not None:
+        found.append(_finding(clause, living[0], living[1], 2))
     own = _OWN.search(text)
     if own:
         np = own.group("np") or own.group("hp")
