@@ -232,6 +232,13 @@ def persona(split: str = "persona") -> Tally:
     return tally
 
 
+FRESH_PERSONA_SETS = {
+    "persona_fresh": "31 fresh speakers (conversations 300-317)",
+    "persona_fresh2": "31 more fresh speakers (conversations 200-218)",
+    "persona_fresh3": "42 more fresh speakers (conversations 400-421)",
+}
+
+
 def memorybank(part: str = "dev") -> Tally:
     speakers, vague = _labels("memorybank")
     speakers = {k: v for k, v in speakers.items() if is_blind("memorybank", k) == (part == "blind")}
@@ -573,7 +580,7 @@ def main() -> None:
     parser.add_argument("--blind", action="store_true", help="score the blind part (run once)")
     parser.add_argument(
         "--only",
-        help="one source: msc, locomo, persona, persona_fresh, persona_fresh2, memorybank, log, logs",
+        help="one source: msc, locomo, persona, memorybank, log, logs",
     )
     parser.add_argument("--limit", type=int, help="at most this many MSC dialogues")
     parser.add_argument("--show", action="store_true", help="list wrong facts and misses")
@@ -601,10 +608,10 @@ def main() -> None:
     results: dict[str, Tally] = {}
     if wanted("persona"):
         results[f"persona chats, {part}"] = persona("persona_blind" if args.blind else "persona")
-    if wanted("persona_fresh") and not args.blind:  # labelled, never examined: scored once
-        results["persona chats, 31 fresh speakers"] = persona("persona_fresh")
-    if wanted("persona_fresh2") and not args.blind:  # labelled later, scored once, at the end
-        results["persona chats, 31 more fresh speakers"] = persona("persona_fresh2")
+    # speakers labelled and never examined: each set is scored once, asked for by name
+    for name, title in FRESH_PERSONA_SETS.items():
+        if args.only == name:
+            results[f"persona chats, {title}"] = persona(name)
     if wanted("memorybank"):
         results[f"MemoryBank multi-day chats, {part}"] = memorybank(part)
     if wanted("log") and args.activities and not args.blind:
