@@ -89,3 +89,29 @@ def test_a_team_one_plays_in_and_a_practice_kept_are_read(text: str, expected: s
 )
 def test_a_doer_named_of_oneself(text: str, expected: set[str]) -> None:
     assert expected <= believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # joined games share the verb of doing
+        ("Most weeks I play squash and badminton", {"also does squash", "also does badminton"}),
+        ("We do judo and boxing at the club", {"also does martial arts", "also does boxing"}),
+        # a list that runs on past a comma keeps what each item names
+        ("I enjoy knitting, going to the gym and baking", {"likes strength training"}),
+        ("I like to sew, climb, and lift weights", {"likes climbing", "likes strength training"}),
+    ],
+)
+def test_every_item_of_a_list_is_read(text: str, expected: set[str]) -> None:
+    assert expected <= believed(text)
+
+
+def test_a_game_liked_as_a_noun_is_still_not_played() -> None:
+    assert not any("tennis" in f for f in believed("I love tennis and cricket on TV"))
+
+
+def test_the_game_is_named_as_the_speaker_names_it() -> None:
+    """A soccer player's fact says soccer: "football" alone is soccer to some, gridiron to others."""
+    assert "also does soccer" in believed("I play soccer on Sunday mornings")
+    assert "also does football" not in believed("I play soccer on Sunday mornings")
+    assert "also does football" in believed("I play five-a-side football after work")

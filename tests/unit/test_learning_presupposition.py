@@ -99,7 +99,7 @@ def test_a_practice_in_the_speakers_possessive_is_believed(text: str, expected: 
     [
         # a team one supports, someone else's practice, a class one teaches or takes in a subject
         ("My favourite hockey team lost again", "also does hockey"),
-        ("My daughter's soccer practice is at six", "also does football"),
+        ("My daughter's soccer practice is at six", "also does soccer"),
         ("I graded papers for my history class", "also does"),
         # the past
         ("Back in college my rowing club trained at dawn", "also does rowing"),

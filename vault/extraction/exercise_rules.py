@@ -95,6 +95,7 @@ _MORE_AGENT = re.compile(
 _NEEDS_VERB = frozenset(
     {
         "football",
+        "soccer",
         "softball",
         "baseball",
         "basketball",
@@ -142,9 +143,15 @@ def _items(text: str, bare: bool = False, tastes: bool = True) -> list[tuple[int
     """(offset, activity) for each list item of `text` that names an activity; with `bare`,
     only items that are the activity alone ("I can't stand running indoors" dislikes the
     indoors, not running)."""
-    found, at = [], 0
+    found, at, verb = [], 0, ""
     for piece in _ITEM_SPLIT.split(text):
         value = _activity_at(piece)
+        lead = _LEAD.match(piece.strip(" .!?"))
+        if lead and _DOING.search(lead.group(0)):
+            verb = lead.group(0)
+        elif value is None and verb:
+            # joined items share the verb: "play volleyball and tennis" plays both
+            value = _activity_at(f"{verb}{piece.strip()}")
         if (
             value
             and bare
@@ -152,7 +159,10 @@ def _items(text: str, bare: bool = False, tastes: bool = True) -> list[tuple[int
         ):
             value = None
         # "running with a group" is the likes rule's "group runs"; "trail running" its own
-        if value and not (tastes and any(True for _ in all_matches(_LIKE_OBJECT_T, piece))):
+        # ("the gym" names strength training either way, and stays)
+        if value and not (
+            tastes and any(v != value for _, v in all_matches(_LIKE_OBJECT_T, piece))
+        ):
             found.append((at, value))
         at += len(piece) + 1
     return found
