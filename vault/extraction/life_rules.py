@@ -307,14 +307,14 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     idle = None if clause.remote_past else _NOT_WORKING.search(clause.text)
     if idle:  # "I'm not working right now": the negation is the fact
-        # a tie with a study of the same message keeps the study ("I'm still in high school, so I
-        # don't have a job" is a student)
+        # study is a slot of its own: "I'm still in high school, so I don't have a job" is a
+        # student who is not working
         return [_job(clause, idle.start(), "is not working", 1)]
     if clause.negated:
         return []
     student = _STUDENT.search(clause.text) or _STUDYING.search(clause.text)
     if student:  # "I'm still in high school" is now, whatever the remote-past words say
-        return [_job(clause, student.start(), "is a student", 1)]
+        return [study_finding("job", clause, student.start(), 1)]
     if clause.remote_past or _JOB_ENDED.search(clause.text):
         return []
     retired = _RETIRED.search(clause.text)
@@ -354,7 +354,7 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     if title.startswith("customer service"):
         return [_job(clause, match.start(), "works in customer service", 2)]
     if title == "student":
-        return [_job(clause, match.start(), "is a student", 2)]
+        return [study_finding("job", clause, match.start(), 2)]
     article = "an" if title[0] in "aeiou" else "a"
     found = _job(clause, match.start(), f"works as {article} {title}", 2)
     return [replace(found, captured=title) if match.group("e") else found]
@@ -379,7 +379,8 @@ _FIELD = re.compile(
 
 def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
     """A job fact; one per message (a title beats a workplace: "I work at a school, I'm a
-    teacher" is a teacher)."""
+    teacher" is a teacher). Being retired or out of work is the job slot's value too: a new job
+    replaces it, and it replaces the job."""
     return Finding(
         "job",
         (clause.index, at),
@@ -388,6 +389,27 @@ def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
         CONTEXT,
         tags=frozenset({"context:job"}),
         slot="job",
+        priority=priority,
+    )
+
+
+STUDENT = "is a student"
+"""The study fact: its own slot and topic (`context:study`), beside the job's."""
+
+
+def study_finding(rule: str, clause: Clause, at: int, priority: int) -> Finding:
+    """`is a student`: study is not a job's slot. A person studies and works at once ("I'm a
+    nursing student and work weekends as a waitress"), so neither replaces the other, in one
+    message (`slot`) or in memory (the `context:study` topic); a new study replaces an old one,
+    a new job an old job."""
+    return Finding(
+        rule,
+        (clause.index, at),
+        Category.CONTEXT,
+        STUDENT,
+        CONTEXT,
+        tags=frozenset({"context:study"}),
+        slot="study",
         priority=priority,
     )
 
