@@ -61,6 +61,9 @@ _KIDS_MINE = re.compile(
     rf"|\b(?:my|our) (?:wife|husband|partner|hubby|girlfriend|boyfriend) and (?:\w+ )?(?:{_KIDS})\b"
 )
 # "my kids" said by a teacher, a coach or a nanny are the children they look after.
+# A kin noun that names a relation ("my son", "my stepdaughters") is a child of one's own,
+# wherever the sentence is set: "my son is in high school" is no pupil.
+_RELATION = re.compile(r"^(?:step-?)?(?:sons?|daughters?)$")
 _KIDS_AT_WORK = re.compile(
     r"\b(?:teach\w*|class(?:room)?|students?|pupils?|grade|kindergarten|preschool|daycare"
     r"|nursery|school|team|coach\w*|camp|nanny|babysit\w*|patients?|working with)\b"
@@ -280,9 +283,12 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     if _NO_KIDS.search(text) or clause.remote_past:
         return []
-    at_work = _KIDS_AT_WORK.search(clause.context or text) and not _KIDS_OF_MY_OWN.search(text)
-    mine = None if at_work else _KIDS_MINE.search(text)
+    mine = _KIDS_MINE.search(text)
     kin = mine.group(0).split()[-1] if mine else ""
+    at_work = _KIDS_AT_WORK.search(clause.context or text) and not _KIDS_OF_MY_OWN.search(text)
+    if at_work and not _RELATION.match(kin):
+        mine = None  # a teacher's "my kids" are the class; "my son" is always one's own child
+        kin = ""
     if kin in _AMBIGUOUS_KIN and not _CHILD_CUE.search(clause.context or text):
         mine = None  # "going out with my girls tonight": friends, perhaps
     if mine and not re.search(r"\w+'s (?:\w+ )?(?:kids|children)", text):
