@@ -28,6 +28,7 @@ from vault.extraction.lexicon import (
     alternation,
     compile_table,
 )
+from vault.extraction.pii import proper_noun
 
 CONTEXT, PREFERENCE = 0.7, 0.7
 
@@ -339,6 +340,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
             field = place.group("d")
             text = f"works in {field.upper() if field in {'it', 'hr'} else field}"
         elif place.group("m"):
+            if place.group("mod") and proper_noun(place.group("mod").strip(), clause.raw):
+                return []  # "I'm in the Salvation Army": a named body, not the armed forces
             text = f"works in the {place.group('m')}"
         else:
             article = (
@@ -347,8 +350,7 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
                 else ("an" if place.group("w")[0] in "aeiou" else "a")
             )
             text = f"works {place.group('p')} {article} {place.group('w')}"
-        # "I'm in the Salvation Army": a named body's word passes the name check
-        return [replace(_job(clause, place.start(), text, 1), captured=place.group("mod"))]
+        return [_job(clause, place.start(), text, 1)]
     title = next(group for group in match.groups() if group)
     if match.group("e") and not _TITLE_HEAD.search(title):
         field = _FIELD.match(title)  # "I work as a tech support" -> works in tech support
