@@ -70,8 +70,11 @@ _KIDS_AT_WORK = re.compile(
     r"|nursery|school|team|coach\w*|camp|nanny|babysit\w*|patients?|working with)\b"
 )
 _KIDS_OF_MY_OWN = re.compile(r"\b(?:my own|of my own|our own)\b|\bi (?:have|'ve got|have got)\b")
+# "have been" is the auxiliary of a progressive or a passive, never a possession: "I have been
+# seeing more children in my classroom", "we've been working with kids".
+_PERFECT = r"(?!been\b)"
 _KIDS_HAVE = re.compile(
-    rf"\b(?:i|we|and)(?: have got|'ve got| have| got) (?:\w+ ){{0,3}}?(?:{_KIDS})\b"
+    rf"\b(?:i|we|and)(?: have got|'ve got| have| got) {_PERFECT}(?:\w+ ){{0,3}}?(?:{_KIDS})\b"
     r"|\b(?:i|we)(?: have got|'ve got| have) an? (?:little |baby |\d+[- ]year[- ]old )?(?:boy|girl)"
     r"(?: named| called|,| and| who|$)"
 )
@@ -304,6 +307,8 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
     around = _KIDS_AROUND.search(text)
     if around is None:
         return []
+    if _KIDS_AT_WORK.search((memo.message or clause.context or text).replace(around.group(0), " ")):
+        return []  # "the kids" of a message about a classroom or a team are the pupils
     # "the kids are in bed" may be a teacher's or a nanny's kids: believed once repeated
     return [replace(_fact("family", clause, around.start(), "has kids", "kids"), confidence=0.45)]
 
@@ -330,6 +335,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     match = _JOB_NAMED.search(clause.text)
     if match and AS_QUOTE.match(clause.text, match.start()):
         return []  # "as a lawyer would say", "as a friend of mine told me": someone else
+    if match and match.group(0).startswith("as ") and _role_of_another(clause.text, match.start()):
+        return []  # "I bet you meet people as a waitress": the role is the other subject's
     if match is None:
         place = _WORKPLACE.search(clause.text)
         if place is None:
@@ -366,6 +373,23 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     article = "an" if title[0] in "aeiou" else "a"
     found = _job(clause, match.start(), f"works as {article} {title}", 2)
     return [replace(found, captured=title) if match.group("e") else found]
+
+
+# A bare "as a <role>" is the role of the nearest subject before it: "I work nights as a nurse"
+# is the speaker's; "I bet you meet people as a waitress" is the listener's, "it can be tough
+# to make a living as a professor" anyone's ("it" with a verb: a dummy subject, a generic claim).
+_SUBJECTS = re.compile(
+    r"\b(?P<self>i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b"
+    r"|\b(?:you|you're|you've|you'd|you'll|he|he's|she|she's|they|they're|they've|one|people"
+    r"|someone|somebody|anyone|anybody|everyone|everybody)\b"
+    r"|\bit(?:'s| is| can| could| was| must| would| will| may| might)\b"
+)
+
+
+def _role_of_another(text: str, at: int) -> bool:
+    """Whether the subject nearest before `at` is not the speaker."""
+    subjects = list(_SUBJECTS.finditer(text, 0, at))
+    return bool(subjects) and subjects[-1].group("self") is None
 
 
 # What "I work as a ..." may name that is no role: a manner, a unit, a favour.
