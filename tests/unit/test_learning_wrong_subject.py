@@ -1,6 +1,7 @@
 """Wrong subject, by kind (issue 28, the development false facts): a role after "as a" is the
-nearest subject's, and "the kids" of a message about a classroom are the pupils; "have been"
-is an auxiliary, not a possession. Varied sentences, and the same frames about the speaker."""
+nearest person's ("for me as an engineer" is the speaker's), "the kids" of a message about a
+classroom are the pupils, and "have been" is an auxiliary, not a possession. Varied sentences,
+and the same frames about the speaker."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from tests.unit.test_learning_trust import facts
         ("though it can be really tough to make a living as a professor", "works as a professor"),
         ("I'm sure he earns a lot as a pilot", "works as a pilot"),
         ("I hear they hire lots of people as a nurse there", "works as a nurse"),
+        ("I'm so proud of her as a paramedic", "works as a paramedic"),
     ],
 )
-def test_a_role_after_as_is_the_nearest_subjects(text: str, never: str) -> None:
+def test_a_role_after_as_is_the_nearest_persons(text: str, never: str) -> None:
     assert never not in facts(text)
 
 
@@ -28,6 +30,7 @@ def test_a_role_after_as_is_the_nearest_subjects(text: str, never: str) -> None:
         ("I work nights as a nurse", "works as a nurse"),
         ("As a nurse, I work nights", "works as a nurse"),
         ("You know, I make ends meet as a waitress", "works as a waitress"),
+        ("It was a huge accomplishment for me as an engineer", "works as an engineer"),
     ],
 )
 def test_a_role_after_as_with_the_speaker_as_subject_is_kept(text: str, expected: str) -> None:

@@ -375,19 +375,19 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     return [replace(found, captured=title) if match.group("e") else found]
 
 
-# A bare "as a <role>" is the role of the nearest subject before it: "I work nights as a nurse"
-# is the speaker's; "I bet you meet people as a waitress" is the listener's, "it can be tough
+# A bare "as a <role>" is the role of the nearest person before it: "I work nights as a nurse"
+# and "a huge accomplishment for me as an engineer" are the speaker's; "I bet you meet people as a waitress" is the listener's, "it can be tough
 # to make a living as a professor" anyone's ("it" with a verb: a dummy subject, a generic claim).
 _SUBJECTS = re.compile(
-    r"\b(?P<self>i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b"
+    r"\b(?P<self>i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|me|myself|us|ourselves)\b"
     r"|\b(?:you|you're|you've|you'd|you'll|he|he's|she|she's|they|they're|they've|one|people"
-    r"|someone|somebody|anyone|anybody|everyone|everybody)\b"
+    r"|someone|somebody|anyone|anybody|everyone|everybody|him|her|them)\b"
     r"|\bit(?:'s| is| can| could| was| must| would| will| may| might)\b"
 )
 
 
 def _role_of_another(text: str, at: int) -> bool:
-    """Whether the subject nearest before `at` is not the speaker."""
+    """Whether the person named nearest before `at` is not the speaker."""
     subjects = list(_SUBJECTS.finditer(text, 0, at))
     return bool(subjects) and subjects[-1].group("self") is None
 
