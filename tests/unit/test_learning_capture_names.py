@@ -53,6 +53,9 @@ def test_a_captured_span_that_names_no_one_is_kept(text: str, expected: str) -> 
         ("The Starbucks I work at is busy", "works at a starbucks"),
         ("my job at the Walmart near me is fine", "works at the walmart"),
         ("The Costco where I work is huge", "works at a costco"),
+        # a run of proper nouns heading its phrase
+        ("my job at the Home Depot is fine", "works at the home depot"),
+        ("The Whole Foods where I work is big", "works at a whole foods"),
         ("I'm allergic to Nutella", "is allergic to nutella"),
     ],
 )

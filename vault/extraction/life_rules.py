@@ -376,8 +376,9 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
 
 
 # A bare "as a <role>" is the role of the nearest person before it: "I work nights as a nurse"
-# and "a huge accomplishment for me as an engineer" are the speaker's; "I bet you meet people as a waitress" is the listener's, "it can be tough
-# to make a living as a professor" anyone's ("it" with a verb: a dummy subject, a generic claim).
+# and "a huge accomplishment for me as an engineer" are the speaker's; "I bet you meet people
+# as a waitress" is the listener's, "it can be tough to make a living as a professor" anyone's
+# ("it" with a verb: a dummy subject, a generic claim).
 _SUBJECTS = re.compile(
     r"\b(?P<self>i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|me|myself|us|ourselves)\b"
     r"|\b(?:you|you're|you've|you'd|you'll|he|he's|she|she's|they|they're|they've|one|people"

@@ -580,8 +580,8 @@ def captures_a_name(captured: str, written: str) -> bool:
       list knows it ("my job as John's assistant", "Maria Lopez"), when it is a possessive ("the
       Nakamura's garage") or when it modifies the common noun that heads the phrase, as a family
       name does ("the Johnson house", "the Smith Dental clinic", "my Henderson plumbing
-      business"); a proper noun that heads its phrase is the name of a business or a place
-      ("the Starbucks I work at", "my job at the Home Depot");
+      business"); a proper noun (or a run of them) that heads its phrase is the name of a
+      business or a place ("the Starbucks I work at", "my job at the Home Depot");
     - a lower-case word is a common noun where the clause's letter case says anything ("my
       candy shop" names no Candy); where it says nothing (no capital but at a sentence's start,
       or all in capitals), a word the name list knows names someone in a family name's place:
@@ -598,15 +598,15 @@ def captures_a_name(captured: str, written: str) -> bool:
             return True
         if not stem or stem == "i":
             continue
-        attributive = at < len(words) - 1
+        later = words[at + 1 :]
         for match in re.finditer(rf"\b{re.escape(stem)}\b", written, re.IGNORECASE):
             said = match.group(0)
             if _proper_noun_at(written, match):
-                if possessive or attributive or _given_name(said):
+                if possessive or _modifies(written, match.end(), later) or _given_name(said):
                     return True
             elif (
                 uninformative
-                and (possessive or (attributive and _THE_BEFORE.search(written, 0, match.start())))
+                and (possessive or (bool(later) and _THE_BEFORE.search(written, 0, match.start())))
                 and _given_name(stem)
             ):
                 return True
@@ -630,6 +630,19 @@ def proper_noun(word: str, written: str) -> bool:
         _proper_noun_at(written, match)
         for match in re.finditer(rf"\b{re.escape(word)}\b", written, re.IGNORECASE)
     )
+
+
+# The rest of a run of capitalised words ("Smith Dental", "Home Depot"), then the next word.
+_RUN_THEN_WORD = re.compile(r"(?:\s+[A-Z][\w'&-]*)*\s+(?P<next>[a-z][\w'&-]*)")
+
+
+def _modifies(written: str, end: int, later: list[str]) -> bool:
+    """Whether the proper noun ending at `end` modifies a common noun the capture goes on to:
+    its run of capitalised words is followed by a lower-case word of the capture, as a family
+    name before "house" or "clinic" is ("the Smith Dental clinic"); a run that heads its phrase
+    ("the Home Depot", "Whole Foods") names a business or a place."""
+    after = _RUN_THEN_WORD.match(written, end)
+    return after is not None and after.group("next").lower() in later
 
 
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
