@@ -105,6 +105,9 @@ _GROUPS = [
     "dancing dance dances dancer ballet",
     "climbing climb climbs climber bouldering",
     "kids kid children child son sons daughter daughters baby babies mom dad mother father parent",
+    # a grandparent's kin, written with or without a hyphen ("grand-kids")
+    "grandchildren grandchild grandkids grandkid grandson grandsons granddaughter granddaughters"
+    " grandbaby grandbabies",
     "partner wife husband married spouse boyfriend girlfriend fiance fiancee",
     "student school college university uni studying study studies major majoring degree"
     " class classes",
@@ -158,7 +161,8 @@ KINDS: dict[str, re.Pattern[str]] = {
     ),
     "family": re.compile(
         r"\b(?:kids?|children|child|sons?|daughters?|baby|babies|pregnan\w*|married|wife"
-        r"|husband|spouse|boyfriend|girlfriend|fianc\w*|grandchildren|grandkids)\b"
+        r"|husband|spouse|boyfriend|girlfriend|fianc\w*"
+        r"|grand-?(?:child|children|kids?|sons?|daughters?|bab(?:y|ies)))\b"
     ),
     "health": re.compile(
         r"\b(?:injur\w*|hurt\w*|pain(?:s|ful)?|aches?|aching|sore|knees?|ankles?|bad back|shoulders?|hips?"
@@ -184,7 +188,8 @@ _WATCHING = re.compile(r"\bwatch\w*|\bfan\b|\bon tv\b|\bgames?\b(?! of)")
 
 
 def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower().replace("\u2019", "'")))
+    low = re.sub(r"\bgrand-(?=[a-z])", "grand", text.lower().replace("\u2019", "'"))
+    return set(re.findall(r"[a-z0-9][a-z0-9'-]*", low))
 
 
 def _stem(word: str) -> str:

@@ -54,3 +54,38 @@ def test_a_job_change_said_once_waits_below_the_block(vault: Vault) -> None:
     block = vault.memory_block("ana", now=T0 + timedelta(days=1, hours=6)).text
     assert "works at the bank" in block
     assert "teacher" not in block
+
+
+@pytest.mark.parametrize(
+    ("job", "study"),
+    [
+        ("I work as a nurse", "I'm a student"),
+        ("I'm a mechanic at a garage", "I'm majoring in history"),
+        ("I work at the bank", "I'm in grad school"),
+    ],
+)
+def test_study_and_a_job_are_two_slots_neither_replaces_the_other(
+    vault: Vault, job: str, study: str
+) -> None:
+    """Being a student is not a job (a person studies and works at once): a believed study does
+    not archive a believed job, nor the job the study, in either order."""
+    for first, second in ((job, study), (study, job)):
+        athlete = f"ana-{first[:12]}"
+        with freeze_time(T0):
+            vault.ingest_message(athlete, first)
+        with freeze_time(T0 + timedelta(days=1)):
+            vault.ingest_message(athlete, second)
+        block = vault.memory_block(athlete, now=T0 + timedelta(days=1)).text
+        assert "is a student" in block
+        assert "works " in block
+
+
+def test_a_new_job_still_replaces_the_old_one_beside_a_study(vault: Vault) -> None:
+    with freeze_time(T0):
+        vault.ingest_message("ana", "I'm a student. I work as a nurse.")
+    with freeze_time(T0 + timedelta(days=1)):
+        vault.ingest_message("ana", "I work as a paramedic")
+    block = vault.memory_block("ana", now=T0 + timedelta(days=1)).text
+    assert "works as a paramedic" in block
+    assert "works as a nurse" not in block
+    assert "is a student" in block

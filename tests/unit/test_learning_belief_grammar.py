@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.unit.test_learning_trust import believed, facts
+from vault.extraction.clauses import split_clauses
 
 
 @pytest.mark.parametrize(
@@ -50,6 +51,44 @@ def test_a_present_i_am_after_a_conjunction_is_now(text: str) -> None:
 
 def test_school_in_the_past_stays_there() -> None:
     assert "is a student" not in facts("Back in high school I ran track")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my son is in high school",
+        "My daughter is in college now",
+        "my stepson's in 3rd grade",
+        "Both my daughters are in middle school",
+        "my son is still in kindergarten, so mornings are hectic",
+        "my daughter is in 5th grade and loves it",
+    ],
+)
+def test_a_school_or_stage_after_a_present_be_is_now_whoever_it_is_about(text: str) -> None:
+    """A present copula with a school or a stage of life ("is in high school", "is in 3rd
+    grade") says where its subject is now, not when something happened; and a named relation
+    ("my son") is one's own child even in a school's sentence."""
+    assert "has kids" in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "remote"),
+    [
+        ("my son is in high school", False),
+        ("I'm in my 30s and still racing", False),
+        ("she's in college", False),
+        ("my son was in high school then", True),
+        ("my son ran track in high school", True),
+        ("in my twenties I raced a lot", True),
+        ("When I was in college I rowed", True),
+    ],
+)
+def test_only_a_past_verb_makes_a_school_or_a_stage_a_time(text: str, remote: bool) -> None:
+    assert split_clauses(text)[0].remote_past is remote
+
+
+def test_pupils_are_still_not_ones_own_kids() -> None:
+    assert "has kids" not in facts("my kids at school are great, I teach 3rd grade")
 
 
 @pytest.mark.parametrize(

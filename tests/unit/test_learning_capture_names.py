@@ -44,3 +44,38 @@ def test_a_captured_span_that_names_someone_is_not_stored(text: str) -> None:
 )
 def test_a_captured_span_that_names_no_one_is_kept(text: str, expected: str) -> None:
     assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a proper noun that heads its phrase names a business or a place, not a person
+        ("The Starbucks I work at is busy", "works at a starbucks"),
+        ("my job at the Walmart near me is fine", "works at the walmart"),
+        ("The Costco where I work is huge", "works at a costco"),
+        # a run of proper nouns heading its phrase
+        ("my job at the Home Depot is fine", "works at the home depot"),
+        ("The Whole Foods where I work is big", "works at a whole foods"),
+        ("I'm allergic to Nutella", "is allergic to nutella"),
+    ],
+)
+def test_a_proper_noun_heading_its_phrase_is_a_business_not_a_person(
+    text: str, expected: str
+) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # letter case that says nothing (capitals only where a sentence starts): a family name
+        # the name list knows, after "the" before the head noun, or as a possessive
+        "the johnson house where i work is huge",
+        "My job at the henderson ranch is hard",
+        "the wilson farm I work at is far",
+        "MY JOB AT THE JOHNSON HOUSE IS HARD",
+    ],
+)
+def test_a_lower_case_family_name_is_read_where_case_says_nothing(text: str) -> None:
+    found = facts(text)
+    assert not any(f.startswith("works ") for f in found), found

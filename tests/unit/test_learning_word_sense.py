@@ -97,3 +97,37 @@ def test_company_is_a_taste_only_when_a_training_word_leads_to_it(text: str, gro
 @pytest.mark.parametrize("text", ["I'm a proud doggy mom", "As a cat dad I never sleep in"])
 def test_a_pets_parent_has_no_kids(text: str) -> None:
     assert "has kids" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a stated preference for another thing, with a time word near it
+        "My favorite painting that I've created was a portrait of my late grandmother",
+        "My favourite bakery opens early",
+        "I heard it is best fresh so you gotta get it early!",
+        "The soup is best late at night",
+        # "late" after a possessive is the dead's
+        "I love the garden my late husband planted",
+    ],
+)
+def test_a_time_word_beside_a_preference_for_another_thing_is_no_time_preference(
+    text: str,
+) -> None:
+    assert not any(f.startswith("prefers ") for f in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("evenings work best for me", "prefers evening sessions"),
+        ("My favourite runs are at night", "prefers evening sessions"),
+        ("my favourite time to train is early morning", "prefers morning sessions"),
+        ("My favorite is a morning run", "prefers morning sessions"),
+        ("I prefer evenings", "prefers evening sessions"),
+    ],
+)
+def test_a_preference_that_governs_the_time_or_the_training_is_kept(
+    text: str, expected: str
+) -> None:
+    assert expected in facts(text)

@@ -224,6 +224,20 @@ _REMOTE_PAST = re.compile(
 # rowed"); a speaker's present clause says where they are now ("I'm in college", "I study law in
 # college").
 _SCHOOL_TIME = re.compile(r"\b(?:back )?in (?:high school|college|university|uni|school)\b")
+# A school or a stage of life as the predicate of a present "be" is where its subject is now,
+# whoever the subject is: "my son is in high school", "she's still in college", "I'm in my
+# thirties". Only a verb in the past makes the same phrase a time ("when I was in college", "my
+# son ran track in high school"): the phrase is taken out before the remote-past words are read.
+_PRESENT_STAGE = re.compile(
+    r"(?:\b(?:am|is|are)|'m|'s|'re)(?: (?:still|now|currently|already|also|both|all|just|only"
+    r"|finally|back))* in (?:(?:the |his |her |their |my |our )?(?:first|second|third|fourth"
+    r"|final|last|senior|junior) year(?: of (?:high school|college|university|uni|school))?"
+    r"|(?:the )?\d+(?:st|nd|rd|th) grade|(?:the )?(?:first|second|third|fourth|fifth|sixth"
+    r"|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|kindergarten|preschool|nursery"
+    r"|(?:(?:high|middle|grad|graduate|law|med|medical|nursing) )?school|college|university|uni"
+    r"|(?:my|his|her|their|our) (?:early |mid |late )?(?:teens|twenties|thirties|forties|fifties"
+    r"|sixties|seventies|eighties|[2-9]0s))\b"
+)
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|we|we're|we've)\b")
 _FUTURE = re.compile(
     r"\b(?:i|we) (?:\w+ )?(?:will|shall)\b|\b(?:i'll|we'll)\b|\b(?:i'm|i am|we're|we are)"
@@ -383,8 +397,9 @@ def split_clauses(text: str) -> list[Clause]:
                 mood = (hypothetical, future)
             if _CONDITION.match(stripped) and hypothetical:
                 condition, condition_at, conditional = True, position, True
-            remote = bool(_REMOTE_PAST.search(body)) or bool(
-                _SCHOOL_TIME.search(body)
+            timed = _PRESENT_STAGE.sub(" ", body)  # "my son is in high school" is now
+            remote = bool(_REMOTE_PAST.search(timed)) or bool(
+                _SCHOOL_TIME.search(timed)
                 and not (_FIRST_PERSON.match(stripped) and not _PAST_VERB.match(stripped))
             )
             if remote and past_from is None:

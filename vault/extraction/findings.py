@@ -59,6 +59,7 @@ class Memo:
     liking_sentence: int = -1
     liking: str | None = None  # "likes"/"dislikes" while a list of liked things runs on
     about_training: bool = False  # an earlier clause of the message talked about training
+    message: str = ""  # the whole message, normalised: whom "the kids" are, said by a teacher
 
     def saw_parts(self, sentence: int, parts: list[tuple[str, str | None]]) -> None:
         """Remember the athlete's body parts named in a clause of `sentence`."""

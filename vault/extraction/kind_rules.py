@@ -20,6 +20,7 @@ from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
+from vault.extraction.life_rules import study_finding
 
 CONTEXT = 0.7
 
@@ -213,8 +214,7 @@ def study(clause: Clause, memo: Memo) -> list[Finding]:
     match = _STUDY.search(clause.text)
     if match is None or (match.group("obj") and activity_named(clause.text[match.start("obj") :])):
         return []  # "I'm studying ballet" practises an activity
-    found = _finding("job", clause, match.start(), "is a student", "context:job")
-    return [Finding(**{**found.__dict__, "slot": "job", "priority": 1})]
+    return [study_finding("job", clause, match.start(), 1)]
 
 
 def partner(clause: Clause, memo: Memo) -> list[Finding]:

@@ -28,6 +28,7 @@ from vault.extraction.lexicon import (
     alternation,
     compile_table,
 )
+from vault.extraction.pii import proper_noun
 
 CONTEXT, PREFERENCE = 0.7, 0.7
 
@@ -61,13 +62,19 @@ _KIDS_MINE = re.compile(
     rf"|\b(?:my|our) (?:wife|husband|partner|hubby|girlfriend|boyfriend) and (?:\w+ )?(?:{_KIDS})\b"
 )
 # "my kids" said by a teacher, a coach or a nanny are the children they look after.
+# A kin noun that names a relation ("my son", "my stepdaughters") is a child of one's own,
+# wherever the sentence is set: "my son is in high school" is no pupil.
+_RELATION = re.compile(r"^(?:step-?)?(?:sons?|daughters?)$")
 _KIDS_AT_WORK = re.compile(
     r"\b(?:teach\w*|class(?:room)?|students?|pupils?|grade|kindergarten|preschool|daycare"
     r"|nursery|school|team|coach\w*|camp|nanny|babysit\w*|patients?|working with)\b"
 )
 _KIDS_OF_MY_OWN = re.compile(r"\b(?:my own|of my own|our own)\b|\bi (?:have|'ve got|have got)\b")
+# "have been" is the auxiliary of a progressive or a passive, never a possession: "I have been
+# seeing more children in my classroom", "we've been working with kids".
+_PERFECT = r"(?!been\b)"
 _KIDS_HAVE = re.compile(
-    rf"\b(?:i|we|and)(?: have got|'ve got| have| got) (?:\w+ ){{0,3}}?(?:{_KIDS})\b"
+    rf"\b(?:i|we|and)(?: have got|'ve got| have| got) {_PERFECT}(?:\w+ ){{0,3}}?(?:{_KIDS})\b"
     r"|\b(?:i|we)(?: have got|'ve got| have) an? (?:little |baby |\d+[- ]year[- ]old )?(?:boy|girl)"
     r"(?: named| called|,| and| who|$)"
 )
@@ -280,9 +287,12 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     if _NO_KIDS.search(text) or clause.remote_past:
         return []
-    at_work = _KIDS_AT_WORK.search(clause.context or text) and not _KIDS_OF_MY_OWN.search(text)
-    mine = None if at_work else _KIDS_MINE.search(text)
+    mine = _KIDS_MINE.search(text)
     kin = mine.group(0).split()[-1] if mine else ""
+    at_work = _KIDS_AT_WORK.search(clause.context or text) and not _KIDS_OF_MY_OWN.search(text)
+    if at_work and not _RELATION.match(kin):
+        mine = None  # a teacher's "my kids" are the class; "my son" is always one's own child
+        kin = ""
     if kin in _AMBIGUOUS_KIN and not _CHILD_CUE.search(clause.context or text):
         mine = None  # "going out with my girls tonight": friends, perhaps
     if mine and not re.search(r"\w+'s (?:\w+ )?(?:kids|children)", text):
@@ -297,6 +307,8 @@ def family(clause: Clause, memo: Memo) -> list[Finding]:
     around = _KIDS_AROUND.search(text)
     if around is None:
         return []
+    if _KIDS_AT_WORK.search((memo.message or clause.context or text).replace(around.group(0), " ")):
+        return []  # "the kids" of a message about a classroom or a team are the pupils
     # "the kids are in bed" may be a teacher's or a nanny's kids: believed once repeated
     return [replace(_fact("family", clause, around.start(), "has kids", "kids"), confidence=0.45)]
 
@@ -307,14 +319,14 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     idle = None if clause.remote_past else _NOT_WORKING.search(clause.text)
     if idle:  # "I'm not working right now": the negation is the fact
-        # a tie with a study of the same message keeps the study ("I'm still in high school, so I
-        # don't have a job" is a student)
+        # study is a slot of its own: "I'm still in high school, so I don't have a job" is a
+        # student who is not working
         return [_job(clause, idle.start(), "is not working", 1)]
     if clause.negated:
         return []
     student = _STUDENT.search(clause.text) or _STUDYING.search(clause.text)
     if student:  # "I'm still in high school" is now, whatever the remote-past words say
-        return [_job(clause, student.start(), "is a student", 1)]
+        return [study_finding("job", clause, student.start(), 1)]
     if clause.remote_past or _JOB_ENDED.search(clause.text):
         return []
     retired = _RETIRED.search(clause.text)
@@ -323,6 +335,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     match = _JOB_NAMED.search(clause.text)
     if match and AS_QUOTE.match(clause.text, match.start()):
         return []  # "as a lawyer would say", "as a friend of mine told me": someone else
+    if match and match.group(0).startswith("as ") and _role_of_another(clause.text, match.start()):
+        return []  # "I bet you meet people as a waitress": the role is the other subject's
     if match is None:
         place = _WORKPLACE.search(clause.text)
         if place is None:
@@ -333,6 +347,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
             field = place.group("d")
             text = f"works in {field.upper() if field in {'it', 'hr'} else field}"
         elif place.group("m"):
+            if place.group("mod") and proper_noun(place.group("mod").strip(), clause.raw):
+                return []  # "I'm in the Salvation Army": a named body, not the armed forces
             text = f"works in the {place.group('m')}"
         else:
             article = (
@@ -341,8 +357,7 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
                 else ("an" if place.group("w")[0] in "aeiou" else "a")
             )
             text = f"works {place.group('p')} {article} {place.group('w')}"
-        # "I'm in the Salvation Army": a named body's word passes the name check
-        return [replace(_job(clause, place.start(), text, 1), captured=place.group("mod"))]
+        return [_job(clause, place.start(), text, 1)]
     title = next(group for group in match.groups() if group)
     if match.group("e") and not _TITLE_HEAD.search(title):
         field = _FIELD.match(title)  # "I work as a tech support" -> works in tech support
@@ -354,10 +369,28 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     if title.startswith("customer service"):
         return [_job(clause, match.start(), "works in customer service", 2)]
     if title == "student":
-        return [_job(clause, match.start(), "is a student", 2)]
+        return [study_finding("job", clause, match.start(), 2)]
     article = "an" if title[0] in "aeiou" else "a"
     found = _job(clause, match.start(), f"works as {article} {title}", 2)
     return [replace(found, captured=title) if match.group("e") else found]
+
+
+# A bare "as a <role>" is the role of the nearest person before it: "I work nights as a nurse"
+# and "a huge accomplishment for me as an engineer" are the speaker's; "I bet you meet people
+# as a waitress" is the listener's, "it can be tough to make a living as a professor" anyone's
+# ("it" with a verb: a dummy subject, a generic claim).
+_SUBJECTS = re.compile(
+    r"\b(?P<self>i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll|me|myself|us|ourselves)\b"
+    r"|\b(?:you|you're|you've|you'd|you'll|he|he's|she|she's|they|they're|they've|one|people"
+    r"|someone|somebody|anyone|anybody|everyone|everybody|him|her|them)\b"
+    r"|\bit(?:'s| is| can| could| was| must| would| will| may| might)\b"
+)
+
+
+def _role_of_another(text: str, at: int) -> bool:
+    """Whether the person named nearest before `at` is not the speaker."""
+    subjects = list(_SUBJECTS.finditer(text, 0, at))
+    return bool(subjects) and subjects[-1].group("self") is None
 
 
 # What "I work as a ..." may name that is no role: a manner, a unit, a favour.
@@ -379,7 +412,8 @@ _FIELD = re.compile(
 
 def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
     """A job fact; one per message (a title beats a workplace: "I work at a school, I'm a
-    teacher" is a teacher)."""
+    teacher" is a teacher). Being retired or out of work is the job slot's value too: a new job
+    replaces it, and it replaces the job."""
     return Finding(
         "job",
         (clause.index, at),
@@ -388,6 +422,27 @@ def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
         CONTEXT,
         tags=frozenset({"context:job"}),
         slot="job",
+        priority=priority,
+    )
+
+
+STUDENT = "is a student"
+"""The study fact: its own slot and topic (`context:study`), beside the job's."""
+
+
+def study_finding(rule: str, clause: Clause, at: int, priority: int) -> Finding:
+    """`is a student`: study is not a job's slot. A person studies and works at once ("I'm a
+    nursing student and work weekends as a waitress"), so neither replaces the other, in one
+    message (`slot`) or in memory (the `context:study` topic); a new study replaces an old one,
+    a new job an old job."""
+    return Finding(
+        rule,
+        (clause.index, at),
+        Category.CONTEXT,
+        STUDENT,
+        CONTEXT,
+        tags=frozenset({"context:study"}),
+        slot="study",
         priority=priority,
     )
 

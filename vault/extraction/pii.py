@@ -571,29 +571,90 @@ def names_a_person(words: str) -> bool:
 
 def captures_a_name(captured: str, written: str) -> bool:
     """Whether the words a frame copied into a fact (`captured`, as the rules read them, in
-    lower case) name someone in `written`, the clause as the speaker wrote it: one of its words
-    is capitalised there where a sentence does not start ("my job as John's assistant", "the
-    Johnson house where I work", "my job at the Smith Dental clinic"; a clause all in capitals
-    proves nothing), or is a title, or a possessive of a given name the name list knows, in any
-    case ("allergic to maria's cat"; "my candy shop" names no Candy)."""
+    lower case) name someone in `written`, the clause as the speaker wrote it. Decided by where
+    each word stands, not by a list of brands:
+
+    - a title ("Dr Okafor") or a possessive of a given name the name list knows, in any case
+      ("allergic to maria's cat"), names someone;
+    - a word capitalised where no sentence starts is a proper noun: a person's when the name
+      list knows it ("my job as John's assistant", "Maria Lopez"), when it is a possessive ("the
+      Nakamura's garage") or when it modifies the common noun that heads the phrase, as a family
+      name does ("the Johnson house", "the Smith Dental clinic", "my Henderson plumbing
+      business"); a proper noun (or a run of them) that heads its phrase is the name of a
+      business or a place ("the Starbucks I work at", "my job at the Home Depot");
+    - a lower-case word is a common noun where the clause's letter case says anything ("my
+      candy shop" names no Candy); where it says nothing (no capital but at a sentence's start,
+      or all in capitals), a word the name list knows names someone in a family name's place:
+      a possessive, or after "the" before the head noun ("the johnson house where i work").
+    """
     if re.match(r"(?:mr|mrs|ms|dr|miss|prof)\b", captured, re.IGNORECASE):
         return True
-    shouting = not re.search(r"[a-z]", written)
-    for word in re.findall(r"[a-z][a-z'&-]*", captured.lower()):
+    words = re.findall(r"[a-z][a-z'&-]*", captured.lower())
+    uninformative = not re.search(r"[a-z]", written) or not _capital_inside(written)
+    for at, word in enumerate(words):
         stem = word.split("'")[0]
-        if word != stem and stem and _given_name(stem):
+        possessive = word != stem
+        if possessive and stem and _given_name(stem):
             return True
-        if shouting or not stem or stem == "i":
+        if not stem or stem == "i":
             continue
+        later = words[at + 1 :]
         for match in re.finditer(rf"\b{re.escape(stem)}\b", written, re.IGNORECASE):
             said = match.group(0)
-            if (
-                said[0].isupper()
-                and not _at_sentence_start(written, match.start())
-                and not _proper_adjective(said)
+            if _proper_noun_at(written, match):
+                if possessive or _modifies(written, match.end(), later) or _given_name(said):
+                    return True
+            elif (
+                uninformative
+                and (possessive or (bool(later) and _THE_BEFORE.search(written, 0, match.start())))
+                and _given_name(stem)
             ):
                 return True
     return False
+
+
+def _proper_noun_at(written: str, match: re.Match[str]) -> bool:
+    said = match.group(0)
+    return (
+        said[0].isupper()
+        and not said.isupper()
+        and not _at_sentence_start(written, match.start())
+        and not _proper_adjective(said)
+    )
+
+
+def proper_noun(word: str, written: str) -> bool:
+    """Whether `word` is written in `written` as a proper noun: capitalised where no sentence
+    starts, and no country's initials or demonym ("the Salvation Army", not "the US Army")."""
+    return any(
+        _proper_noun_at(written, match)
+        for match in re.finditer(rf"\b{re.escape(word)}\b", written, re.IGNORECASE)
+    )
+
+
+# The rest of a run of capitalised words ("Smith Dental", "Home Depot"), then the next word.
+_RUN_THEN_WORD = re.compile(r"(?:\s+[A-Z][\w'&-]*)*\s+(?P<next>[a-z][\w'&-]*)")
+
+
+def _modifies(written: str, end: int, later: list[str]) -> bool:
+    """Whether the proper noun ending at `end` modifies a common noun the capture goes on to:
+    its run of capitalised words is followed by a lower-case word of the capture, as a family
+    name before "house" or "clinic" is ("the Smith Dental clinic"); a run that heads its phrase
+    ("the Home Depot", "Whole Foods") names a business or a place."""
+    after = _RUN_THEN_WORD.match(written, end)
+    return after is not None and after.group("next").lower() in later
+
+
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+
+
+def _capital_inside(written: str) -> bool:
+    """Whether `written` capitalises a word where no sentence starts (a name, a brand; not
+    "I", which keyboards capitalise by themselves): its letter case then tells a proper noun
+    from a common one."""
+    return any(
+        not _at_sentence_start(written, m.start()) for m in re.finditer(r"\b[A-Z][a-z]", written)
+    )
 
 
 def _proper_adjective(word: str) -> bool:

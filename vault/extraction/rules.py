@@ -35,7 +35,7 @@ from vault.extraction import (
     work_rules,
 )
 from vault.extraction.belief import believed
-from vault.extraction.clauses import JOKE, Clause, split_clauses
+from vault.extraction.clauses import JOKE, Clause, normalise, split_clauses
 from vault.extraction.findings import Finding, Memo, reconcile, to_candidates
 from vault.extraction.pii import captures_a_name
 from vault.extraction.privacy import scrub
@@ -73,7 +73,7 @@ class RuleExtractor:
 
     def findings(self, text: str) -> list[Finding]:
         """What the rules read in `text`, one finding per slot (for tests and debugging)."""
-        memo = Memo()
+        memo = Memo(message=normalise(text[:MAX_TEXT]))
         found: list[Finding] = []
         for clause in split_clauses(text[:MAX_TEXT]):
             for rule in self.rules:

@@ -34,7 +34,11 @@ _TIME_HABIT = re.compile(
     r"|\b(?:usually|normally|always|mostly|mainly|often|typically|generally|tend to|every|most"
     r"|each)\b"
 )
-_NO_TIME = re.compile(r"\bnight shifts?|\b(?:work|working|on) nights\b|\blate (?:for|to)\b")
+# "late" after a possessive is the dead's ("my late grandmother"), not a time of day.
+_NO_TIME = re.compile(
+    r"\bnight shifts?|\b(?:work|working|on) nights\b|\blate (?:for|to)\b"
+    r"|\b(?:my|our|his|her|their|your) late\b"
+)
 _CLOCK = re.compile(r"\b(\d{1,2})(?::\d\d)? ?(am|pm)\b")
 
 _AMOUNT = re.compile(
@@ -91,6 +95,30 @@ def _time_bucket(text: str) -> str | None:
     return buckets.pop() if len(buckets) == 1 else None
 
 
+# What a stated preference may govern for a time of day to be what is preferred: the time
+# itself, a session or a way of training, or the copula ("my favourite is the morning").
+_FAVOURITE_OF = re.compile(r"favou?rite (?:(?:part|kind|time) of (?:the |my )?)?(?P<what>[\w']+)")
+_GOVERNED = re.compile(r"^(?:time|times|day|part|is|was|are|'s|thing|things|would|has|hour|hours)$")
+
+
+def _prefers_a_time(text: str, explicit: re.Match[str]) -> bool:
+    """Whether the stated preference `explicit` is about the time of day in `text`: "my
+    favourite" names it or a session ("my favourite runs are at night", not "my favourite
+    painting ... my late grandmother"), and "is best" / "works best" has it, or training, in
+    its subject ("evenings work best", not "it is best fresh, get it early")."""
+    said = explicit.group(0)
+    if said.startswith("favo"):
+        what = _FAVOURITE_OF.match(text, explicit.start())
+        if what is None:
+            return True
+        word = what.group("what")
+        return bool(_GOVERNED.match(word) or _time_bucket(word) or _ABOUT_TRAINING.match(word))
+    if re.match(r"(?:works?|is|are) ", said):
+        before = text[: explicit.start()]
+        return _time_bucket(before) is not None or bool(_ABOUT_TRAINING.search(before))
+    return True
+
+
 def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
     """Time of day from "I run most mornings", "evenings work best".
 
@@ -104,6 +132,8 @@ def time_preference(clause: Clause, memo: Memo) -> list[Finding]:
     if bucket is None:
         return []
     explicit = _TIME_PREFERENCE.search(clause.text)
+    if explicit and not _prefers_a_time(clause.text, explicit):
+        explicit = None  # "my favourite painting", "it is best fresh": another thing preferred
     habit = explicit or _TIME_HABIT.search(clause.text)
     if habit is None:
         return []

@@ -1,0 +1,63 @@
+"""Wrong subject, by kind (issue 28, the development false facts): a role after "as a" is the
+nearest person's ("for me as an engineer" is the speaker's), "the kids" of a message about a
+classroom are the pupils, and "have been" is an auxiliary, not a possession. Varied sentences,
+and the same frames about the speaker."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import facts
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        ("I bet that you meet some interesting people as a waitress!", "works as a waitress"),
+        ("though it can be really tough to make a living as a professor", "works as a professor"),
+        ("I'm sure he earns a lot as a pilot", "works as a pilot"),
+        ("I hear they hire lots of people as a nurse there", "works as a nurse"),
+        ("I'm so proud of her as a paramedic", "works as a paramedic"),
+    ],
+)
+def test_a_role_after_as_is_the_nearest_persons(text: str, never: str) -> None:
+    assert never not in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I work nights as a nurse", "works as a nurse"),
+        ("As a nurse, I work nights", "works as a nurse"),
+        ("You know, I make ends meet as a waitress", "works as a waitress"),
+        ("It was a huge accomplishment for me as an engineer", "works as an engineer"),
+    ],
+)
+def test_a_role_after_as_with_the_speaker_as_subject_is_kept(text: str, expected: str) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have been seeing more children come through my classroom lately",
+        "We've been working with kids at the summer camp",
+        "My students are great. The kids love the class hamster.",
+        "I teach third grade. I bet the kids would love a puppy.",
+    ],
+)
+def test_the_kids_of_a_classroom_are_no_kids_of_ones_own(text: str) -> None:
+    assert "has kids" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have two kids",
+        "I have raised three children",
+        "The kids are in bed, finally",
+        "My son is in my class this year",
+    ],
+)
+def test_ones_own_children_are_still_read(text: str) -> None:
+    assert "has kids" in facts(text)
