@@ -251,3 +251,18 @@ def test_what_one_does_for_a_living_is_a_job(text: str, expected: str) -> None:
 )
 def test_for_a_living_without_a_job_of_ones_own(text: str) -> None:
     assert not any(f.startswith("works as") for f in facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a retired <title>: the title says what one was, the word what one is
+        ("I'm a retired firefighter, so I have time to train", "is retired"),
+        ("I am a happily retired accountant", "is retired"),
+        # a school year said in words, or a student's year at school
+        ("I'm in the ninth grade and play in the band", "is a student"),
+        ("I'm a college sophomore", "is a student"),
+    ],
+)
+def test_retirement_and_school_years_said_in_words(text: str, expected: str) -> None:
+    assert expected in believed(text)

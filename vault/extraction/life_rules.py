@@ -131,7 +131,10 @@ _WORKPLACE = re.compile(
 )
 _STUDENT = re.compile(
     r"\b(?:i'm|i am) (?:still |currently )?in (?:high school|middle school|junior high|college"
-    r"|grad school|university|uni|the \d+(?:st|nd|rd|th) grade|\d+(?:st|nd|rd|th) grade)\b"
+    r"|grad school|university|uni|(?:the )?\d+(?:st|nd|rd|th) grade|(?:the )?(?:first|second|third"
+    r"|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade)\b"
+    r"|\b(?:i'm|i am) (?:a |an )?(?:high school|college|university) (?:freshman|sophomore|junior"
+    r"|senior)\b"
     r"|\b(?:i'm|i am) (?:currently )?studying (?:\w+ ){0,3}?at (?:a |the )?(?:\w+ ){0,2}?"
     r"(?:university|college|school|uni)\b"
 )
@@ -154,6 +157,8 @@ _STUDYING = re.compile(
 )
 _RETIRED = re.compile(
     r"\b(?:i'm|i am|i've been|been) (?:now |recently |happily )?retired\b|\bretired now\b"
+    # a retired nurse, a retired police officer: the title says what one was
+    r"|\b(?:i'm|i am) (?:now )?an? (?:\w+ )?retired\b"
 )
 
 _NIGHTS = re.compile(
