@@ -300,6 +300,9 @@ def _export_time(text: str) -> datetime:
 def _log_tally(
     tally: Tally, who: str, activities: list[dict[str, Any]], label: Any, vague: set[str]
 ) -> None:
+    if not activities:
+        raise SystemExit(f"{who}: the export holds no activities")
+
     def feed(vault: Any) -> datetime:
         for activity in activities:
             vault.ingest_activity("a", activity)
@@ -617,7 +620,7 @@ def main() -> None:
     if wanted("log") and args.activities and not args.blind:
         results["training log (1040 activities), dev"] = training_log(Path(args.activities))
     if wanted("logs") and args.logs:
-        results[f"four more training logs, {part}"] = training_logs(Path(args.logs), part)
+        results[f"more runners' logs, {part}"] = training_logs(Path(args.logs), part)
     if auto:
         print(
             "| source | block facts | block precision | all-facts precision | vague | recall "

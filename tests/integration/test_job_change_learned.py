@@ -89,3 +89,23 @@ def test_a_new_job_still_replaces_the_old_one_beside_a_study(vault: Vault) -> No
     assert "works as a paramedic" in block
     assert "works as a nurse" not in block
     assert "is a student" in block
+
+
+@pytest.mark.parametrize(
+    "leaving",
+    [
+        "I graduated last month and now I work as a nurse",
+        "I'm not a student anymore, I work as a nurse now",
+    ],
+)
+def test_leaving_study_ends_the_study(vault: Vault, leaving: str) -> None:
+    """Study has a slot of its own, so a job does not end it; saying one left study does."""
+    for day in range(2):
+        with freeze_time(T0 + timedelta(days=day)):
+            vault.ingest_message("ana", "I'm a college student")
+    later = T0 + timedelta(days=5)
+    assert "is a student" in vault.memory_block("ana", now=later).text
+    with freeze_time(later):
+        vault.ingest_message("ana", leaving)
+    block = vault.memory_block("ana", now=later + timedelta(hours=1)).text
+    assert "is a student" not in block and "works as a nurse" in block

@@ -61,3 +61,37 @@ def test_the_kids_of_a_classroom_are_no_kids_of_ones_own(text: str) -> None:
 )
 def test_ones_own_children_are_still_read(text: str) -> None:
     assert "has kids" in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a person who is only the object of the speaker's verb does not take the role
+        ("I look after them as a carer", "works as a carer"),
+        ("I can tell you as a physio that it's tendinitis", "works as a physio"),
+        ("I help people as a nurse", "works as a nurse"),
+    ],
+)
+def test_the_object_of_ones_own_verb_leaves_the_role_to_the_speaker(
+    text: str, expected: str
+) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        # a doer given up, or a doer joined by a verb, is no activity of the speaker
+        ("I'm a retired runner, my knees gave up", "primary sport: running"),
+        ("I'm a retired pro cyclist now", "is retired"),
+        ("I'm a former climber", "also does climbing"),
+        ("I'm a skier and dating a surfer", "also does surfing"),
+        ("I'm a skier and a former surfer", "also does surfing"),
+        # a semi-retired person still works
+        ("I'm a semi retired electrician", "is retired"),
+        # "run" with a business as its object
+        ("I run a small bakery downtown", "primary sport: running"),
+    ],
+)
+def test_doers_given_up_or_joined_by_a_verb(text: str, never: str) -> None:
+    assert never not in facts(text)

@@ -86,7 +86,9 @@ _AGENT = re.compile(
 )
 # A coordinated agent after the first: "a cyclist and a runner", "a swimmer, hiker and skier".
 _MORE_AGENT = re.compile(
-    rf"^(?:,| and| or|, and)\s+(?:an? )?(?:\w+ ){{0,2}}?(?P<a>{alternation(ACTIVITY_AGENTS)})\b"
+    r"^(?:,| and| or|, and)\s+(?:an? )?(?:(?:avid|keen|big|huge|pro|professional|competitive"
+    r"|passionate|casual|occasional|amateur|serious|weekend|recreational) ){0,2}"
+    rf"(?P<a>{alternation(ACTIVITY_AGENTS)})\b"
 )
 
 

@@ -3,6 +3,7 @@ the survivors become vault candidates with their provenance."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -179,3 +180,7 @@ def _fact(
         )
     except InvalidInput:
         return None
+
+
+GIVEN_UP = re.compile(r"\b(?:ex|former|retired|one-time|onetime|lapsed|used to be)\b")
+"""Words before a doer that say it was given up: "a retired runner", "a former skier"."""

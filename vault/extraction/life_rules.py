@@ -17,8 +17,9 @@ from vault.domain.lexicon import sports
 from vault.domain.text import entity_tags
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import AS_QUOTE, Clause
-from vault.extraction.findings import Finding, Memo
+from vault.extraction.findings import GIVEN_UP, Finding, Memo
 from vault.extraction.lexicon import (
+    ACTIVITY_AGENTS,
     JOBS,
     LIKE_OBJECTS,
     OTHER_SPORTS,
@@ -157,8 +158,12 @@ _STUDYING = re.compile(
 )
 _RETIRED = re.compile(
     r"\b(?:i'm|i am|i've been|been) (?:now |recently |happily )?retired\b|\bretired now\b"
-    # a retired nurse, a retired police officer: the title says what one was
-    r"|\b(?:i'm|i am) (?:now )?an? (?:\w+ )?retired\b"
+    # a retired nurse, a retired police officer: the title says what one was; a retired runner
+    # or skier gave up a sport, not work, and a semi-retired one still works
+    r"|\b(?:i'm|i am) (?:now )?an? (?:happily |fully |recently )?retired "
+    r"(?!(?:pro |professional |competitive |elite |amateur )?(?:runner|cyclist|swimmer|rider"
+    rf"|racer|athlete|triathlete|jogger|rower|sprinter|marathoner|{alternation(ACTIVITY_AGENTS)})"
+    r"\b)"
 )
 
 _NIGHTS = re.compile(
@@ -362,6 +367,9 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
                 else ("an" if place.group("w")[0] in "aeiou" else "a")
             )
             text = f"works {place.group('p')} {article} {place.group('w')}"
+            # the workplace as written passes the name guard ("the Smith Dental clinic")
+            words = " ".join(filter(None, (place.group("a"), place.group("w"))))
+            return [replace(_job(clause, place.start(), text, 1), captured=words)]
         return [_job(clause, place.start(), text, 1)]
     title = next(group for group in match.groups() if group)
     if match.group("e") and not _TITLE_HEAD.search(title):
@@ -392,10 +400,49 @@ _SUBJECTS = re.compile(
 )
 
 
+# Words that take a person as the one the "as a" phrase describes: "proud of her as a
+# paramedic", "for me as an engineer", "I see him as a mentor".
+_DESCRIBES = re.compile(
+    r"\b(?:proud of|see|saw|seen|know|knew|known|regard|regarded|treat|treated|hire|hired"
+    r"|think of|thought of|consider|considered|for|picture|imagine|respect|trust)\s+$"
+)
+_OBJECT_WORDS = frozenset(
+    {
+        "me",
+        "us",
+        "myself",
+        "ourselves",
+        "him",
+        "her",
+        "them",
+        "people",
+        "someone",
+        "somebody",
+        "anyone",
+        "anybody",
+        "everyone",
+        "everybody",
+        "you",
+    }
+)
+_ADVERB_GAP = re.compile(
+    r"^(?:\s*(?:daily|every|each|day|all|now|too|also|really|always|here"
+    r"|there|today|well|often|sometimes|a|lot|mostly|usually))*\s*$"
+)
+
+
 def _role_of_another(text: str, at: int) -> bool:
-    """Whether the person named nearest before `at` is not the speaker."""
-    subjects = list(_SUBJECTS.finditer(text, 0, at))
-    return bool(subjects) and subjects[-1].group("self") is None
+    """Whether the "as a" role at `at` is someone else's: the role of the clause's subject, or
+    of the person a verb like "proud of" or "see" takes ("proud of her as a paramedic"). A
+    person who is only the object of the speaker's verb ("I help people as a nurse", "I'm
+    telling you as a nurse") does not take the role."""
+    for found in reversed(list(_SUBJECTS.finditer(text, 0, at))):
+        word = found.group(0)
+        object_place = word in _OBJECT_WORDS and _ADVERB_GAP.match(text[found.end() : at])
+        if object_place and not _DESCRIBES.search(text, 0, found.start()):
+            continue  # the object of the speaker's verb: the subject is further back
+        return found.group("self") is None
+    return False
 
 
 # What "I work as a ..." may name that is no role: a manner, a unit, a favour.
@@ -452,6 +499,36 @@ def study_finding(rule: str, clause: Clause, at: int, priority: int) -> Finding:
     )
 
 
+_STUDY_ENDED = re.compile(
+    r"\bi (?:just |recently |finally |already )?(?:graduated|finished (?:college|school|uni"
+    r"|university|grad school|my degree|my studies|my masters|my phd)|dropped out|left (?:college"
+    r"|school|uni|university))\b"
+    r"|\b(?:i'm|i am) (?:no longer|not) (?:a student|in (?:school|college|uni|university))"
+    r"(?: anymore| any more)?\b"
+    r"|\b(?:i'm|i am) (?:finally |all )?done with (?:school|college|uni|university)\b"
+)
+
+
+def study_ended(clause: Clause, memo: Memo) -> list[Finding]:
+    """Leaving study retracts `is a student` ("I graduated last month", "I'm not a student
+    anymore"): study has its own slot, so a new job does not end it by itself."""
+    if clause.question or clause.hypothetical or clause.subject.value != "self":
+        return []
+    match = _STUDY_ENDED.search(clause.text)
+    if match is None:
+        return []
+    return [
+        Finding(
+            "study_ended",
+            (clause.index, match.start()),
+            Category.CONTEXT,
+            retract_tags=frozenset({"context:study"}),
+            slot="study",
+            priority=3,
+        )
+    ]
+
+
 def work_pattern(clause: Clause, memo: Memo) -> list[Finding]:
     """Night shifts, shift work, a busy schedule, desk job, home working, travel, commuting."""
     if not clause.asserts or clause.negated or clause.remote_past or _TEMPORARY.search(clause.text):
@@ -479,6 +556,8 @@ def other_sport(clause: Clause, memo: Memo) -> list[Finding]:
     match = _OTHER_SPORT.search(clause.text)
     if match is None:
         return []
+    if GIVEN_UP.search(clause.text[: match.end()]):
+        return []  # "I'm a former skier": a sport given up
     if match.group("d"):
         sport = _AGENT_SPORT[match.group("d")]
     else:
@@ -559,4 +638,4 @@ def likes(clause: Clause, memo: Memo) -> list[Finding]:
     ]
 
 
-RULES = (family, job, work_pattern, other_sport, likes)
+RULES = (family, job, study_ended, work_pattern, other_sport, likes)

@@ -604,6 +604,8 @@ def captures_a_name(captured: str, written: str) -> bool:
             if _proper_noun_at(written, match):
                 if possessive or _modifies(written, match.end(), later) or _given_name(said):
                     return True
+                if _a_family(written, match):
+                    return True
             elif (
                 uninformative
                 and (possessive or (bool(later) and _THE_BEFORE.search(written, 0, match.start())))
@@ -611,6 +613,18 @@ def captures_a_name(captured: str, written: str) -> bool:
             ):
                 return True
     return False
+
+
+def _a_family(written: str, match: re.Match[str]) -> bool:
+    """A plural proper noun alone after "the" names a family ("I work for the Hendersons",
+    "my job at the Nguyens"). A one-word brand spelt with an s reads the same ("the
+    Starbucks") and is refused with them: a person's name in memory costs more than a shop's."""
+    said = match.group(0)
+    if not (said.endswith("s") and not said.endswith("ss") and len(said) > 3):
+        return False
+    if not _THE_BEFORE.search(written, 0, match.start()):
+        return False
+    return not re.match(r"\s+[A-Z]", written[match.end() :])  # one word, not "the Home Depot"
 
 
 def _proper_noun_at(written: str, match: re.Match[str]) -> bool:

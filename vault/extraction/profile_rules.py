@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.lexicon.jobs import ENTERPRISES
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
-from vault.extraction.findings import Finding, Memo
+from vault.extraction.findings import GIVEN_UP, Finding, Memo
 from vault.extraction.lexicon import (
     ADVERBS_RX,
     GOALS,
@@ -40,8 +41,7 @@ _NOT_SPORT = (
     r"|(?:around|about)(?! (?:\d|an? |the|my|our|this|town|half|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty))"
     r"|activities|events|it\b|(?:a|an|my|our|the|all kinds of) (?:\w+ )?"
-    r"(?:business|company|shop|store|team|firm|restaurant|cafe|pub|show|club|department|charity"
-    r"|school|blog|kennel|farm|household|motorbike|motorcycle|bus|train|car|scooter|horses?"
+    rf"(?:{'|'.join(ENTERPRISES)}|motorbike|motorcycle|bus|train|car|scooter|horses?"
     r"|dog \w+)\b|my own|horses?|motor\w*))"
 )
 _SPORT_EXPLICIT = re.compile(
@@ -185,6 +185,8 @@ def sport(clause: Clause, memo: Memo) -> list[Finding]:
             return found
         if pattern is _SPORT_HABIT and _LIKES_TO.search(text[: match.start()]):
             return found  # "I like to lift weights and run" is a taste (exercise rules)
+        if pattern is _SPORT_EXPLICIT and GIVEN_UP.search(match.group(0)):
+            return found  # "I'm a retired runner": a sport given up
         word = next(g for g in match.groups() if g)
         value = first_match(_VERB_T, word) if re.fullmatch(_VERB, word) else _agent_or_gerund(word)
         if value is None:

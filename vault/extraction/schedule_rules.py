@@ -115,7 +115,11 @@ def _prefers_a_time(text: str, explicit: re.Match[str]) -> bool:
         return bool(_GOVERNED.match(word) or _time_bucket(word) or _ABOUT_TRAINING.match(word))
     if re.match(r"(?:works?|is|are) ", said):
         before = text[: explicit.start()]
-        return _time_bucket(before) is not None or bool(_ABOUT_TRAINING.search(before))
+        if _time_bucket(before) is not None or _ABOUT_TRAINING.search(before):
+            return True
+        # "it is best to run in the morning": the training in the infinitive that follows
+        after = re.match(r"\s*(?:for me )?to (?P<rest>.*)", text[explicit.end() :])
+        return after is not None and bool(_ABOUT_TRAINING.match(after.group("rest")))
     return True
 
 

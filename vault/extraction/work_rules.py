@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from vault.domain.lexicon.jobs import JOBS
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
@@ -112,7 +113,12 @@ _LIVING = re.compile(
 _LIGHT_VERBS = frozenset(
     {"work", "do", "get", "have", "earn", "make", "go", "play", "live", "need"}
 )
-_NOT_OBJECT = re.compile(r"\b(?:it|this|that|them|things|stuff|something|anything|so|now)\b")
+_NOT_OBJECT = re.compile(
+    r"\b(?:it|this|that|them|things|stuff|something|anything|so|now)\b"
+    # a catenative's infinitive or a preposition is no object: "want to write", "sit in traffic"
+    r"|^(?:to|in|on|at|with|after|for|about|like|around|up|out|off|over)\b"
+)
+_JOBS = frozenset(JOBS)
 _ENDED = re.compile(
     r"\b(?:used to|quit|left|lost|fired|laid off|retired|former|ex-|until|was|were|had)\b"
 )
@@ -121,7 +127,11 @@ _ENDED = re.compile(
 _UPPER = {"it": "IT", "hr": "HR"}
 
 
-def _finding(clause: Clause, at: int, text: str, priority: int = 1) -> Finding:
+def _finding(
+    clause: Clause, at: int, text: str, priority: int = 1, captured: str | None = None
+) -> Finding:
+    """A job finding; `captured` is the speaker's words the fact copies (the name guard reads
+    them: "I work at the Mary Smith clinic" names a person)."""
     return Finding(
         "job",
         (clause.index, at),
@@ -131,6 +141,7 @@ def _finding(clause: Clause, at: int, text: str, priority: int = 1) -> Finding:
         tags=frozenset({"context:job"}),
         slot="job",
         priority=priority,
+        captured=captured,
     )
 
 
@@ -163,18 +174,24 @@ def singular(noun: str) -> str:
     return noun
 
 
-def _living(text: str) -> tuple[int, str] | None:
-    """`works as a <object> <doer>` from "I <verb> <object> for a living"."""
+def _living(text: str) -> tuple[int, str, str] | None:
+    """`works as a <object> <doer>` from "I <verb> <object> for a living", with the words
+    copied from the speaker (for the name guard). The title is made by grammar and must be a
+    title by the job vocabulary: the whole of it ("dog walker") or its doer ("cleaner"), so a
+    verb that is no trade ("I sit in traffic", "I argue") makes none."""
     match = _LIVING.search(text)
-    if match is None or match.group("v") in _LIGHT_VERBS:
-        return None
+    if match is None or match.group("v") in _LIGHT_VERBS or match.group("v") in {"teach", "coach"}:
+        return None  # teaching and coaching are the teach frame's
     obj = (match.group("o") or "").strip()
     if _NOT_OBJECT.search(obj):
         return None
+    doer = agent_noun(match.group("v"))
     # the head noun only: "old bikes" -> "bike repairer" (a modifier may be an adjective)
     head = [singular(obj.split()[-1])] if obj else []
-    title = " ".join([*head, agent_noun(match.group("v"))])
-    return match.start(), f"works as {indefinite(title)} {title}"
+    title = " ".join([*head, doer])
+    if title not in _JOBS and doer not in _JOBS:
+        return None
+    return match.start(), f"works as {indefinite(title)} {title}", obj
 
 
 def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
@@ -188,7 +205,8 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     role = _ROLE_AT.search(text)
     if role:
         title = role.group("t")
-        found.append(_finding(clause, role.start(), f"works as {indefinite(title)} {title}", 2))
+        fact = f"works as {indefinite(title)} {title}"
+        found.append(_finding(clause, role.start(), fact, 2, captured=title))
     at = _AT.search(text)
     if at and (NOT_PLACE.search(at.group("np")) or names_a_person(at.group("a"))):
         at = None  # not a workplace, or another person's ("sarah's bakery")
@@ -197,16 +215,27 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         if article not in {"the"} and not article.endswith("'s"):
             article = indefinite(at.group("np"))
         found.append(
-            _finding(clause, at.start(), f"works {at.group('p')} {article} {at.group('np')}")
+            _finding(
+                clause,
+                at.start(),
+                f"works {at.group('p')} {article} {at.group('np')}",
+                captured=f"{at.group('a')} {at.group('np')}",
+            )
         )
     named = _AT_NAME.search(clause.raw)
     if named and not at and not names_a_person(named.group("name")):  # another person's name
+        # names_a_person read the name as written (a place noun makes it a place)
         found.append(_finding(clause, 0, f"works at {named.group('name').lower()}"))
     employer = _FOR.search(text)
     if employer and not _NOT_EMPLOYER.match(employer.group("np")):
         article = employer.group("a")
         found.append(
-            _finding(clause, employer.start(), f"works for {article} {employer.group('np')}")
+            _finding(
+                clause,
+                employer.start(),
+                f"works for {article} {employer.group('np')}",
+                captured=f"{article} {employer.group('np')}",
+            )
         )
     field = _FIELD.search(text)
     if field:
@@ -215,15 +244,17 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     teach = _TEACH.search(text)
     if teach and not activity_named(teach.group("np")):  # "I teach yoga": the yoga rule's
         verb = "teaches" if teach.group("v") == "teach" else "coaches"
-        found.append(_finding(clause, teach.start(), f"{verb} {teach.group('np')}"))
+        np = teach.group("np")
+        found.append(_finding(clause, teach.start(), f"{verb} {np}", captured=np))
     living = _living(text)
     if living is not None:
-        found.append(_finding(clause, living[0], living[1], 2))
+        start, fact, words = living
+        found.append(_finding(clause, start, fact, 2, captured=words or None))
     own = _OWN.search(text)
     if own:
         np = own.group("np") or own.group("hp")
         verb = "runs" if own.group("v") == "run" else "owns"
-        found.append(_finding(clause, own.start(), f"{verb} {indefinite(np)} {np}"))
+        found.append(_finding(clause, own.start(), f"{verb} {indefinite(np)} {np}", captured=np))
     return found
 
 
