@@ -95,3 +95,18 @@ def test_the_object_of_ones_own_verb_leaves_the_role_to_the_speaker(
 )
 def test_doers_given_up_or_joined_by_a_verb(text: str, never: str) -> None:
     assert never not in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "never"),
+    [
+        # a doer inside a job title is the job, not the activity
+        ("I'm a dog walker in the city", "also does walking"),
+        # a sport verb whose object is a pronoun for something else ridden or run
+        ("We keep two ponies and I ride them most days", "primary sport: cycling"),
+        # liking to eat food of a diet is a taste, not the diet
+        ("I love eating vegetarian food", "is vegetarian"),
+    ],
+)
+def test_a_word_of_a_kind_used_in_another_frame(text: str, never: str) -> None:
+    assert never not in facts(text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from vault.domain.lexicon import sports
+from vault.domain.lexicon.jobs import JOBS
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.findings import Finding, Memo
@@ -213,6 +214,15 @@ def activity_likes(clause: Clause, memo: Memo) -> list[Finding]:
     ]
 
 
+_JOB_TITLES = frozenset(JOBS)
+
+
+def _compounds(before: str, head: str) -> list[str]:
+    """The compounds `head` ends with the one or two words before it ("dog walker")."""
+    words = before.split()
+    return [" ".join([*words[-n:], head]) for n in (1, 2) if len(words) >= n]
+
+
 def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
     """Activities done: "I take dance lessons", "I go to the gym" -> also does <activity>."""
     if not clause.asserts or clause.negated or clause.remote_past or clause.one_off:
@@ -220,6 +230,8 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     found: list[tuple[int, str, str]] = []
     agent = _AGENT.search(text)
+    if agent and _JOB_TITLES.intersection(_compounds(text[: agent.start("a")], agent.group("a"))):
+        agent = None  # "a dog walker", "a tennis coach": a job, read by the job rule
     if agent and not re.search(r"\b(?:ex|former|retired)\b", text[: agent.start("a")]):
         base = 0
         match: re.Match[str] | None = agent

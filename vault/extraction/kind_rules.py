@@ -126,7 +126,9 @@ _DIET = re.compile(
     r" (?:a |my |our )(?:\w+ ){0,2}(?P<w>diet)\b"
     r"|\bi (?:\w+ )?(?P<v>diet)(?! (?:coke|soda|pop|pills?|drinks?)\b)(?= |$)"
     r"|\bmy (?P<o>kosher|halal|vegan|vegetarian|gluten[- ]free|keto|paleo) (?:meals|food|diet)\b"
-    r"|\bi(?:'m| am|'ve been)? (?:\w+ )?(?:eat|eating|cook|cooking) (?:\w+ly |only )?(?P<k>vegan"
+    # liking to eat vegan food is a taste, not the diet ("I love eating vegan food")
+    r"|\bi(?:'m| am|'ve been)? (?:(?!(?:love|like|enjoy|adore|prefer)\b)\w+ )?(?:eat|eating|cook"
+    r"|cooking) (?:\w+ly |only )?(?P<k>vegan"
     r"|vegetarian|kosher|halal|organic|gluten[- ]free|raw|plant[- ]based)\b"
     r"|\bi (?:\w+ )?(?:eat|am eating|'m eating) (?P<c>healthy|clean|healthily|well)\b"
     r"|\b(?P<f>intermittent fasting|counting calories|count calories|meal prep(?:ping)?)\b"

@@ -40,7 +40,8 @@ _NOT_SPORT = (
     # the neighborhood" and "run about 50 minutes" are runs
     r"|(?:around|about)(?! (?:\d|an? |the|my|our|this|town|half|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty))"
-    r"|activities|events|it\b|(?:a|an|my|our|the|all kinds of) (?:\w+ )?"
+    # a pronoun object is ridden or run by some other sense ("I ride them": horses)
+    r"|activities|events|it\b|them\b|him\b|her\b|(?:a|an|my|our|the|all kinds of) (?:\w+ )?"
     rf"(?:{'|'.join(ENTERPRISES)}|motorbike|motorcycle|bus|train|car|scooter|horses?"
     r"|dog \w+)\b|my own|horses?|motor\w*))"
 )
