@@ -331,7 +331,7 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     if idle:  # "I'm not working right now": the negation is the fact
         # study is a slot of its own: "I'm still in high school, so I don't have a job" is a
         # student who is not working
-        return [_job(clause, idle.start(), "is not working", 1)]
+        return [job_finding(clause, idle.start(), "is not working", 1)]
     if clause.negated:
         return []
     student = _STUDENT.search(clause.text) or _STUDYING.search(clause.text)
@@ -341,7 +341,7 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     retired = _RETIRED.search(clause.text)
     if retired:
-        return [_job(clause, retired.start(), "is retired", 2)]
+        return [job_finding(clause, retired.start(), "is retired", 2)]
     match = _JOB_NAMED.search(clause.text)
     if match and AS_QUOTE.match(clause.text, match.start()):
         return []  # "as a lawyer would say", "as a friend of mine told me": someone else
@@ -369,22 +369,22 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
             text = f"works {place.group('p')} {article} {place.group('w')}"
             # the workplace as written passes the name guard ("the Smith Dental clinic")
             words = " ".join(filter(None, (place.group("a"), place.group("w"))))
-            return [replace(_job(clause, place.start(), text, 1), captured=words)]
-        return [_job(clause, place.start(), text, 1)]
+            return [replace(job_finding(clause, place.start(), text, 1), captured=words)]
+        return [job_finding(clause, place.start(), text, 1)]
     title = next(group for group in match.groups() if group)
     if match.group("e") and not _TITLE_HEAD.search(title):
         field = _FIELD.match(title)  # "I work as a tech support" -> works in tech support
         if field:
-            return [_job(clause, match.start(), f"works in {field.group(0)}", 1)]
+            return [job_finding(clause, match.start(), f"works in {field.group(0)}", 1)]
         if _NOT_ROLE.search(title):
             return []  # "I work as a team": how, not what
         # whatever "I work as a ..." names is a role: "a waitress", "a museum tour guide"
     if title.startswith("customer service"):
-        return [_job(clause, match.start(), "works in customer service", 2)]
+        return [job_finding(clause, match.start(), "works in customer service", 2)]
     if title == "student":
         return [study_finding("job", clause, match.start(), 2)]
     article = "an" if title[0] in "aeiou" else "a"
-    found = _job(clause, match.start(), f"works as {article} {title}", 2)
+    found = job_finding(clause, match.start(), f"works as {article} {title}", 2)
     return [replace(found, captured=title) if match.group("e") else found]
 
 
@@ -462,10 +462,13 @@ _FIELD = re.compile(
 )
 
 
-def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
+def job_finding(
+    clause: Clause, at: int, text: str, priority: int, captured: str | None = None
+) -> Finding:
     """A job fact; one per message (a title beats a workplace: "I work at a school, I'm a
     teacher" is a teacher). Being retired or out of work is the job slot's value too: a new job
-    replaces it, and it replaces the job."""
+    replaces it, and it replaces the job. `captured` is the speaker's words the fact copies,
+    for the name guard ("I work at the Mary Smith clinic" names a person)."""
     return Finding(
         "job",
         (clause.index, at),
@@ -475,6 +478,7 @@ def _job(clause: Clause, at: int, text: str, priority: int) -> Finding:
         tags=frozenset({"context:job"}),
         slot="job",
         priority=priority,
+        captured=captured,
     )
 
 

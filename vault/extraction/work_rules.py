@@ -29,13 +29,12 @@ from __future__ import annotations
 import re
 
 from vault.domain.lexicon.jobs import JOBS
-from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
+from vault.extraction.life_rules import job_finding
 from vault.extraction.pii import names_a_person
 
-CONTEXT = 0.7
 # Adverbs between the subject and what it does: "I also work", "I'm actually in".
 ADVERBS = (
     r"(?:(?:also|actually|currently|now|still|just|really|finally|even|only|mainly|mostly"
@@ -130,19 +129,7 @@ _UPPER = {"it": "IT", "hr": "HR"}
 def _finding(
     clause: Clause, at: int, text: str, priority: int = 1, captured: str | None = None
 ) -> Finding:
-    """A job finding; `captured` is the speaker's words the fact copies (the name guard reads
-    them: "I work at the Mary Smith clinic" names a person)."""
-    return Finding(
-        "job",
-        (clause.index, at),
-        Category.CONTEXT,
-        text,
-        CONTEXT,
-        tags=frozenset({"context:job"}),
-        slot="job",
-        priority=priority,
-        captured=captured,
-    )
+    return job_finding(clause, at, text, priority, captured)
 
 
 def indefinite(word: str) -> str:
