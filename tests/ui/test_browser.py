@@ -136,7 +136,7 @@ def test_a_refused_edit_shows_why_and_changes_nothing(
         field = driver.find_element(By.ID, "text")
         field.clear()
         field.send_keys("call me on +1 555 123 4567")
-        driver.find_element(By.XPATH, "//button[text()='Save']").click()
+        submit(driver, driver.find_element(By.XPATH, "//button[text()='Save']"))
         alert = driver.find_element(By.CSS_SELECTOR, "[role=alert]").text
         assert "personal data" in alert and "nothing was written" in alert
     assert facts(page_file) == before
