@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from vault.domain.lexicon import sports
-from vault.domain.lexicon.jobs import JOBS
+from vault.domain.lexicon.jobs import JOB_TITLES
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
-from vault.extraction.findings import Finding, Memo
+from vault.extraction.findings import GIVEN_UP, Finding, Memo
 from vault.extraction.lexicon import (
     ACTIVITIES,
     ACTIVITY_AGENTS,
@@ -214,9 +214,6 @@ def activity_likes(clause: Clause, memo: Memo) -> list[Finding]:
     ]
 
 
-_JOB_TITLES = frozenset(JOBS)
-
-
 def _compounds(before: str, head: str) -> list[str]:
     """The compounds `head` ends with the one or two words before it ("dog walker")."""
     words = before.split()
@@ -230,9 +227,9 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
     text = clause.text
     found: list[tuple[int, str, str]] = []
     agent = _AGENT.search(text)
-    if agent and _JOB_TITLES.intersection(_compounds(text[: agent.start("a")], agent.group("a"))):
+    if agent and JOB_TITLES.intersection(_compounds(text[: agent.start("a")], agent.group("a"))):
         agent = None  # "a dog walker", "a tennis coach": a job, read by the job rule
-    if agent and not re.search(r"\b(?:ex|former|retired)\b", text[: agent.start("a")]):
+    if agent and not GIVEN_UP.search(text[: agent.start("a")]):
         base = 0
         match: re.Match[str] | None = agent
         while match is not None:

@@ -463,7 +463,7 @@ _FIELD = re.compile(
 
 
 def job_finding(
-    clause: Clause, at: int, text: str, priority: int, captured: str | None = None
+    clause: Clause, at: int, text: str, priority: int = 1, captured: str | None = None
 ) -> Finding:
     """A job fact; one per message (a title beats a workplace: "I work at a school, I'm a
     teacher" is a teacher). Being retired or out of work is the job slot's value too: a new job

@@ -14,7 +14,7 @@ with words no list holds. Each rule here is one frame of a first-person, present
   a small business" -> `runs a small business`;
 - what one does "for a living": "I walk dogs for a living", "I drive trucks for a living" ->
   `works as a dog walker`, `works as a truck driver` (the English compound of the object and
-  the verb's agent noun);
+  the verb's agent noun, kept only when the job vocabulary knows it or its doer);
 - a role word with its workplace: "I'm a supervisor at a warehouse" -> `works as a supervisor`
   ("a shift worker at the airport" says when, not what: the schedule rule's `works shifts`).
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from vault.domain.lexicon.jobs import JOBS
+from vault.domain.lexicon.jobs import JOB_TITLES
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
@@ -117,19 +117,12 @@ _NOT_OBJECT = re.compile(
     # a catenative's infinitive or a preposition is no object: "want to write", "sit in traffic"
     r"|^(?:to|in|on|at|with|after|for|about|like|around|up|out|off|over)\b"
 )
-_JOBS = frozenset(JOBS)
 _ENDED = re.compile(
     r"\b(?:used to|quit|left|lost|fired|laid off|retired|former|ex-|until|was|were|had)\b"
 )
 
 
 _UPPER = {"it": "IT", "hr": "HR"}
-
-
-def _finding(
-    clause: Clause, at: int, text: str, priority: int = 1, captured: str | None = None
-) -> Finding:
-    return job_finding(clause, at, text, priority, captured)
 
 
 def indefinite(word: str) -> str:
@@ -176,7 +169,7 @@ def _living(text: str) -> tuple[int, str, str] | None:
     # the head noun only: "old bikes" -> "bike repairer" (a modifier may be an adjective)
     head = [singular(obj.split()[-1])] if obj else []
     title = " ".join([*head, doer])
-    if title not in _JOBS and doer not in _JOBS:
+    if title not in JOB_TITLES and doer not in JOB_TITLES:
         return None
     return match.start(), f"works as {indefinite(title)} {title}", obj
 
@@ -193,7 +186,7 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     if role:
         title = role.group("t")
         fact = f"works as {indefinite(title)} {title}"
-        found.append(_finding(clause, role.start(), fact, 2, captured=title))
+        found.append(job_finding(clause, role.start(), fact, 2, captured=title))
     at = _AT.search(text)
     if at and (NOT_PLACE.search(at.group("np")) or names_a_person(at.group("a"))):
         at = None  # not a workplace, or another person's ("sarah's bakery")
@@ -202,7 +195,7 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         if article not in {"the"} and not article.endswith("'s"):
             article = indefinite(at.group("np"))
         found.append(
-            _finding(
+            job_finding(
                 clause,
                 at.start(),
                 f"works {at.group('p')} {article} {at.group('np')}",
@@ -212,12 +205,12 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     named = _AT_NAME.search(clause.raw)
     if named and not at and not names_a_person(named.group("name")):  # another person's name
         # names_a_person read the name as written (a place noun makes it a place)
-        found.append(_finding(clause, 0, f"works at {named.group('name').lower()}"))
+        found.append(job_finding(clause, 0, f"works at {named.group('name').lower()}"))
     employer = _FOR.search(text)
     if employer and not _NOT_EMPLOYER.match(employer.group("np")):
         article = employer.group("a")
         found.append(
-            _finding(
+            job_finding(
                 clause,
                 employer.start(),
                 f"works for {article} {employer.group('np')}",
@@ -227,21 +220,21 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     field = _FIELD.search(text)
     if field:
         name = field.group("d") or field.group("w")
-        found.append(_finding(clause, field.start(), f"works in {_UPPER.get(name, name)}"))
+        found.append(job_finding(clause, field.start(), f"works in {_UPPER.get(name, name)}"))
     teach = _TEACH.search(text)
     if teach and not activity_named(teach.group("np")):  # "I teach yoga": the yoga rule's
         verb = "teaches" if teach.group("v") == "teach" else "coaches"
         np = teach.group("np")
-        found.append(_finding(clause, teach.start(), f"{verb} {np}", captured=np))
+        found.append(job_finding(clause, teach.start(), f"{verb} {np}", captured=np))
     living = _living(text)
     if living is not None:
         start, fact, words = living
-        found.append(_finding(clause, start, fact, 2, captured=words or None))
+        found.append(job_finding(clause, start, fact, 2, captured=words or None))
     own = _OWN.search(text)
     if own:
         np = own.group("np") or own.group("hp")
         verb = "runs" if own.group("v") == "run" else "owns"
-        found.append(_finding(clause, own.start(), f"{verb} {indefinite(np)} {np}", captured=np))
+        found.append(job_finding(clause, own.start(), f"{verb} {indefinite(np)} {np}", captured=np))
     return found
 
 

@@ -175,6 +175,8 @@ JOBS: tuple[str, ...] = (
     "ems worker",
     "emt",
 )
+JOB_TITLES: frozenset[str] = frozenset(JOBS)
+"""The same titles, for asking whether a phrase is one ("dog walker", "cleaner")."""
 
 # What one runs or owns as a business ("I run a bakery", "I own a salon"): the enterprise
 # nouns the work frames read, and that make "run" no running.
