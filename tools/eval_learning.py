@@ -75,6 +75,8 @@ _ALIASES = {
     "stay-at-home mom": "stay-at-home parent",
     "stay-at-home dad": "stay-at-home parent",
     "rock climbing": "climbing",
+    "ping pong": "table tennis",
+    "pregnant": "pregnancy",
 }
 _SOCIAL = re.compile(
     r"group (?:runs|rides)|with (?:a |the )?(?:group|club|friends|others)|running club"
@@ -101,11 +103,13 @@ def fact_key(text: str) -> str:
         (r"works as an? (.+)", "job"),
         (r"works (?:at|in|on) (?:an?|the) (.+)", "job"),
         (r"works in (.+)", "job"),
+        (r"works for (?:an? |the )?(.+)", "job"),
         (r"is an? (student|retired|stay-at-home .+)", "job"),
         (r"is (retired)", "job"),
         (r"has (?:a )?recurring (.+?) (?:issue|pain|injury)", "injury"),
         (r"has (?:an? )?(.+?) (?:issue|pain|injury)", "injury"),
         (r"prefers (\w+) sessions", "time"),
+        (r"is (pregnant)", "health"),
     ]
     for pattern, kind in rules:
         match = re.fullmatch(pattern, t)
@@ -128,6 +132,9 @@ def fact_key(text: str) -> str:
         return "schedule:busy"
     if t in {"works shifts", "works night shifts"}:
         return "schedule:shift work"
+    health = re.fullmatch(r"(?:has|had) (?:an? )?(.+)", t)  # "has a disability", "had cancer"
+    if health:
+        return f"health:{_alias(health.group(1))}"
     return f"other:{t}"
 
 
@@ -236,6 +243,7 @@ FRESH_PERSONA_SETS = {
     "persona_fresh": "31 fresh speakers (conversations 300-317)",
     "persona_fresh2": "31 more fresh speakers (conversations 200-218)",
     "persona_fresh3": "42 more fresh speakers (conversations 400-421)",
+    "persona_fresh4": "37 more fresh speakers (conversations 600-624)",
 }
 
 

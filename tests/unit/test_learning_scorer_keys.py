@@ -1,0 +1,41 @@
+"""The label scorer (tools/eval_learning.py) gives health facts, employers and table tennis the
+keys the label files use, so a true stored fact is not counted wrong (issue 28)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _scorer() -> Any:
+    sys.path.insert(0, str(ROOT / "tools"))
+    spec = importlib.util.spec_from_file_location("eval_learning", ROOT / "tools/eval_learning.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["eval_learning"] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("stored", "key"),
+    [
+        ("is pregnant", "health:pregnancy"),
+        ("has a disability", "health:disability"),
+        ("had cancer", "health:cancer"),
+        ("works for the US Postal Service", "job:us postal service"),
+        ("likes ping pong", "activity:table tennis"),
+        # the family and injury facts keep their own keys ahead of the health reading of "has"
+        ("has kids", "family:kids"),
+        ("has a partner", "family:partner"),
+        ("has recurring knee issue", "injury:knee"),
+    ],
+)
+def test_stored_fact_carries_its_label_key(stored: str, key: str) -> None:
+    assert _scorer().fact_key(stored) == key
