@@ -146,6 +146,18 @@ def _covers(key: str, labels: set[str]) -> bool:
     return kind == "sport" and f"activity:{value}" in labels
 
 
+def _narrowed(key: str, labels: set[str]) -> str:
+    """A job title the speaker narrowed counts as the labelled one: English compounds put the
+    head last, so `job:elementary school teacher` is `job:teacher` when that is labelled."""
+    kind, _, title = key.partition(":")
+    if kind != "job" or key in labels:
+        return key
+    for label in sorted(labels):
+        if label.startswith("job:") and title.endswith(" " + label[4:]):
+            return label
+    return key
+
+
 def _key_alias(key: str) -> str:
     kind, _, value = key.partition(":")
     return f"{kind}:{_alias(value)}" if value else key
@@ -174,7 +186,7 @@ class Tally:
             if confidence < 0.5:
                 self.low += 1
                 continue
-            key = fact_key(text)
+            key = _narrowed(fact_key(text), allowed)
             keys.append(key)
             self.stored += 1
             if _covers(key, allowed):

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml  # type: ignore[import-untyped]
 
+from tests.job_titles import as_labelled
 from vault.domain.models import Candidate, FactIn, Retraction
 from vault.domain.text import normalize_text
 from vault.domain.vocabulary import Category, Source
@@ -121,6 +122,8 @@ class Score:
         self.fn: Counter[str] = Counter()
 
     def add(self, gold: set[Item], predicted: set[Item]) -> None:
+        texts = {text for _, text in gold}
+        predicted = {(category, as_labelled(text, texts)) for category, text in predicted}
         for category, _ in gold & predicted:
             self.tp[category] += 1
         for category, _ in predicted - gold:

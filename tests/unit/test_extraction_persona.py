@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import yaml  # type: ignore[import-untyped]
 
+from tests.job_titles import as_labelled
 from vault.domain.models import FactIn, Retraction
 from vault.domain.text import normalize_text
 from vault.domain.vocabulary import Source
@@ -106,7 +107,7 @@ class Score:
 
     def add(self, text: str, gold: Iterable[str], predicted: Iterable[str]) -> None:
         want = {normalize_text(g): g for g in gold}
-        got = {normalize_text(p): p for p in predicted}
+        got = {as_labelled(normalize_text(p), set(want)): p for p in predicted}
         for key in want.keys() & got.keys():
             self.tp[category(want[key])] += 1
         for key in got.keys() - want.keys():

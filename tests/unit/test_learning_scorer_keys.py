@@ -39,3 +39,23 @@ def _scorer() -> Any:
 )
 def test_stored_fact_carries_its_label_key(stored: str, key: str) -> None:
     assert _scorer().fact_key(stored) == key
+
+
+@pytest.mark.parametrize(
+    ("key", "labels", "expected"),
+    [
+        ("job:elementary school teacher", {"job:teacher"}, "job:teacher"),
+        ("job:convenience store manager", {"job:store manager"}, "job:store manager"),
+        (
+            "job:convenience store manager",
+            {"job:convenience store manager", "job:manager"},
+            "job:convenience store manager",
+        ),
+        ("job:steelworker", {"job:worker"}, "job:steelworker"),  # a word, not a compound
+        ("activity:trail running", {"activity:running"}, "activity:trail running"),
+    ],
+)
+def test_a_narrowed_job_title_is_the_labelled_job(
+    key: str, labels: set[str], expected: str
+) -> None:
+    assert _scorer()._narrowed(key, labels) == expected

@@ -93,6 +93,27 @@ _MORE_AGENT = re.compile(
 )
 
 
+# The activity's own verb with the speaker as subject and no object: "I dance on the weekends",
+# "I hike every weekend", "I ski every winter". What may follow the verb is the end of the
+# clause or an adverbial of time, place, manner or company; an object or a particle makes it
+# another verb ("I box up my books", "I climb the stairs", "I fish for compliments").
+_HABIT_VERB = re.compile(
+    # not inside a clause of time or condition: "my ankle is sore when I walk"
+    r"(?<!when )(?<!whenever )(?<!while )(?<!if )(?<!as )(?<!before )(?<!after )(?<!until )"
+    r"(?<!once )(?<!since )\b(?:i|we) (?:(?:also|still|regularly|sometimes|often|usually|normally|really|mostly|mainly"
+    r"|just|even|occasionally|always|now|actually) )*(?P<v>[a-z]+(?: bike)?)"
+    r"(?=\s*(?:$|[.!?,;:]|(?:and|but|or|so|because|every|most|on|at|in|with|near|after"
+    r"|before|during|twice|once|\d+|a lot|a few|a couple|several|two|three|four|five|often"
+    r"|regularly|whenever|when|competitively|professionally|daily|weekly|outdoors|outside"
+    r"|indoors|too|also|as well|sometimes|all year|year round|for fun|for exercise|for fitness"
+    r"|quite a bit|lots|mostly|mainly|usually|there|here|alone|together|locally|casually"
+    r"|recreationally|like|if)\b))"
+)
+# Verbs of an activity that are also nouns of a food or a game ("I like fish", "a bowl"):
+# read only as the verb of the habit frame.
+_VERB_ONLY = {"fish": "fishing", "bowl": "bowling"}
+
+
 # Games people also watch: liking the noun is not doing it ("I love football"), so these
 # count only after a verb of doing ("I like to play football", "I love playing golf").
 _NEEDS_VERB = frozenset(
@@ -214,6 +235,15 @@ def activity_likes(clause: Clause, memo: Memo) -> list[Finding]:
     ]
 
 
+def _verb_activity(verb: str) -> str | None:
+    """The activity a bare verb names ("dance", "hike", "mountain bike"); not a gerund or a
+    noun ("dancing" and "yoga" are no verbs of a habit)."""
+    if verb.endswith("ing") or verb in {"gym", "yoga", "pilates", "crossfit", "cardio"}:
+        return None
+    value = activity_named(verb)
+    return value if value and value != "working out" else None
+
+
 def _compounds(before: str, head: str) -> list[str]:
     """The compounds `head` ends with the one or two words before it ("dog walker")."""
     words = before.split()
@@ -243,6 +273,12 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
         for at, value in _items(text[doing.end() :], tastes=False):
             if value not in _ENDURANCE:
                 found.append((doing.end() + at, "also does", value))
+    habit = None if doing or agent else _HABIT_VERB.search(text)
+    if habit:
+        verb = habit.group("v")
+        value = _VERB_ONLY.get(verb) or _verb_activity(verb)
+        if value and value not in _ENDURANCE:
+            found.append((habit.start("v"), "also does", value))
     practice = None if doing else _PRACTICE.search(text)
     if practice:
         named = practice.group("a") or practice.group("b") or practice.group("c")

@@ -155,6 +155,9 @@ ACTIVITIES: Table = (
     (r"gymnastics", "gymnastics"),
     (r"wrestl(?:e|ing)", "wrestling"),
     (r"row(?:s|ing)?", "rowing"),
+    # the gerunds only: "fish" and "bowl" are also a food and a dish ("I like fish")
+    (r"(?:fly |deep[- ]sea |ice )?fishing", "fishing"),
+    (r"bowling", "bowling"),
 )
 # People named after an activity ("I'm an avid kayaker").
 ACTIVITY_AGENTS: Table = (

@@ -30,6 +30,7 @@ from vault.extraction.lexicon import (
     compile_table,
 )
 from vault.extraction.pii import proper_noun
+from vault.extraction.words import indefinite
 
 CONTEXT, PREFERENCE = 0.7, 0.7
 
@@ -100,12 +101,86 @@ _JOB = "|".join(re.escape(job) for job in JOBS)
 _NOT_TITLE = (
     r"(?!(?:much|way|far|better|good|great|bad|terrible|decent|pretty|big|huge|best|worse"
     r"|worst|amazing|awesome|excellent|okay|ok|body|wannabe|aspiring|future|former|ex|retired"
+    # a pastime or a skill, not a job: "a keen baker", "a hopeless cook", "an amateur photographer"
+    r"|hopeless|lousy|awful|horrible|mediocre|poor|amateur|hobby|home|keen|avid|passionate"
+    r"|enthusiastic|self-taught|budding"
     r")\b)"
+)
+# Words that join phrases: what is before them is no part of the title ("a patient at a physio").
+_NOT_LINK = r"(?!(?:at|in|on|of|for|with|from|to|by|a|an|the|and|or|but|who|that)\b)"
+# Words before a title that describe the person rather than classify the work: a proud, new or
+# part-time nurse is a nurse; a pediatric, registered or school nurse is that kind of nurse.
+_DESCRIBING = frozenset(
+    {
+        "proud",
+        "happy",
+        "busy",
+        "tired",
+        "exhausted",
+        "stressed",
+        "lucky",
+        "lonely",
+        "bored",
+        "new",
+        "young",
+        "old",
+        "older",
+        "younger",
+        "single",
+        "married",
+        "divorced",
+        "working",
+        "full-time",
+        "part-time",
+        "full",
+        "part",
+        "time",
+        "overworked",
+        "underpaid",
+        "hardworking",
+        "hard-working",
+        "devoted",
+        "dedicated",
+        "real",
+        "true",
+        "proper",
+        "very",
+        "so",
+        "little",
+        "local",
+        "female",
+        "male",
+        "gay",
+        "night",
+        "day",
+        "shift",
+        "weekend",
+        "first",
+        "second",
+        "year",
+        "years",
+        "year-old",
+        "also",
+        "actually",
+        "now",
+        "still",
+        "just",
+        "really",
+        "mere",
+        "fellow",
+        "humble",
+        "simple",
+        "small-town",
+        "stay-at-home",
+        "self-employed",
+        "one",
+        "two",
+    }
 )
 # The title list appears once: the four ways to introduce a title are one alternation in front
 # of it (the list spelled out four times made this the costliest pattern to compile).
 _JOB_NAMED = re.compile(
-    rf"(?:\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*(?:a |an )(?:{_NOT_TITLE}[\w'-]+ ){{0,2}}?"
+    rf"(?:\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*(?:a |an )(?P<mods>(?:{_NOT_TITLE}{_NOT_LINK}[\w'-]+ ){{0,3}}?)"
     rf"|\b(?:job|work|working|career|employed) as (?:a |an )?"
     rf"|\bas (?:a |an )|\bmy job is (?:a |an )?|\bbeing (?:a |an )|\b(?:i have|i've|i've got) a"
     rf" (?:side |second |part[- ]time |full[- ]time |day )?job as (?:a |an )?)(?P<a>{_JOB})\b"
@@ -155,6 +230,12 @@ _STUDYING = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?studying to be(?:come)?\b|\b(?:i'm|i am) an? (?:\w+ ){1,2}major\b"
     r"|\b(?:i'm|i am) (?:still )?in (?:school|grad school)\b|\bi'm (?:a )?(?:freshman|sophomore"
     r"|junior|senior) (?:in|at) (?:high school|college|university)"
+)
+# Sport for pay is work: "I'm a professional tennis player", "a semi-pro golfer".
+_PRO_ATHLETE = re.compile(
+    r"\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*an? "
+    r"(?P<t>(?:semi-?pro(?:fessional)?|professional|pro) (?:[a-z-]+ )?(?:player"
+    rf"|runner|cyclist|swimmer|triathlete|athlete|rower|{alternation(ACTIVITY_AGENTS)}))\b"
 )
 _RETIRED = re.compile(
     r"\b(?:i'm|i am|i've been|been) (?:now |recently |happily )?retired\b|\bretired now\b"
@@ -342,6 +423,10 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
     retired = _RETIRED.search(clause.text)
     if retired:
         return [job_finding(clause, retired.start(), "is retired", 2)]
+    athlete = _PRO_ATHLETE.search(clause.text)
+    if athlete:
+        title = athlete.group("t")
+        return [job_finding(clause, athlete.start(), f"works as {indefinite(title)} {title}", 2)]
     match = _JOB_NAMED.search(clause.text)
     if match and AS_QUOTE.match(clause.text, match.start()):
         return []  # "as a lawyer would say", "as a friend of mine told me": someone else
@@ -371,7 +456,7 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
             words = " ".join(filter(None, (place.group("a"), place.group("w"))))
             return [replace(job_finding(clause, place.start(), text, 1), captured=words)]
         return [job_finding(clause, place.start(), text, 1)]
-    title = next(group for group in match.groups() if group)
+    title = match.group("a") or match.group("e")
     if match.group("e") and not _TITLE_HEAD.search(title):
         field = _FIELD.match(title)  # "I work as a tech support" -> works in tech support
         if field:
@@ -383,9 +468,24 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return [job_finding(clause, match.start(), "works in customer service", 2)]
     if title == "student":
         return [study_finding("job", clause, match.start(), 2)]
-    article = "an" if title[0] in "aeiou" else "a"
-    found = job_finding(clause, match.start(), f"works as {article} {title}", 2)
-    return [replace(found, captured=title) if match.group("e") else found]
+    kind = _kind_of_title(match.group("mods")) if match.group("a") else ""
+    if kind:  # "a convenience store manager", "a high school math teacher"
+        title = f"{kind} {title}"
+    found = job_finding(clause, match.start(), f"works as {indefinite(title)} {title}", 2)
+    return [replace(found, captured=title) if match.group("e") or kind else found]
+
+
+def _kind_of_title(mods: str | None) -> str:
+    """The words before a title that say what kind of work it is: the longest run of them just
+    before the title with no word that describes the person ("a proud pediatric nurse" is a
+    pediatric nurse, "a 35 year old nurse" a nurse)."""
+    kept: list[str] = []
+    for word in reversed((mods or "").split()):
+        describes = word.endswith(("ly", "less", "ful", "ous"))  # "a successful lawyer"
+        if describes or word in _DESCRIBING or any(c.isdigit() for c in word):
+            break
+        kept.insert(0, word)
+    return " ".join(kept)
 
 
 # A bare "as a <role>" is the role of the nearest person before it: "I work nights as a nurse"

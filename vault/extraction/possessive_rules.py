@@ -28,7 +28,8 @@ from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.kind_rules import STOPPED
 from vault.extraction.lexicon import JOBS
-from vault.extraction.work_rules import FIELDS, NOT_PLACE, indefinite
+from vault.extraction.words import indefinite
+from vault.extraction.work_rules import FIELDS, NOT_PLACE
 
 CONTEXT = 0.7
 JOB_TITLES = "|".join(re.escape(job) for job in JOBS)

@@ -55,3 +55,15 @@ def stem(word: str) -> str:
 def content_stems(text: str) -> frozenset[str]:
     """The stems of the words in `text` that are not stop-words."""
     return frozenset(stem(t) for t in tokens(text) if t not in STOP_WORDS and len(t) > 1)
+
+
+_A_BEFORE_VOWEL = re.compile(r"u[^aeiou][aeiou]|one\b|eu")  # "a used car", "a union", "a one-man"
+
+
+def indefinite(word: str) -> str:
+    """The indefinite article `word` takes, by its first sound as far as spelling tells it:
+    "an engineer", "an ER nurse", "a used car salesman", "a university lecturer"."""
+    lower = word.lower()
+    if _A_BEFORE_VOWEL.match(lower):
+        return "a"
+    return "an" if lower[:1] in set("aeiou") or lower.startswith(("hour", "honest")) else "a"

@@ -34,6 +34,7 @@ from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
 from vault.extraction.life_rules import job_finding
 from vault.extraction.pii import names_a_person
+from vault.extraction.words import indefinite
 
 # Adverbs between the subject and what it does: "I also work", "I'm actually in".
 ADVERBS = (
@@ -123,11 +124,6 @@ _ENDED = re.compile(
 
 
 _UPPER = {"it": "IT", "hr": "HR"}
-
-
-def indefinite(word: str) -> str:
-    """The indefinite article `word` takes."""
-    return "an" if word[0] in "aeiou" else "a"
 
 
 def agent_noun(verb: str) -> str:

@@ -1,0 +1,104 @@
+"""Two kinds the fresh persona speakers showed (issue 28), with sentences written for the test:
+
+- an activity told by its own verb as a habit of the speaker ("I hike every weekend"), and the
+  same verb with an object, a particle, another subject or inside a clause of time or condition;
+- a job title with the words that say what kind of work it is ("a convenience store manager"),
+  without the words that describe the person ("a proud nurse"), and sport for pay as a job."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_learning_trust import believed, facts
+from vault.extraction.words import indefinite
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I snowboard most winters.", "also does snowboarding"),
+        ("We canoe on the river in the summer.", "also does kayaking"),
+        ("I usually wrestle twice a week at the club.", "also does wrestling"),
+        ("I bowl with my coworkers on Thursdays.", "also does bowling"),
+        ("I fish whenever the weather is nice.", "also does fishing"),
+        ("I really just dance, mostly salsa.", "also does dance"),
+        ("I climb at the bouldering gym near my house.", "also does climbing"),
+    ],
+)
+def test_an_activity_told_by_its_own_verb_is_done(text: str, expected: str) -> None:
+    assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I box the leftovers for my lunch.",  # an object
+        "I skate over the details sometimes.",  # a particle: another verb
+        "My wife skis every winter.",  # another subject
+        "My wrist hurts when I climb.",  # a clause of time
+        "If I surf in winter I need a thicker suit.",  # a condition
+        "I'd kayak every day if I lived by the lake.",  # a wish
+        "I don't golf anymore.",  # a denial
+        "I like fish, but not salmon.",  # the food, not the verb
+        "Do you ski?",  # a question
+    ],
+)
+def test_the_same_verbs_outside_the_habit_frame_are_no_activity(text: str) -> None:
+    learned = facts(text)
+    assert not any(fact.startswith("also does") for fact in learned), learned
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a hardware store manager.", "works as a hardware store manager"),
+        ("I'm a middle school music teacher.", "works as a middle school music teacher"),
+        ("I am a pediatric dental hygienist.", "works as a pediatric dental hygienist"),
+        ("I'm a used car salesman.", "works as a used car salesman"),
+        # the words that describe the person are no part of the title
+        ("I'm a proud new nurse.", "works as a nurse"),
+        ("I'm a 40 year old accountant.", "works as an accountant"),
+        ("I'm a part-time night shift nurse.", "works as a nurse"),
+        ("I'm a successful divorce lawyer.", "works as a divorce lawyer"),
+        # sport for pay is work
+        ("I'm a professional golfer.", "works as a professional golfer"),
+        ("I am a semi-pro hockey player.", "works as a semi-pro hockey player"),
+    ],
+)
+def test_a_title_keeps_the_words_that_say_what_kind(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a patient at a dental clinic.",
+        "I'm a retired professional golfer.",
+        "I'd love to be a professional dancer.",
+        "My brother is a professional hockey player.",
+        "I'm a graduate student.",  # study, not a job: `is a student`
+        # a pastime or a skill: "a keen baker" bakes for fun, "a hopeless cook" badly
+        "I'm a keen amateur baker.",
+        "I'm a hopeless cook.",
+        "I'm an avid photographer.",
+    ],
+)
+def test_no_title_from_a_phrase_that_is_no_job_of_mine(text: str) -> None:
+    learned = facts(text)
+    assert not any(fact.startswith("works as") for fact in learned), learned
+
+
+@pytest.mark.parametrize(
+    ("word", "article"),
+    [
+        ("engineer", "an"),
+        ("used car salesman", "a"),
+        ("university lecturer", "a"),
+        ("er nurse", "an"),
+        ("hourly worker", "an"),
+        ("nurse", "a"),
+        ("one-man band", "a"),
+    ],
+)
+def test_the_article_follows_the_first_sound(word: str, article: str) -> None:
+    assert indefinite(word) == article
