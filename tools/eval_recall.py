@@ -112,13 +112,23 @@ def fts5_bm25(episodes: dict[str, list[dict[str, Any]]]) -> Any:
 
 
 def vault_method(
-    connection: Any, options: Any, asked_at: dict[str, datetime], embedder: Any = None
+    connection: Any,
+    options: Any,
+    asked_at: dict[str, datetime],
+    embedder: Any = None,
+    weights: Any = recalling.DEFAULT_WEIGHTS,
 ) -> Any:
     repository = EpisodeRepository(connection)
 
     def ask(name: str, question: str) -> list[str]:
         request = recalling.RecallRequest(
-            name, question, asked_at[name], k=10, options=options, embedder=embedder
+            name,
+            question,
+            asked_at[name],
+            k=10,
+            options=options,
+            embedder=embedder,
+            weights=weights,
         )
         found = recalling.recall(repository, request)
         return [e.ref or "" for e in found]
@@ -187,6 +197,14 @@ def main() -> None:
         metavar="MODULE:NAME",
         help="also measure this vault.Embedder alone and fused (repeatable)",
     )
+    parser.add_argument(
+        "--vector-weight",
+        action="append",
+        type=float,
+        default=[],
+        metavar="W",
+        help="also fuse the embedder at this weight of the vector part (repeatable)",
+    )
     args = parser.parse_args()
     if args.locomo is not None:
         import locomo
@@ -228,6 +246,19 @@ def main() -> None:
                         f"default + `{embedder.model}` vectors fused",
                         vault_method(connection, default, asked_at, embedder),
                     ),
+                ]
+                askers += [
+                    (
+                        f"default + `{embedder.model}` vectors fused at {weight}",
+                        vault_method(
+                            connection,
+                            default,
+                            asked_at,
+                            embedder,
+                            replace(recalling.DEFAULT_WEIGHTS, vector=weight),
+                        ),
+                    )
+                    for weight in args.vector_weight
                 ]
             if args.only:
                 askers = [a for a in askers if any(a[0].startswith(o) for o in args.only)]
