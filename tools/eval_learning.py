@@ -84,7 +84,7 @@ _SOCIAL = re.compile(
 
 
 def _alias(value: str) -> str:
-    value = value.strip().lower()
+    value = value.strip().lower().removeprefix("the ")  # "works in the army": job:army
     return _ALIASES.get(value, value)
 
 
@@ -198,7 +198,9 @@ class Tally:
         self.required += len(required)
         for need in sorted(required):
             if any(
-                k == need or (k.startswith("sport:") and need == "activity:" + k[6:]) for k in keys
+                _narrowed(k, {need}) == need
+                or (k.startswith("sport:") and need == "activity:" + k[6:])
+                for k in keys
             ):
                 self.found += 1
             else:

@@ -102,3 +102,45 @@ def test_no_title_from_a_phrase_that_is_no_job_of_mine(text: str) -> None:
 )
 def test_the_article_follows_the_first_sound(word: str, article: str) -> None:
     assert indefinite(word) == article
+
+
+@pytest.mark.parametrize(
+    ("text", "done", "watched"),
+    [
+        # "watch" governs its own list items, not an item with its own verb of doing
+        ("I like to watch films, cook, and go for long walks.", "likes walking", None),
+        ("I enjoy watching hockey and playing squash.", "likes squash", "likes hockey"),
+        ("I love cycling while I watch the news.", "likes cycling", None),
+        ("I like to watch golf and tennis.", None, "likes tennis"),
+        ("I love rugby on TV.", None, "likes rugby"),
+    ],
+)
+def test_watching_governs_its_own_items_only(
+    text: str, done: str | None, watched: str | None
+) -> None:
+    learned = believed(text)
+    if done:
+        assert done in learned
+    if watched:
+        assert watched not in learned
+
+
+@pytest.mark.parametrize(
+    ("text", "mine", "not_mine"),
+    [
+        # a relative clause is about what it follows
+        ("I have three daughters who never call.", "has kids", None),
+        ("I have a neighbour who swims every morning.", None, "primary sport: swimming"),
+        ("I have a brother who hates yoga.", None, "dislikes yoga"),
+        # unless what it follows is the speaker
+        ("I'm a dad who loves to hike.", "likes hiking", None),
+    ],
+)
+def test_a_relative_clause_is_about_what_it_follows(
+    text: str, mine: str | None, not_mine: str | None
+) -> None:
+    learned = facts(text)
+    if mine:
+        assert mine in learned, learned
+    if not_mine:
+        assert not_mine not in learned, learned

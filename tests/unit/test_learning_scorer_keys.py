@@ -31,6 +31,7 @@ def _scorer() -> Any:
         ("had cancer", "health:cancer"),
         ("works for the US Postal Service", "job:us postal service"),
         ("likes ping pong", "activity:table tennis"),
+        ("works in the army", "job:army"),  # the article is no part of the key
         # the family and injury facts keep their own keys ahead of the health reading of "has"
         ("has kids", "family:kids"),
         ("has a partner", "family:partner"),

@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
-from vault.extraction.findings import Finding
+from vault.extraction.findings import Finding, Watching
 
 PASSING = 0.45  # below the prompt; a reading on another day (+0.1) lifts it in
 
@@ -70,11 +70,6 @@ _TASTES = frozenset(
     }
 )
 _PRACTICE = frozenset({Category.SPORT, Category.PREFERENCE, Category.CONTEXT})
-_SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|television)\b|\bspectat")
-# "Watch" after a determiner is a thing worn on the wrist ("a watch dealer", "my new watch").
-_WATCH_NOUN = re.compile(
-    r"\b(?:a|an|the|my|your|his|her|our|their|this|that|smart|new|old) (?:\w+ )?watch(?:es)?\b"
-)
 _ALWAYS_BUSY = re.compile(
     r"\b(?:always|constantly|schedule|life|lifestyle|job|every (?:day|week)|all the time"
     r"|time[- ]poor|juggling|full[- ]time)\b"
@@ -89,14 +84,14 @@ _NEGATIVE_FACT = re.compile(r"\bnot\b|^dislikes\b|^doesn't\b|\bpoorly\b|\btroubl
 
 
 def _spectator(finding: Finding, clause: Clause) -> bool:
-    """An activity read in a clause that watches it: the clause's own words, and "watch" as a
-    verb ("I work at a watch dealer" watches nothing; a film watched in another clause of the
+    """An activity the clause watches rather than does (`watched`: "watch" as a verb governing
+    it; "I work at a watch dealer" watches nothing; a film watched in another clause of the
     sentence says nothing of the clause's job or activity)."""
     if finding.category not in _PRACTICE or (
         finding.category is Category.CONTEXT and finding.rule not in {"activity", "other_sport"}
     ):
         return False  # "I watch my diet", "a watch dealer": no activity is watched
-    return bool(_SPECTATOR.search(_WATCH_NOUN.sub(" ", clause.text)))
+    return Watching(clause.text).watched(finding.position[1])
 
 
 def presupposed(finding: Finding, clause: Clause) -> bool:

@@ -122,8 +122,17 @@ _SUBJECT_WORD = (
 _CONJUNCTION = re.compile(
     r"\s+(?=(?:but|though|although|however|whereas|except|because|cause|'cause|cos)\b)"
     rf"|\s+(?=(?:and|so|because|cause|'cause|cos|while|then|or|plus|as"
-    rf"|since)\s+(?:{_SUBJECT_WORD})\b)",
+    rf"|since)\s+(?:{_SUBJECT_WORD})\b)"
+    # a relative clause is a clause of its own, about what it follows: "two kids who never
+    # visit" does not deny the kids, "a friend who runs marathons" runs none of mine
+    r"|(?<=[a-z]{3})\s+(?=(?:who|which)\s+(?!(?:i|i'm|i've|we|you)\b)[a-z])",
     re.IGNORECASE,
+)
+_RELATIVE = re.compile(r"^(?:who|which)\b")
+# The speaker as the antecedent: "I'm a mom who loves to run", "I'm someone who ..."
+_SELF_ANTECEDENT = re.compile(
+    r"\b(?:i'm|i am|i was|i've been|i have been) (?:(?:also|just|really|still|actually) )*"
+    r"(?:an?|someone|somebody|one|the (?:kind|type|sort) of|kind of|such an?)\b[^,]*$"
 )
 _LEAD = re.compile(
     r"^(?:(?:and|but|so|also|then|well|oh|yeah|yes|ok|okay|honestly|actually|basically|anyway"
@@ -366,6 +375,10 @@ def split_clauses(text: str) -> list[Clause]:
             stripped = _LEAD.sub("", body)
             raw_stripped = re.sub(r"^\W+", "", raw)
             own = _own_subject(stripped, raw_stripped)
+            if _RELATIVE.match(stripped) and position > 0:
+                previous = normalise(parts[position - 1])
+                antecedent_self = stripped.startswith("who") and _SELF_ANTECEDENT.search(previous)
+                own = Subject.SELF if antecedent_self else Subject.OTHER
             subject = own or subject or Subject.SELF
             if subject is not Subject.SELF:
                 named_self = False

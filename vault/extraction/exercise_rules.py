@@ -18,7 +18,7 @@ from vault.domain.lexicon import sports
 from vault.domain.lexicon.jobs import JOB_TITLES
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import Clause
-from vault.extraction.findings import GIVEN_UP, Finding, Memo
+from vault.extraction.findings import GIVEN_UP, Finding, Memo, Watching
 from vault.extraction.lexicon import (
     ACTIVITIES,
     ACTIVITY_AGENTS,
@@ -47,7 +47,6 @@ _DISLIKE = re.compile(
 _NOT_LIKE = re.compile(
     r"\b(?:would|i'd|i would) (?:like|love)|\b(?:like|love) to (?:try|learn|get into|start)"
     r"|\blooks? like|\bfeels? like|\bsounds? like|\blike (?:a|an|the|that|this|it|him|her)\b"
-    r"|\blike (?:watching|to watch)\b|\bwatch(?:ing)?\b"
 )
 _LEAD = re.compile(
     r"^(?:(?:to|go|going|went|do|doing|play|playing|for|a|an|some|the|also|too|all|kinds|of"
@@ -167,8 +166,9 @@ def _items(text: str, bare: bool = False, tastes: bool = True) -> list[tuple[int
     """(offset, activity) for each list item of `text` that names an activity; with `bare`,
     only items that are the activity alone ("I can't stand running indoors" dislikes the
     indoors, not running)."""
-    found, at, verb = [], 0, ""
-    for piece in _ITEM_SPLIT.split(text):
+    found, verb = [], ""
+    cuts = [0, *(m.end() for m in _ITEM_SPLIT.finditer(text))]
+    for at, piece in zip(cuts, _ITEM_SPLIT.split(text)):
         value = _activity_at(piece)
         lead = _LEAD.match(piece.strip(" .!?"))
         if lead and _DOING.search(lead.group(0)):
@@ -188,7 +188,6 @@ def _items(text: str, bare: bool = False, tastes: bool = True) -> list[tuple[int
             tastes and any(v != value for _, v in all_matches(_LIKE_OBJECT_T, piece))
         ):
             found.append((at, value))
-        at += len(piece) + 1
     return found
 
 
@@ -227,8 +226,10 @@ def activity_likes(clause: Clause, memo: Memo) -> list[Finding]:
         memo.liking = None
         return []
     firsts: dict[str, int] = {}
+    watching = Watching(text)
     for at, value in _items(scope, bare=word == "dislikes"):
-        firsts.setdefault(value, at)
+        if not watching.watched(offset + at):  # "I like to watch football": a fan's taste
+            firsts.setdefault(value, at)
     return [
         _finding(clause, offset + at, f"{word} {value}", Category.PREFERENCE, f"topic:{value}")
         for value, at in firsts.items()

@@ -4,6 +4,7 @@ the survivors become vault candidates with their provenance."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -184,3 +185,46 @@ def _fact(
 
 GIVEN_UP = re.compile(r"\b(?:ex|former|retired|one-time|onetime|lapsed|used to be)\b")
 """Words before a doer that say it was given up: "a retired runner", "a former skier"."""
+
+
+_SPECTATOR = re.compile(r"\bwatch(?:es|ed|ing)?\b|\bfans?\b|\bon (?:tv|television)\b|\bspectat")
+# "Watch" after a determiner is a thing worn on the wrist ("a watch dealer", "my new watch").
+_WATCH_NOUN = re.compile(
+    r"\b(?:a|an|the|my|your|his|her|our|their|this|that|smart|new|old) (?:\w+ )?watch(?:es)?\b"
+)
+# A list item or a clause that brings its own verb of doing ends what "watch" governs:
+# "I like to watch movies, read, and go for walks" walks.
+_OWN_VERB = re.compile(
+    r"(?:,|\band\b|\bor\b|\bbut\b|\bwhile\b|\bwhen\b|\bthen\b)\s+(?:also |then |i |to )*"
+    r"(?P<v>go|goes|going|play|plays|playing|do|does|doing|practi[cs]e|practi[cs]ing|take|taking"
+    r"|hit|hitting)\b"
+)
+_ITEM_END = re.compile(r",|\b(?:and|or|but|while|when|because|so)\b")
+_LEAD_ROOM = 12  # an item's own verb may follow its start by a few words ("and also go")
+
+
+class Watching:
+    """Which activities a text watches rather than does. Read once per text, asked per offset:
+    "watch" (or a fan, or TV) governs what follows it up to a list item or a clause with its
+    own verb of doing, and "on TV" governs its own item ("I like football on TV")."""
+
+    def __init__(self, text: str) -> None:
+        plain = _WATCH_NOUN.sub(lambda m: " " * len(m.group(0)), text)
+        self._spectators = [(m.start(), m.end()) for m in _SPECTATOR.finditer(plain)]
+        self._verbs = [m.start("v") for m in _OWN_VERB.finditer(plain)] if self._spectators else []
+        self._ends = [m.start() for m in _ITEM_END.finditer(plain)] if self._spectators else []
+
+    def watched(self, at: int) -> bool:
+        """Whether the activity named at offset `at` is watched."""
+        if not self._spectators:
+            return False
+        last = bisect_right(self._spectators, (at, at)) - 1
+        if last >= 0:
+            governs_from = self._spectators[last][1]
+            verb = bisect_right(self._verbs, governs_from)
+            if verb == len(self._verbs) or self._verbs[verb] > at + _LEAD_ROOM:
+                return True
+        end_index = bisect_right(self._ends, at)
+        end = self._ends[end_index] if end_index < len(self._ends) else None
+        after = bisect_right(self._spectators, (at, at))
+        return after < len(self._spectators) and (end is None or self._spectators[after][0] < end)
