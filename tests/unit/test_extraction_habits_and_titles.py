@@ -144,3 +144,31 @@ def test_a_relative_clause_is_about_what_it_follows(
         assert mine in learned, learned
     if not_mine:
         assert not_mine not in learned, learned
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a title said in capitals with its workplace
+        ("I'm an LPN at a nursing home.", "works as an LPN"),
+        ("I am a CPA for a small firm.", "works as a CPA"),
+        # the words that say what kind, after "as a" too
+        ("I work nights as a pediatric nurse.", "works as a pediatric nurse"),
+    ],
+)
+def test_a_title_in_capitals_or_after_as_is_believed(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My son is an RN at a hospital.",
+        "I'm a VIP at the casino.",
+        "I'd love to work as a pediatric nurse.",  # a wish
+        "My dream is to work as a vet.",
+        "I want to work as a nurse.",
+    ],
+)
+def test_a_title_of_another_or_of_no_job_is_not_mine(text: str) -> None:
+    assert not any(fact.startswith("works as") for fact in believed(text))

@@ -180,10 +180,11 @@ _DESCRIBING = frozenset(
 # The title list appears once: the four ways to introduce a title are one alternation in front
 # of it (the list spelled out four times made this the costliest pattern to compile).
 _JOB_NAMED = re.compile(
-    rf"(?:\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*(?:a |an )(?P<mods>(?:{_NOT_TITLE}{_NOT_LINK}[\w'-]+ ){{0,3}}?)"
+    rf"(?:\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*(?:a |an )"
     rf"|\b(?:job|work|working|career|employed) as (?:a |an )?"
     rf"|\bas (?:a |an )|\bmy job is (?:a |an )?|\bbeing (?:a |an )|\b(?:i have|i've|i've got) a"
-    rf" (?:side |second |part[- ]time |full[- ]time |day )?job as (?:a |an )?)(?P<a>{_JOB})\b"
+    rf" (?:side |second |part[- ]time |full[- ]time |day )?job as (?:a |an )?)"
+    rf"(?P<mods>(?:{_NOT_TITLE}{_NOT_LINK}[\w'-]+ ){{0,3}}?)(?P<a>{_JOB})\b"
     r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,}(?: (?!(?:at|in|for|and|but"
     r"|so|with|on|to|from|because|since|who|which|that|during|now|here|there|today|again|too"
     r")\b)[a-z]{3,}){0,2})\b"
@@ -230,6 +231,11 @@ _STUDYING = re.compile(
     r"\b(?:i'm|i am) (?:\w+ )?studying to be(?:come)?\b|\b(?:i'm|i am) an? (?:\w+ ){1,2}major\b"
     r"|\b(?:i'm|i am) (?:still )?in (?:school|grad school)\b|\bi'm (?:a )?(?:freshman|sophomore"
     r"|junior|senior) (?:in|at) (?:high school|college|university)"
+)
+# A wish or a plan just before the title's frame: "I'd love to work as", "I hope to work as".
+_WISHED = re.compile(
+    r"\b(?:want|wants|wanna|hope|hoping|plan|planning|dream|dreaming|aspire|intend|like|love"
+    r"|try|trying|going|need|is|was) to\s*$"
 )
 # Sport for pay is work: "I'm a professional tennis player", "a semi-pro golfer".
 _PRO_ATHLETE = re.compile(
@@ -428,6 +434,8 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         title = athlete.group("t")
         return [job_finding(clause, athlete.start(), f"works as {indefinite(title)} {title}", 2)]
     match = _JOB_NAMED.search(clause.text)
+    if match and _WISHED.search(clause.text, 0, match.start()):
+        return []  # "I'd love to work as a nurse", "my dream is to work as a vet": no job yet
     if match and AS_QUOTE.match(clause.text, match.start()):
         return []  # "as a lawyer would say", "as a friend of mine told me": someone else
     if match and match.group(0).startswith("as ") and _role_of_another(clause.text, match.start()):

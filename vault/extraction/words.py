@@ -62,7 +62,9 @@ _A_BEFORE_VOWEL = re.compile(r"u[^aeiou][aeiou]|one\b|eu")  # "a used car", "a u
 
 def indefinite(word: str) -> str:
     """The indefinite article `word` takes, by its first sound as far as spelling tells it:
-    "an engineer", "an ER nurse", "a used car salesman", "a university lecturer"."""
+    "an engineer", "an ER nurse", "a used car salesman", "a university lecturer", "a PA"."""
+    if word[:1].isupper() and word.split()[0].isupper():  # letters said one by one: "an RN"
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
     lower = word.lower()
     if _A_BEFORE_VOWEL.match(lower):
         return "a"

@@ -105,6 +105,12 @@ _ROLE_AT = re.compile(
     r"|woman))"
     r" (?:at|in|for) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
 )
+# A title said in capitals with its workplace: "I'm a PA in a hospital", "an RN at the clinic".
+_ACRONYM_AT = re.compile(
+    r"\b(?:I'm|I am|i'm|i am) (?:(?:also|currently|now|still) )?(?:a|an) (?!(?:VIP|MVP|BFF|OG)\b)"
+    r"(?P<t>[A-Z]{2,4})"
+    r" (?:at|in|for) (?:a|an|the|\w+'s) "
+)
 _LIVING = re.compile(
     rf"{_I}(?P<v>[a-z]{{3,}}) (?:(?:a|an|the|other people's|people's) )?"
     r"(?P<o>(?:[a-z]+ ){0,1}[a-z]+ )?for a living\b"
@@ -183,6 +189,11 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         title = role.group("t")
         fact = f"works as {indefinite(title)} {title}"
         found.append(job_finding(clause, role.start(), fact, 2, captured=title))
+    acronym = None if role else _ACRONYM_AT.search(clause.raw.replace("\u2019", "'"))
+    if acronym:
+        title = acronym.group("t")
+        fact = f"works as {indefinite(title)} {title}"
+        found.append(job_finding(clause, 0, fact, 2, captured=title))
     at = _AT.search(text)
     if at and (NOT_PLACE.search(at.group("np")) or names_a_person(at.group("a"))):
         at = None  # not a workplace, or another person's ("sarah's bakery")
