@@ -154,6 +154,8 @@ def test_a_relative_clause_is_about_what_it_follows(
         ("I am a CPA for a small firm.", "works as a CPA"),
         # the words that say what kind, after "as a" too
         ("I work nights as a pediatric nurse.", "works as a pediatric nurse"),
+        # the one who manages a place is its manager
+        ("I manage a hardware store.", "works as a hardware store manager"),
     ],
 )
 def test_a_title_in_capitals_or_after_as_is_believed(text: str, expected: str) -> None:
@@ -168,6 +170,7 @@ def test_a_title_in_capitals_or_after_as_is_believed(text: str, expected: str) -
         "I'd love to work as a pediatric nurse.",  # a wish
         "My dream is to work as a vet.",
         "I want to work as a nurse.",
+        "I manage my money carefully.",
     ],
 )
 def test_a_title_of_another_or_of_no_job_is_not_mine(text: str) -> None:

@@ -11,7 +11,8 @@ with words no list holds. Each rule here is one frame of a first-person, present
 - a field after "I'm in": "I'm in insurance" -> `works in insurance`;
 - teaching or coaching as what one does: "I teach third grade" -> `teaches third grade`;
 - a business of one's own: "I own a plumbing business" -> `owns a plumbing business`, "I run
-  a small business" -> `runs a small business`;
+  a small business" -> `runs a small business`; one managed: "I manage a convenience store"
+  -> `works as a convenience store manager`;
 - what one does "for a living": "I walk dogs for a living", "I drive trucks for a living" ->
   `works as a dog walker`, `works as a truck driver` (the English compound of the object and
   the verb's agent noun, kept only when the job vocabulary knows it or its doer);
@@ -88,7 +89,7 @@ _TEACH = re.compile(
     rf"|often|weekly|daily|occasionally|now|again|too|there|here)\b){_NP}"
 )
 _OWN = re.compile(
-    rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our)|have (?:my|our) own) (?P<np>(?:[a-z-]+"
+    rf"{_I}(?:(?P<v>own|run|manage) (?:a|an|my own|our own|my|our|the)|have (?:my|our) own) (?P<np>(?:[a-z-]+"
     r" ){0,2}?(?:business|company|shop|store|restaurant|bakery|farm|firm|salon|cafe|bar|studio"
     r"|practice|agency|service|clinic|nursery|daycare|franchise))\b"
     # "I have a studio" may be a room: with "have", only a word that is an enterprise by meaning
@@ -240,8 +241,12 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     own = _OWN.search(text)
     if own:
         np = own.group("np") or own.group("hp")
-        verb = "runs" if own.group("v") == "run" else "owns"
-        found.append(job_finding(clause, own.start(), f"{verb} {indefinite(np)} {np}", captured=np))
+        if own.group("v") == "manage":  # the one who manages a store is its manager
+            fact = f"works as {indefinite(np)} {np} manager"
+        else:
+            verb = "runs" if own.group("v") == "run" else "owns"
+            fact = f"{verb} {indefinite(np)} {np}"
+        found.append(job_finding(clause, own.start(), fact, captured=np))
     return found
 
 
