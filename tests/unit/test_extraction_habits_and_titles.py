@@ -175,3 +175,30 @@ def test_a_title_in_capitals_or_after_as_is_believed(text: str, expected: str) -
 )
 def test_a_title_of_another_or_of_no_job_is_not_mine(text: str) -> None:
     assert not any(fact.startswith("works as") for fact in believed(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "no" before a noun joined to the clause denies that noun only
+        ("I have three kids and no free time.", "has kids"),
+        ("I have asthma but no other problems.", "has asthma"),
+        # a survivor of an illness had it, however it is said
+        ("I'm a survivor of ovarian cancer.", "had cancer"),
+        ("I'm a breast cancer survivor.", "had cancer"),
+    ],
+)
+def test_a_denied_noun_or_a_survivor_still_says_the_fact(text: str, expected: str) -> None:
+    assert expected in believed(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I have no kids and no plans to.", "has kids"),
+        ("I don't have asthma, no.", "has asthma"),
+        ("My aunt is a cancer survivor.", "had cancer"),
+    ],
+)
+def test_a_denied_predicate_or_another_persons_illness_is_not_mine(text: str, fact: str) -> None:
+    assert fact not in facts(text)

@@ -189,6 +189,9 @@ _INVERSION = re.compile(
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|nobody|neither|nor|cannot|no longer)\b|n't\b"
 )
+# "No" before a noun joined to the clause denies that noun only: "I have two kids and no time",
+# "I run with no music".
+_NOUN_NEGATION = re.compile(r"(?:\band|\bwith|\bbut|,) no (?!(?:longer|more|one|way)\b)\w+")
 # "A sprained wrist won't slow me down": the negation is of the consequence, not the injury.
 _DEFIANT = re.compile(
     r"\b(?:won't|will not|can't|cannot|isn't going to|not going to|ain't) (?:slow|stop|keep|hold)"
@@ -428,7 +431,8 @@ def split_clauses(text: str) -> list[Clause]:
                     subject=subject,
                     question=question,
                     hypothetical=hypothetical,
-                    negated=bool(_NEGATION.search(body)) and not _DEFIANT.search(body),
+                    negated=bool(_NEGATION.search(_NOUN_NEGATION.sub(" ", body)))
+                    and not _DEFIANT.search(body),
                     remote_past=remote,
                     one_off=bool(_ONE_OFF.search(body)),
                     # "... too" opening a turn answers the other speaker; later it adds

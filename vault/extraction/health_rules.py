@@ -46,8 +46,8 @@ _CONDITION = re.compile(
     r"\b|\bi'm (?:a |an )?(?P<d>diabetic|asthmatic|epileptic)\b"
 )
 _CANCER = re.compile(
-    r"\b(?:cancer survivor|survived cancer|beat cancer|(?:had|diagnosed with|have|fighting)"
-    r" (?:\w+ )?cancer)\b"
+    r"\b(?:(?:\w+ )?cancer survivor|(?:survived|surviving|survivor of|beat|beating|beaten|had"
+    r"|diagnosed with|have|fighting|in remission from) (?:the |my )?(?:\w+ )?cancer)\b"
 )
 _SURGERY = re.compile(
     r"\b(?:i (?:just |recently )?had|i've (?:just |recently )?had|i'm (?:recovering|recovering)"
