@@ -16,7 +16,7 @@ def as_labelled(predicted: str, gold: set[str]) -> str:
     mine = _TITLE.fullmatch(predicted)
     if mine is None or predicted in gold:
         return predicted
-    for fact in gold:
+    for fact in sorted(gold, key=len, reverse=True):  # the most specific gold title
         theirs = _TITLE.fullmatch(fact)
         if theirs and mine.group("t").endswith(" " + theirs.group("t")):
             return fact

@@ -152,7 +152,7 @@ def _narrowed(key: str, labels: set[str]) -> str:
     kind, _, title = key.partition(":")
     if kind != "job" or key in labels:
         return key
-    for label in sorted(labels):
+    for label in sorted(labels, key=len, reverse=True):  # the most specific labelled title
         if label.startswith("job:") and title.endswith(" " + label[4:]):
             return label
     return key

@@ -53,6 +53,8 @@ def test_stored_fact_carries_its_label_key(stored: str, key: str) -> None:
             "job:convenience store manager",
         ),
         ("job:steelworker", {"job:worker"}, "job:steelworker"),  # a word, not a compound
+        # the most specific labelled title
+        ("job:hardware store manager", {"job:manager", "job:store manager"}, "job:store manager"),
         ("activity:trail running", {"activity:running"}, "activity:trail running"),
     ],
 )

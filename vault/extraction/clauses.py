@@ -123,16 +123,18 @@ _CONJUNCTION = re.compile(
     r"\s+(?=(?:but|though|although|however|whereas|except|because|cause|'cause|cos)\b)"
     rf"|\s+(?=(?:and|so|because|cause|'cause|cos|while|then|or|plus|as"
     rf"|since)\s+(?:{_SUBJECT_WORD})\b)"
-    # a relative clause is a clause of its own, about what it follows: "two kids who never
-    # visit" does not deny the kids, "a friend who runs marathons" runs none of mine
-    r"|(?<=[a-z]{3})\s+(?=(?:who|which)\s+(?!(?:i|i'm|i've|we|you)\b)[a-z])",
+    # a relative clause about a person is a clause of its own, about whom it follows: "two kids
+    # who never visit" does not deny the kids, "a friend who runs marathons" runs none of mine
+    r"|(?<=[a-z]{3})(?<!who)\s+(?=who\s+(?!(?:i|i'm|i've|we|you)\b)[a-z])",
     re.IGNORECASE,
 )
-_RELATIVE = re.compile(r"^(?:who|which)\b")
-# The speaker as the antecedent: "I'm a mom who loves to run", "I'm someone who ..."
+_RELATIVE = re.compile(r"^who\s+(?!(?:i|i'm|i've|we|you)\b)")
+# The speaker as the antecedent: "I'm a mom who loves to run", "I'm the kind of person who ..."
+# (not "a mom of a girl who ...": the nearer noun is the antecedent then).
 _SELF_ANTECEDENT = re.compile(
     r"\b(?:i'm|i am|i was|i've been|i have been) (?:(?:also|just|really|still|actually) )*"
-    r"(?:an?|someone|somebody|one|the (?:kind|type|sort) of|kind of|such an?)\b[^,]*$"
+    r"(?:an?|someone|somebody|one|the (?:kind|type|sort) of|kind of|such an?)\b"
+    r"(?:(?!\b(?:of|to|for|with|from|than|like|and)\b)[^,])*$"
 )
 _LEAD = re.compile(
     r"^(?:(?:and|but|so|also|then|well|oh|yeah|yes|ok|okay|honestly|actually|basically|anyway"
@@ -373,14 +375,19 @@ def split_clauses(text: str) -> list[Clause]:
         named_self = False
         mood = (False, False)  # hypothetical, future: of the last clause naming its subject
         condition, condition_at = False, -1  # a clause that opens with "if" / "unless"
+        relative_from: tuple[Subject, bool] | None = None  # (subject, named) before a relative
         for position, raw in enumerate(parts):
             body = normalise(raw).strip(" .!?;")
             stripped = _LEAD.sub("", body)
             raw_stripped = re.sub(r"^\W+", "", raw)
             own = _own_subject(stripped, raw_stripped)
+            if relative_from is not None and own is None:
+                # the clause after a relative one goes on with the subject before it
+                subject, named_self = relative_from
+            relative_from = None
             if _RELATIVE.match(stripped) and position > 0:
-                previous = normalise(parts[position - 1])
-                antecedent_self = stripped.startswith("who") and _SELF_ANTECEDENT.search(previous)
+                antecedent_self = _SELF_ANTECEDENT.search(normalise(parts[position - 1]))
+                relative_from = (subject or Subject.SELF, named_self)
                 own = Subject.SELF if antecedent_self else Subject.OTHER
             subject = own or subject or Subject.SELF
             if subject is not Subject.SELF:

@@ -92,21 +92,42 @@ _MORE_AGENT = re.compile(
 )
 
 
-# The activity's own verb with the speaker as subject and no object: "I dance on the weekends",
-# "I hike every weekend", "I ski every winter". What may follow the verb is the end of the
-# clause or an adverbial of time, place, manner or company; an object or a particle makes it
-# another verb ("I box up my books", "I climb the stairs", "I fish for compliments").
+# The activity's own verb with the speaker as the clause's subject and no object: "I dance on
+# the weekends", "I hike every weekend", "we canoe on the river in the summer". The subject opens
+# the clause (not "I doubt I ski", "the first time I surf", "the dogs that I walk"), and what
+# follows the verb is the end of the clause or an adverbial of how often, when, where or with
+# whom (`_HABIT_TAIL`); an object, a particle or another preposition makes it another verb or a
+# figure of speech ("I box up my books", "I wrestle with anxiety", "I walk on eggshells").
+_TIME_NOUN = (
+    r"(?:weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mornings?|evenings?"
+    r"|nights?|afternoons?|summers?|winters?|springs?|falls?|autumns?|holidays?|vacations?"
+    r"|lunch|lunchtime|work|school)"
+)
+_PLACE_NOUN = (
+    r"(?:gym|park|beach|club|pool|lake|river|sea|ocean|trails?|mountains?|hills|woods|forest"
+    r"|rink|range|course|studio|cent(?:er|re)|coast|slopes?|bay|track|field|court|reservoir)"
+)
+_COMPANY_NOUN = (
+    r"(?:friends?|club|group|team|family|kids|children|husband|wife|partner|son|daughter|dad"
+    r"|mom|mum|father|mother|brother|sister|dog|dogs|buddy|buddies|coworkers?|colleagues?"
+    r"|neighbou?rs?|girlfriend|boyfriend)"
+)
+_HABIT_TAIL = (
+    r"(?=\s*(?:$|[.!?,;:]|(?:and|but|so|because)\b"
+    r"|(?:every|most|twice|once|\d+|a lot|a few|a couple|several|two|three|four|five|often"
+    r"|regularly|whenever|competitively|professionally|daily|weekly|outdoors|outside|indoors"
+    r"|too|also|as well|sometimes|all year|year round|for fun|for exercise|for fitness"
+    r"|quite a bit|lots|mostly|mainly|usually|together|locally|casually|recreationally)\b"
+    rf"|on (?:the |my )?{_TIME_NOUN}\b|in the (?:\w+ )?{_TIME_NOUN}\b|at (?:night|weekends)\b"
+    rf"|(?:at|on|in|near|around) (?:the|a|my|our|a local|the local) (?:[\w-]+ )?{_PLACE_NOUN}\b"
+    rf"|with (?:my|our|a|some|the|a few|friends|other) (?:[\w-]+ )?{_COMPANY_NOUN}\b"
+    r"|with (?:friends|others|a group|people)\b))"
+)
 _HABIT_VERB = re.compile(
-    # not inside a clause of time or condition: "my ankle is sore when I walk"
-    r"(?<!when )(?<!whenever )(?<!while )(?<!if )(?<!as )(?<!before )(?<!after )(?<!until )"
-    r"(?<!once )(?<!since )\b(?:i|we) (?:(?:also|still|regularly|sometimes|often|usually|normally|really|mostly|mainly"
-    r"|just|even|occasionally|always|now|actually) )*(?P<v>[a-z]+(?: bike)?)"
-    r"(?=\s*(?:$|[.!?,;:]|(?:and|but|or|so|because|every|most|on|at|in|with|near|after"
-    r"|before|during|twice|once|\d+|a lot|a few|a couple|several|two|three|four|five|often"
-    r"|regularly|whenever|when|competitively|professionally|daily|weekly|outdoors|outside"
-    r"|indoors|too|also|as well|sometimes|all year|year round|for fun|for exercise|for fitness"
-    r"|quite a bit|lots|mostly|mainly|usually|there|here|alone|together|locally|casually"
-    r"|recreationally|like|if)\b))"
+    r"^(?:(?:and|but|so|well|yeah|yes|also|actually|now|usually|mostly|these days|nowadays"
+    r"|honestly|personally)\s+)*(?:i|we) (?:(?:also|still|regularly|sometimes|often|usually"
+    r"|normally|really|mostly|mainly|just|even|occasionally|always|now|actually) )*"
+    rf"(?P<v>[a-z]+(?: bike)?){_HABIT_TAIL}"
 )
 # Verbs of an activity that are also nouns of a food or a game ("I like fish", "a bowl"):
 # read only as the verb of the habit frame.
@@ -216,17 +237,22 @@ def activity_likes(clause: Clause, memo: Memo) -> list[Finding]:
         return []  # "I hate running at night" is a time preference (schedule rules)
     like = None if dislike or _NOT_LIKE.search(text) or clause.negated else _LIKE.search(text)
     verb = dislike or like
+    watching = Watching(text)
     if verb is not None:
         word = "dislikes" if dislike else "likes"
-        memo.liking = word
+        memo.liking, memo.watching = word, False
         scope, offset = text[verb.end() :], verb.end()
     elif memo.liking and not _OWN_SUBJECT.match(text) and not clause.negated:
         word, scope, offset = memo.liking, text, 0
+        lead = _LEAD.match(text)
+        if memo.watching and not (lead and _DOING.search(lead.group(0))):
+            # the list of things watched runs on: "I love watching golf, tennis, and swimming"
+            return []
     else:
         memo.liking = None
         return []
+    memo.watching = watching.watched(len(text))
     firsts: dict[str, int] = {}
-    watching = Watching(text)
     for at, value in _items(scope, bare=word == "dislikes"):
         if not watching.watched(offset + at):  # "I like to watch football": a fan's taste
             firsts.setdefault(value, at)
@@ -241,8 +267,7 @@ def _verb_activity(verb: str) -> str | None:
     noun ("dancing" and "yoga" are no verbs of a habit)."""
     if verb.endswith("ing") or verb in {"gym", "yoga", "pilates", "crossfit", "cardio"}:
         return None
-    value = activity_named(verb)
-    return value if value and value != "working out" else None
+    return activity_named(verb)
 
 
 def _compounds(before: str, head: str) -> list[str]:
@@ -274,12 +299,12 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
         for at, value in _items(text[doing.end() :], tastes=False):
             if value not in _ENDURANCE:
                 found.append((doing.end() + at, "also does", value))
-    habit = None if doing or agent else _HABIT_VERB.search(text)
+    habit = None if doing or agent else _HABIT_VERB.match(text)
     if habit:
         verb = habit.group("v")
-        value = _VERB_ONLY.get(verb) or _verb_activity(verb)
-        if value and value not in _ENDURANCE:
-            found.append((habit.start("v"), "also does", value))
+        habit_value = _VERB_ONLY.get(verb) or _verb_activity(verb)
+        if habit_value and habit_value not in _ENDURANCE:
+            found.append((habit.start("v"), "also does", habit_value))
     practice = None if doing else _PRACTICE.search(text)
     if practice:
         named = practice.group("a") or practice.group("b") or practice.group("c")

@@ -60,6 +60,7 @@ class Memo:
     strength_sentence: int = -1  # the sentence that named strength work ("squats, glutes on fire")
     liking_sentence: int = -1
     liking: str | None = None  # "likes"/"dislikes" while a list of liked things runs on
+    watching: bool = False  # that list is of things watched ("I love watching golf, tennis, ...")
     about_training: bool = False  # an earlier clause of the message talked about training
     message: str = ""  # the whole message, normalised: whom "the kids" are, said by a teacher
 
@@ -205,8 +206,9 @@ _LEAD_ROOM = 12  # an item's own verb may follow its start by a few words ("and 
 
 class Watching:
     """Which activities a text watches rather than does. Read once per text, asked per offset:
-    "watch" (or a fan, or TV) governs what follows it up to a list item or a clause with its
-    own verb of doing, and "on TV" governs its own item ("I like football on TV")."""
+    a spectator word ("watch", "fan", "on TV", "spectating") governs what follows it up to a
+    list item or a clause with its own verb of doing, and the item it follows in ("I like
+    football on TV", "I'm a football fan")."""
 
     def __init__(self, text: str) -> None:
         plain = _WATCH_NOUN.sub(lambda m: " " * len(m.group(0)), text)

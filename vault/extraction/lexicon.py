@@ -147,7 +147,9 @@ ACTIVITIES: Table = (
     (r"ski(?:s|ing)?", "skiing"),
     (r"snowboard(?:s|ing)?", "snowboarding"),
     (r"surf(?:s|ing)?", "surfing"),
-    (r"skat(?:e|es|ing)|skateboard(?:s|ing)?", "skateboarding"),
+    (r"skateboard(?:s|ing)?", "skateboarding"),
+    # "skate" alone may be on ice, on rollers or on a board
+    (r"(?:ice |roller |figure )?skat(?:e|es|ing)", "skating"),
     (r"kayak(?:s|ing)?|canoe(?:s|ing)?|paddl(?:e|ing)", "kayaking"),
     (r"rock climbing|climb(?:s|ing)?|boulder(?:s|ing)?", "climbing"),
     (r"box(?:es|ing)?|kickboxing", "boxing"),

@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 
 from vault.domain.lexicon import sports
+from vault.domain.lexicon.jobs import FIELDS_OF_WORK, SCHOOL_KINDS, WORKPLACES
 from vault.domain.text import entity_tags
 from vault.domain.vocabulary import Category
 from vault.extraction.clauses import AS_QUOTE, Clause
@@ -102,83 +103,26 @@ _NOT_TITLE = (
     r"(?!(?:much|way|far|better|good|great|bad|terrible|decent|pretty|big|huge|best|worse"
     r"|worst|amazing|awesome|excellent|okay|ok|body|wannabe|aspiring|future|former|ex|retired"
     # a pastime or a skill, not a job: "a keen baker", "a hopeless cook", "an amateur photographer"
-    r"|hopeless|lousy|awful|horrible|mediocre|poor|amateur|hobby|home|keen|avid|passionate"
+    r"|hopeless|lousy|awful|horrible|mediocre|poor|amateur|hobby|home(?! (?:health|care)\b)|keen"
+    r"|avid|passionate"
     r"|enthusiastic|self-taught|budding"
     r")\b)"
 )
 # Words that join phrases: what is before them is no part of the title ("a patient at a physio").
-_NOT_LINK = r"(?!(?:at|in|on|of|for|with|from|to|by|a|an|the|and|or|but|who|that)\b)"
-# Words before a title that describe the person rather than classify the work: a proud, new or
-# part-time nurse is a nurse; a pediatric, registered or school nurse is that kind of nurse.
-_DESCRIBING = frozenset(
-    {
-        "proud",
-        "happy",
-        "busy",
-        "tired",
-        "exhausted",
-        "stressed",
-        "lucky",
-        "lonely",
-        "bored",
-        "new",
-        "young",
-        "old",
-        "older",
-        "younger",
-        "single",
-        "married",
-        "divorced",
-        "working",
-        "full-time",
-        "part-time",
-        "full",
-        "part",
-        "time",
-        "overworked",
-        "underpaid",
-        "hardworking",
-        "hard-working",
-        "devoted",
-        "dedicated",
-        "real",
-        "true",
-        "proper",
-        "very",
-        "so",
-        "little",
-        "local",
-        "female",
-        "male",
-        "gay",
-        "night",
-        "day",
-        "shift",
-        "weekend",
-        "first",
-        "second",
-        "year",
-        "years",
-        "year-old",
-        "also",
-        "actually",
-        "now",
-        "still",
-        "just",
-        "really",
-        "mere",
-        "fellow",
-        "humble",
-        "simple",
-        "small-town",
-        "stay-at-home",
-        "self-employed",
-        "one",
-        "two",
-    }
+_NOT_LINK = (
+    r"(?!(?:at|in|on|of|for|with|from|to|by|a|an|the|and|but|who|that|my|your|his|her|our|their"
+    r"|its|me|you|him|them|like|about|than|as|so)\b)"
 )
-# The title list appears once: the four ways to introduce a title are one alternation in front
-# of it (the list spelled out four times made this the costliest pattern to compile).
+# The words that narrow a title to a kind of work: the place, the field, the stage or subject
+# of school, the sport ("a hospital pharmacist", "a first grade teacher", "a tennis coach").
+# Only these are kept: any other word before a title may describe the person ("a proud
+# nurse", "an unemployed teacher", "a zombie nurse for Halloween").
+_TITLE_KIND = re.compile(
+    rf"(?:{'|'.join(WORKPLACES)}|{'|'.join(FIELDS_OF_WORK)}|{'|'.join(SCHOOL_KINDS)}"
+    rf"|{alternation(OTHER_SPORTS)})"
+)
+# The title list appears once: the ways to introduce a title are one alternation in front of it
+# (the list spelled out for each made this the costliest pattern to compile).
 _JOB_NAMED = re.compile(
     rf"(?:\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*(?:a |an )"
     rf"|\b(?:job|work|working|career|employed) as (?:a |an )?"
@@ -192,12 +136,7 @@ _JOB_NAMED = re.compile(
 _WORKPLACE = re.compile(
     r"\bi(?: work| am working|'m working|'ve been working| have been working)(?: full[- ]time"
     r"| part[- ]time)? (?P<p>in|at|on) (?P<a>a|an|the)"
-    r" (?P<w>(?:[a-z-]+ ){0,2}?(?:shipyard|bank|hospital|school|factory|restaurant|hotel|farm|store|shop"
-    r"|supermarket|warehouse|bar|cafe|gym|library|museum|lab|garage|prison|daycare|nursery"
-    r"|call cent(?:er|re)|mine|bakery|salon|clinic|pharmacy|university|college|office|company"
-    r"|firm|agency|plant|mill|kitchen|casino|dealership|station|studio|theater|theatre|church"
-    r"|zoo|shelter|nursing home|care home|grocery store|department store|mall|airport|hotel"
-    r"|diner|pub|club|gas station|newspaper|magazine|startup|nonprofit|charity|lab))\b"
+    rf" (?P<w>(?:[a-z-]+ ){{0,2}}?(?:{'|'.join(WORKPLACES)}))\b"
     r"|\bi(?: work| am working|'m working|'ve been working| have been working) in (?P<d>it|tech|finance|sales|marketing|healthcare"
     r"|health care|education|retail|construction|insurance|real estate|hospitality|accounting"
     r"|hr|human resources|banking|law|nursing|software|advertising|publishing|logistics"
@@ -232,16 +171,20 @@ _STUDYING = re.compile(
     r"|\b(?:i'm|i am) (?:still )?in (?:school|grad school)\b|\bi'm (?:a )?(?:freshman|sophomore"
     r"|junior|senior) (?:in|at) (?:high school|college|university)"
 )
-# A wish or a plan just before the title's frame: "I'd love to work as", "I hope to work as".
+# A wish, a plan or a loss just before the title's frame: "I'd love to work as", "I hope to
+# work as", "I miss being a".
 _WISHED = re.compile(
-    r"\b(?:want|wants|wanna|hope|hoping|plan|planning|dream|dreaming|aspire|intend|like|love"
-    r"|try|trying|going|need|is|was) to\s*$"
+    r"\b(?:(?:i'd|i would|would|we'd) (?:love|like)|want|wants|wanna|hope|hoping|plan|planning"
+    r"|dream|dreaming|aspire|intend|try|trying|going|is|was) to\s*$|\bmiss(?:ed)?\s*$"
 )
 # Sport for pay is work: "I'm a professional tennis player", "a semi-pro golfer".
 _PRO_ATHLETE = re.compile(
     r"\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*an? "
-    r"(?P<t>(?:semi-?pro(?:fessional)?|professional|pro) (?:[a-z-]+ )?(?:player"
-    rf"|runner|cyclist|swimmer|triathlete|athlete|rower|{alternation(ACTIVITY_AGENTS)}))\b"
+    rf"(?P<t>(?:semi-?pro(?:fessional)?|professional|pro) (?:(?:{alternation(OTHER_SPORTS)}"
+    rf"|baseball|softball|volleyball|golf|hockey|rugby|badminton|poker) player|runner|cyclist"
+    rf"|swimmer|triathlete|athlete|rower|{alternation(ACTIVITY_AGENTS)}))"
+    # the title ends the phrase: "a professional golfer's wife" is the wife
+    r"(?!'s|-)(?=\s*(?:$|[.,!?;:]|(?:and|but|so|who|at|for|in|on|with|since|now|too)\b))"
 )
 _RETIRED = re.compile(
     r"\b(?:i'm|i am|i've been|been) (?:now |recently |happily )?retired\b|\bretired now\b"
@@ -476,24 +419,24 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return [job_finding(clause, match.start(), "works in customer service", 2)]
     if title == "student":
         return [study_finding("job", clause, match.start(), 2)]
-    kind = _kind_of_title(match.group("mods")) if match.group("a") else ""
-    if kind:  # "a convenience store manager", "a high school math teacher"
+    mods = (match.group("mods") or "").strip()
+    kind = _kind_of_title(mods)
+    if mods and kind != mods and not match.group(0).startswith(("i'm", "i am")):
+        return []  # "I volunteer as a youth soccer coach": only "I'm a" may skip a word
+    if kind:  # "a hospital pharmacist", "a high school math teacher"
         title = f"{kind} {title}"
     found = job_finding(clause, match.start(), f"works as {indefinite(title)} {title}", 2)
-    return [replace(found, captured=title) if match.group("e") or kind else found]
+    return [replace(found, captured=title) if match.group("e") else found]
 
 
-def _kind_of_title(mods: str | None) -> str:
-    """The words before a title that say what kind of work it is: the longest run of them just
-    before the title with no word that describes the person ("a proud pediatric nurse" is a
-    pediatric nurse, "a 35 year old nurse" a nurse)."""
-    kept: list[str] = []
-    for word in reversed((mods or "").split()):
-        describes = word.endswith(("ly", "less", "ful", "ous"))  # "a successful lawyer"
-        if describes or word in _DESCRIBING or any(c.isdigit() for c in word):
-            break
-        kept.insert(0, word)
-    return " ".join(kept)
+def _kind_of_title(mods: str) -> str:
+    """The words just before a title that narrow it to a kind of work (`_TITLE_KIND`): the
+    last two, or else the last one ("a high school math teacher" is a math teacher)."""
+    words = mods.split()
+    for size in (2, 1):
+        if len(words) >= size and _TITLE_KIND.fullmatch(" ".join(words[-size:])):
+            return " ".join(words[-size:])
+    return ""
 
 
 # A bare "as a <role>" is the role of the nearest person before it: "I work nights as a nurse"

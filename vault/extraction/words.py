@@ -57,14 +57,13 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(stem(t) for t in tokens(text) if t not in STOP_WORDS and len(t) > 1)
 
 
-_A_BEFORE_VOWEL = re.compile(r"u[^aeiou][aeiou]|one\b|eu")  # "a used car", "a union", "a one-man"
+# A vowel letter said as a consonant: "a used car", "a university", "a union", "a one-man band"
+_A_BEFORE_VOWEL = re.compile(r"uni(?!n)|us[eu]|uti|ure|eu|one\b|once\b")
 
 
 def indefinite(word: str) -> str:
     """The indefinite article `word` takes, by its first sound as far as spelling tells it:
-    "an engineer", "an ER nurse", "a used car salesman", "a university lecturer", "a PA"."""
-    if word[:1].isupper() and word.split()[0].isupper():  # letters said one by one: "an RN"
-        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    "an engineer", "an unemployed", "a used car salesman", "a university lecturer"."""
     lower = word.lower()
     if _A_BEFORE_VOWEL.match(lower):
         return "a"

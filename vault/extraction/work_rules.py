@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from vault.domain.lexicon.jobs import JOB_TITLES
+from vault.domain.lexicon.jobs import FIELDS_OF_WORK, JOB_TITLES
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
@@ -70,12 +70,7 @@ _NOT_EMPLOYER = re.compile(
     r"^(?:living|while|change|bit|free|money|fun|cause|charity|few|couple|hour|hours|minute"
     r"|minutes|day|days|week|weeks|weekend|month|months|year|years)\b"
 )
-FIELDS = (
-    r"tech|finance|sales|marketing|healthcare|health care|education|retail|construction"
-    r"|insurance|real estate|hospitality|accounting|hr|human resources|banking|nursing|software"
-    r"|advertising|publishing|logistics|manufacturing|government|politics|mining|engineering"
-    r"|fashion|media|security|maintenance|landscaping|plumbing|catering"
-)
+FIELDS = "|".join(FIELDS_OF_WORK)
 """The fields a person works in, as a regex alternation ("I'm in retail", "my construction job")."""
 _FIELD = re.compile(
     rf"{_IM}in (?P<d>{FIELDS}|the (?:army|navy|air force|military|marines|police"
@@ -89,9 +84,14 @@ _TEACH = re.compile(
     rf"|often|weekly|daily|occasionally|now|again|too|there|here)\b){_NP}"
 )
 _OWN = re.compile(
-    rf"{_I}(?:(?P<v>own|run|manage) (?:a|an|my own|our own|my|our|the)|have (?:my|our) own) (?P<np>(?:[a-z-]+"
-    r" ){0,2}?(?:business|company|shop|store|restaurant|bakery|farm|firm|salon|cafe|bar|studio"
-    r"|practice|agency|service|clinic|nursery|daycare|franchise))\b"
+    rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our|the)|(?P<m>manage) (?:a|an|the)"
+    r"|have (?:my|our) own) (?P<np>(?:[a-z-]+ ){0,2}?(?:business|company|shop|store|restaurant"
+    r"|bakery|farm|firm|salon|cafe|bar|studio|practice|agency|service|clinic|nursery|daycare"
+    r"|franchise))"
+    # the enterprise ends its phrase: "I run the farm stand", "I manage the store's accounts"
+    # name a part of it or a task
+    r"(?!'s|-)(?=\s*(?:$|[.,!?;:]|(?:in|at|on|for|with|and|but|so|downtown|near|that|which"
+    r"|where|now|too|since|of my own)\b))"
     # "I have a studio" may be a room: with "have", only a word that is an enterprise by meaning
     rf"|{_I}have (?:a|an) (?P<hp>(?:[a-z-]+ ){{0,2}}?(?:business|company|firm|franchise))\b"
 )
@@ -105,12 +105,6 @@ _ROLE_AT = re.compile(
     r"[a-z]{3,}(?:er|or|ist|ian|ant|ent|man"
     r"|woman))"
     r" (?:at|in|for) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
-)
-# A title said in capitals with its workplace: "I'm a PA in a hospital", "an RN at the clinic".
-_ACRONYM_AT = re.compile(
-    r"\b(?:I'm|I am|i'm|i am) (?:(?:also|currently|now|still) )?(?:a|an) (?!(?:VIP|MVP|BFF|OG)\b)"
-    r"(?P<t>[A-Z]{2,4})"
-    r" (?:at|in|for) (?:a|an|the|\w+'s) "
 )
 _LIVING = re.compile(
     rf"{_I}(?P<v>[a-z]{{3,}}) (?:(?:a|an|the|other people's|people's) )?"
@@ -190,11 +184,6 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         title = role.group("t")
         fact = f"works as {indefinite(title)} {title}"
         found.append(job_finding(clause, role.start(), fact, 2, captured=title))
-    acronym = None if role else _ACRONYM_AT.search(clause.raw.replace("\u2019", "'"))
-    if acronym:
-        title = acronym.group("t")
-        fact = f"works as {indefinite(title)} {title}"
-        found.append(job_finding(clause, 0, fact, 2, captured=title))
     at = _AT.search(text)
     if at and (NOT_PLACE.search(at.group("np")) or names_a_person(at.group("a"))):
         at = None  # not a workplace, or another person's ("sarah's bakery")
@@ -241,7 +230,7 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
     own = _OWN.search(text)
     if own:
         np = own.group("np") or own.group("hp")
-        if own.group("v") == "manage":  # the one who manages a store is its manager
+        if own.group("m"):  # the one who manages a store is its manager
             fact = f"works as {indefinite(np)} {np} manager"
         else:
             verb = "runs" if own.group("v") == "run" else "owns"

@@ -217,3 +217,34 @@ ENTERPRISES: tuple[str, ...] = (
     "organization",
     "organisation",
 )
+
+# Places people work at ("I work at a hospital"), and the place that narrows a title ("a
+# hospital pharmacist", "a museum tour guide").
+WORKPLACES: tuple[str, ...] = (
+    "shipyard", "bank", "hospital", "school", "factory", "restaurant", "hotel", "farm", "store",
+    "shop", "supermarket", "warehouse", "bar", "cafe", "gym", "library", "museum", "lab",
+    "garage", "prison", "daycare", "nursery", "call center", "call centre", "mine", "bakery",
+    "salon", "clinic", "pharmacy", "university", "college", "office", "company", "firm",
+    "agency", "plant", "mill", "kitchen", "casino", "dealership", "station", "studio",
+    "theater", "theatre", "church", "zoo", "shelter", "nursing home", "care home",
+    "grocery store", "department store", "mall", "airport", "diner", "pub", "club",
+    "gas station", "newspaper", "magazine", "startup", "nonprofit", "charity",
+)  # fmt: skip
+
+# The fields people work in ("I'm in retail", "my construction job", "a software engineer").
+FIELDS_OF_WORK: tuple[str, ...] = (
+    "tech", "finance", "sales", "marketing", "healthcare", "health care", "education", "retail",
+    "construction", "insurance", "real estate", "hospitality", "accounting", "hr",
+    "human resources", "banking", "nursing", "software", "advertising", "publishing",
+    "logistics", "manufacturing", "government", "politics", "mining", "engineering", "fashion",
+    "media", "security", "maintenance", "landscaping", "plumbing", "catering",
+)  # fmt: skip
+
+# What a teacher teaches and the stage of school, which narrow "teacher" ("a first grade
+# teacher", "a high school math teacher", "a kindergarten teacher").
+SCHOOL_KINDS: tuple[str, ...] = (
+    r"(?:\w+ )?grade", "kindergarten", "preschool", "pre-k",
+    r"(?:elementary|middle|high|primary|secondary|nursery|sunday|public|private) school",
+    "elementary", "math", "maths", "science", "english", "history", "music", "art", "spanish",
+    "french", "physics", "chemistry", "biology", "special ed", "special education",
+)  # fmt: skip
