@@ -70,9 +70,12 @@ def test_the_same_verbs_outside_the_habit_frame_are_no_activity(text: str) -> No
         ("I'm a proud new nurse.", "works as a nurse"),
         ("I'm an unemployed teacher.", "works as a teacher"),
         ("I'm a Walmart cashier.", "works as a cashier"),
+        ("I'm a coffee shop barista.", "works as a barista"),  # "shop" needs its "coffee"
+        ("I'm a social media manager.", "works as a manager"),
         ("I'm a 40 year old accountant.", "works as an accountant"),
         # sport for pay is work
         ("I'm a professional golfer.", "works as a professional golfer"),
+        ("I'm a pro boxer.", "works as a pro boxer"),
         ("I am a semi-pro hockey player.", "works as a semi-pro hockey player"),
         # the one who manages a store is its manager
         ("I manage a hardware store.", "works as a hardware store manager"),

@@ -182,7 +182,7 @@ _PRO_ATHLETE = re.compile(
     r"\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*an? "
     rf"(?P<t>(?:semi-?pro(?:fessional)?|professional|pro) (?:(?:{alternation(OTHER_SPORTS)}"
     rf"|baseball|softball|volleyball|golf|hockey|rugby|badminton|poker) player|runner|cyclist"
-    rf"|swimmer|triathlete|athlete|rower|{alternation(ACTIVITY_AGENTS)}))"
+    rf"|swimmer|triathlete|athlete|rower|wrestler|boxer|fighter|{alternation(ACTIVITY_AGENTS)}))"
     # the title ends the phrase: "a professional golfer's wife" is the wife
     r"(?!'s|-)(?=\s*(?:$|[.,!?;:]|(?:and|but|so|who|at|for|in|on|with|since|now|too)\b))"
 )
@@ -431,12 +431,18 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
 
 def _kind_of_title(mods: str) -> str:
     """The words just before a title that narrow it to a kind of work (`_TITLE_KIND`): the
-    last two, or else the last one ("a high school math teacher" is a math teacher)."""
+    last two, or else the last one when what is before it is no compound with it ("a high
+    school math teacher" is a math teacher; "a coffee shop barista" is a barista, not a shop
+    barista, and "a social media manager" a manager)."""
     words = mods.split()
-    for size in (2, 1):
-        if len(words) >= size and _TITLE_KIND.fullmatch(" ".join(words[-size:])):
-            return " ".join(words[-size:])
-    return ""
+    if len(words) >= 2 and _TITLE_KIND.fullmatch(" ".join(words[-2:])):
+        return " ".join(words[-2:])
+    if not words or not _TITLE_KIND.fullmatch(words[-1]):
+        return ""
+    before = words[:-1]
+    if before and not any(_TITLE_KIND.fullmatch(" ".join(before[-n:])) for n in (1, 2)):
+        return ""
+    return words[-1]
 
 
 # A bare "as a <role>" is the role of the nearest person before it: "I work nights as a nurse"
