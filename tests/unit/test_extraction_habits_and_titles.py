@@ -27,6 +27,7 @@ from vault.extraction.words import indefinite
         ("I really just dance, mostly salsa.", "also does dance"),
         ("I climb at the bouldering gym near my house.", "also does climbing"),
         ("Honestly I skate every winter on the pond.", "also does skating"),  # ice, not a board
+        ("We go for walks along the canal most days.", "also does walking"),
     ],
 )
 def test_an_activity_told_by_its_own_verb_is_done(text: str, expected: str) -> None:
@@ -79,12 +80,16 @@ def test_the_same_verbs_outside_the_habit_frame_are_no_activity(text: str) -> No
         ("I am a semi-pro hockey player.", "works as a semi-pro hockey player"),
         # the one who manages a store is its manager
         ("I manage a hardware store.", "works as a hardware store manager"),
+        # a field after "the"
+        ("I work in the real estate business.", "works in real estate"),
     ],
 )
 def test_a_title_keeps_the_words_that_say_what_kind(text: str, expected: str) -> None:
     learned = believed(text)
     assert expected in learned, learned
-    assert not any(f.startswith("works as") and f != expected for f in learned), learned
+    assert not any(
+        f.startswith(("works as", "works in ", "works at")) and f != expected for f in learned
+    ), learned
 
 
 @pytest.mark.parametrize(

@@ -70,8 +70,8 @@ _PRACTICE = re.compile(
     r" to the gym\b"
     r"|\b(?:i|we) (?:also |still |regularly |sometimes |often |usually )?(?:play|practi[cs]e"
     r"|compete in) (?P<b>[\w -]{3,30})"
-    r"|\b(?:i|we) (?:also |still |regularly |sometimes |often |usually )?go on (?:a lot of |lots of"
-    r" |many |long )?(?P<c>hikes|walks|bike rides)\b"
+    r"|\b(?:i|we) (?:also |still |regularly |sometimes |often |usually )?go (?:on|for) (?:a lot of"
+    r" |lots of |many |long )?(?P<c>hikes|walks|bike rides)\b"
     r"|\bi(?:'m| am) on (?:the|a|my \w+) (?P<d>[\w ]{3,20}) team\b"
 )
 _DOES = re.compile(

@@ -137,7 +137,7 @@ _WORKPLACE = re.compile(
     r"\bi(?: work| am working|'m working|'ve been working| have been working)(?: full[- ]time"
     r"| part[- ]time)? (?P<p>in|at|on) (?P<a>a|an|the)"
     rf" (?P<w>(?:[a-z-]+ ){{0,2}}?(?:{'|'.join(WORKPLACES)}))\b"
-    r"|\bi(?: work| am working|'m working|'ve been working| have been working) in (?P<d>it|tech|finance|sales|marketing|healthcare"
+    r"|\bi(?: work| am working|'m working|'ve been working| have been working) in (?:the )?(?P<d>it|tech|finance|sales|marketing|healthcare"
     r"|health care|education|retail|construction|insurance|real estate|hospitality|accounting"
     r"|hr|human resources|banking|law|nursing|software|advertising|publishing|logistics"
     r"|manufacturing|government|politics|research|science|engineering|design|fashion|media)\b"
