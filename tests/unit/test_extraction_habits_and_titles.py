@@ -80,6 +80,8 @@ def test_the_same_verbs_outside_the_habit_frame_are_no_activity(text: str) -> No
         ("I am a semi-pro hockey player.", "works as a semi-pro hockey player"),
         # the one who manages a store is its manager
         ("I manage a hardware store.", "works as a hardware store manager"),
+        # a role for an employer
+        ("I'm a reporter for a local newspaper.", "works as a reporter"),
         # a field after "the"
         ("I work in the real estate business.", "works in real estate"),
     ],
@@ -114,6 +116,9 @@ def test_a_title_keeps_the_words_that_say_what_kind(text: str, expected: str) ->
         "I want to work as a nurse.",
         "I miss being a gym teacher.",
         "I manage my money carefully.",
+        # "for" a thing is a taste, not an employer
+        "I'm a sucker for a good burrito.",
+        "I'm a stickler for clean dishes.",
         "I manage the store's social media.",
         "I run the company softball team.",
     ],

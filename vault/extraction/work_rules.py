@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from vault.domain.lexicon.jobs import FIELDS_OF_WORK, JOB_TITLES
+from vault.domain.lexicon.jobs import ENTERPRISES, FIELDS_OF_WORK, JOB_TITLES, WORKPLACES
 from vault.extraction.clauses import Clause
 from vault.extraction.exercise_rules import activity_named
 from vault.extraction.findings import Finding, Memo
@@ -95,6 +95,10 @@ _OWN = re.compile(
     # "I have a studio" may be a room: with "have", only a word that is an enterprise by meaning
     rf"|{_I}have (?:a|an) (?P<hp>(?:[a-z-]+ ){{0,2}}?(?:business|company|firm|franchise))\b"
 )
+_EMPLOYERS = "|".join(
+    (*WORKPLACES, *ENTERPRISES, "organization", "organisation", "non-profit", "city", "county",
+     "state", "district", "airline", "government", "council", "firm", "corporation")
+)  # fmt: skip
 _ROLE_AT = re.compile(
     rf"{_IM}(?:a|an) (?P<t>(?:(?!(?:good|great|bad|big|new|proud|happy|busy|tired|lucky|hard"
     r"|real|little|huge|fan|lover|regular|keen|avid|casual)\b)[a-z-]+ )?"
@@ -104,7 +108,10 @@ _ROLE_AT = re.compile(
     r"|golfer|surfer|skater|dancer|player|fan|regular|student|learner|visitor|guest)\b)"
     r"[a-z]{3,}(?:er|or|ist|ian|ant|ent|man"
     r"|woman))"
-    r" (?:at|in|for) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
+    r" (?:(?:at|in) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
+    # "for" takes an employer: "a supervisor for a construction company", not "a sucker for a
+    # good pancake"
+    rf"|for (?:a|an|the|\w+'s) (?:[\w-]+ ){{0,2}}?(?:{_EMPLOYERS})\b)"
 )
 _LIVING = re.compile(
     rf"{_I}(?P<v>[a-z]{{3,}}) (?:(?:a|an|the|other people's|people's) )?"
