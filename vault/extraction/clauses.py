@@ -134,7 +134,7 @@ _RELATIVE = re.compile(r"^who\s+(?!(?:i|i'm|i've|we|you)\b)")
 _SELF_ANTECEDENT = re.compile(
     r"\b(?:i'm|i am|i was|i've been|i have been) (?:(?:also|just|really|still|actually) )*"
     r"(?:an?|someone|somebody|one|the (?:kind|type|sort) of|kind of|such an?)\b"
-    r"(?:(?!\b(?:of|to|for|with|from|than|like|and)\b)[^,])*$"
+    r"(?:(?!\b(?:of|to|for|with|from|than|like|at|in|on|by|under|near)\b)[^,])*$"
 )
 _LEAD = re.compile(
     r"^(?:(?:and|but|so|also|then|well|oh|yeah|yes|ok|okay|honestly|actually|basically|anyway"

@@ -112,23 +112,38 @@ _COMPANY_NOUN = (
     r"|mom|mum|father|mother|brother|sister|dog|dogs|buddy|buddies|coworkers?|colleagues?"
     r"|neighbou?rs?|girlfriend|boyfriend)"
 )
+_HOW_OFTEN = (
+    rf"(?:every|most|each) (?:other |single )?(?:day|days|week|month|year|time|{_TIME_NOUN})"
+    rf"|(?:twice|once|\d+ times|two times|three times|a few times|a couple of times|\d+ days"
+    rf"|two days|three days|four days|five days) (?:a|per|each|every) (?:day|week|month|year)"
+)
 _HABIT_TAIL = (
-    r"(?=\s*(?:$|[.!?,;:]|(?:and|but|so|because)\b"
-    r"|(?:every|most|twice|once|\d+|a lot|a few|a couple|several|two|three|four|five|often"
-    r"|regularly|whenever|competitively|professionally|daily|weekly|outdoors|outside|indoors"
+    r"(?=\s*(?:$|[.!?,;:]|(?:and|but|so|because|when|whenever|if)\b"
+    rf"|(?:{_HOW_OFTEN})\b"
+    # "a lot" and "a bit" alone say how much; "a lot of reddit" is an object
+    r"|(?:a lot|a bit|quite a bit|lots)(?! of)\b"
+    r"|(?:often|regularly|competitively|professionally|daily|weekly|outdoors|outside|indoors"
     r"|too|also|as well|sometimes|all year|year round|for fun|for exercise|for fitness"
-    r"|quite a bit|lots|mostly|mainly|usually|together|locally|casually|recreationally)\b"
+    r"|mostly|mainly|usually|together|alone|locally|casually|recreationally)\b"
     rf"|on (?:the |my )?{_TIME_NOUN}\b|in the (?:\w+ )?{_TIME_NOUN}\b|at (?:night|weekends)\b"
     rf"|(?:at|on|in|near|around) (?:the|a|my|our|a local|the local) (?:[\w-]+ )?{_PLACE_NOUN}\b"
-    rf"|with (?:my|our|a|some|the|a few|friends|other) (?:[\w-]+ )?{_COMPANY_NOUN}\b"
-    r"|with (?:friends|others|a group|people)\b))"
+    rf"|with (?P<w>(?:my|our|a|some|the|a few|friends|other) (?:[\w-]+ )?{_COMPANY_NOUN}"
+    r"|friends|others|a group|people|him|her|them)\b))"
+)
+# What may open the clause before the speaker: a conjunction, a word of chat, or when ("every
+# weekend I hike", "in the summer I kayak a lot", "oh I hike too").
+_HABIT_OPENING = (
+    r"^(?:(?:and|but|so|well|yeah|yes|oh|lol|haha|also|actually|now|usually|mostly|these days"
+    r"|nowadays|honestly|personally)\s+"
+    rf"|(?:{_HOW_OFTEN}|on (?:the )?{_TIME_NOUN}|in the (?:\w+ )?{_TIME_NOUN}),?\s+)*"
 )
 _HABIT_VERB = re.compile(
-    r"^(?:(?:and|but|so|well|yeah|yes|also|actually|now|usually|mostly|these days|nowadays"
-    r"|honestly|personally)\s+)*(?:i|we) (?:(?:also|still|regularly|sometimes|often|usually"
+    rf"{_HABIT_OPENING}(?:i|we) (?:(?:also|still|regularly|sometimes|often|usually"
     r"|normally|really|mostly|mainly|just|even|occasionally|always|now|actually) )*"
     rf"(?P<v>[a-z]+(?: bike)?){_HABIT_TAIL}"
 )
+# Sports against someone: "with" names the opponent, often in play ("I wrestle with my kids").
+_AGAINST = frozenset({"wrestling", "boxing", "martial arts"})
 # Verbs of an activity that are also nouns of a food or a game ("I like fish", "a bowl"):
 # read only as the verb of the habit frame.
 _VERB_ONLY = {"fish": "fishing", "bowl": "bowling"}
@@ -238,20 +253,21 @@ def activity_likes(clause: Clause, memo: Memo) -> list[Finding]:
     like = None if dislike or _NOT_LIKE.search(text) or clause.negated else _LIKE.search(text)
     verb = dislike or like
     watching = Watching(text)
+    lead = _LEAD.match(text)
+    doing_lead = bool(lead and _DOING.search(lead.group(0)))
     if verb is not None:
         word = "dislikes" if dislike else "likes"
         memo.liking, memo.watching = word, False
         scope, offset = text[verb.end() :], verb.end()
     elif memo.liking and not _OWN_SUBJECT.match(text) and not clause.negated:
         word, scope, offset = memo.liking, text, 0
-        lead = _LEAD.match(text)
-        if memo.watching and not (lead and _DOING.search(lead.group(0))):
+        if memo.watching and not doing_lead:
             # the list of things watched runs on: "I love watching golf, tennis, and swimming"
             return []
     else:
         memo.liking = None
         return []
-    memo.watching = watching.watched(len(text))
+    memo.watching = watching.runs_on() or (memo.watching and verb is None and not doing_lead)
     firsts: dict[str, int] = {}
     for at, value in _items(scope, bare=word == "dislikes"):
         if not watching.watched(offset + at):  # "I like to watch football": a fan's taste
@@ -303,6 +319,8 @@ def activity_practice(clause: Clause, memo: Memo) -> list[Finding]:
     if habit:
         verb = habit.group("v")
         habit_value = _VERB_ONLY.get(verb) or _verb_activity(verb)
+        if habit.group("w") and habit_value in _AGAINST:
+            habit_value = None
         if habit_value and habit_value not in _ENDURANCE:
             found.append((habit.start("v"), "also does", habit_value))
     practice = None if doing else _PRACTICE.search(text)

@@ -204,17 +204,41 @@ _ITEM_END = re.compile(r",|\b(?:and|or|but|while|when|because|so)\b")
 _LEAD_ROOM = 12  # an item's own verb may follow its start by a few words ("and also go")
 
 
+# What is watched when it is not sport: screens and stories ("watching movies, hiking, and
+# swimming" watches the films only). Any other thing watched may be a sport ("darts, snooker,
+# and cycling"), so the list runs on.
+_WATCHED_MEDIA = re.compile(
+    r"\s*(?:(?:to|the|a|some|all|my|lots of|kinds of|all kinds of|old|new|good|scary|horror"
+    r"|funny|cooking|reality|war|nature|true crime|crime|sci-fi|action|romantic|foreign) )*"
+    r"(?:movies?|films?|tv|television|shows?|series|documentar(?:y|ies)|videos?|youtube|netflix"
+    r"|anime|cartoons?|the news|news|sunsets?|sunrises?|birds?|people|plays?|musicals?|operas?"
+    r"|concerts?|sitcoms?|dramas?|soaps?|streams?|twitch|the stars|stars|clouds|the kids|kids)\b"
+)
+
+
 class Watching:
     """Which activities a text watches rather than does. Read once per text, asked per offset:
-    a spectator word ("watch", "fan", "on TV", "spectating") governs what follows it up to a
-    list item or a clause with its own verb of doing, and the item it follows in ("I like
-    football on TV", "I'm a football fan")."""
+    a spectator word ("watch", "fan", "on TV", "spectating") governs the item it is in ("I
+    like football on TV", "I'm a football fan"), and unless what it watches is a screen or a
+    story (`_WATCHED_MEDIA`), the items after it up to one with its own verb of doing ("I love watching golf, tennis, and
+    swimming"; "I like to watch films, cook, and go for walks" walks)."""
 
     def __init__(self, text: str) -> None:
         plain = _WATCH_NOUN.sub(lambda m: " " * len(m.group(0)), text)
         self._spectators = [(m.start(), m.end()) for m in _SPECTATOR.finditer(plain)]
+        self._sport_lists = {
+            start for start, end in self._spectators if not _WATCHED_MEDIA.match(plain, end)
+        }
         self._verbs = [m.start("v") for m in _OWN_VERB.finditer(plain)] if self._spectators else []
         self._ends = [m.start() for m in _ITEM_END.finditer(plain)] if self._spectators else []
+
+    def runs_on(self) -> bool:
+        """Whether a watched list of sport is still open at the end of the text (the next
+        clause of the sentence goes on with it: "I love watching golf, tennis, ...")."""
+        if not self._spectators:
+            return False
+        start, end = self._spectators[-1]
+        return start in self._sport_lists and bisect_right(self._verbs, end) == len(self._verbs)
 
     def watched(self, at: int) -> bool:
         """Whether the activity named at offset `at` is watched."""
@@ -222,9 +246,12 @@ class Watching:
             return False
         last = bisect_right(self._spectators, (at, at)) - 1
         if last >= 0:
-            governs_from = self._spectators[last][1]
+            start, governs_from = self._spectators[last]
+            first_end = bisect_right(self._ends, governs_from)
+            in_its_item = first_end == len(self._ends) or at < self._ends[first_end]
             verb = bisect_right(self._verbs, governs_from)
-            if verb == len(self._verbs) or self._verbs[verb] > at + _LEAD_ROOM:
+            unbroken = verb == len(self._verbs) or self._verbs[verb] > at + _LEAD_ROOM
+            if unbroken and (in_its_item or start in self._sport_lists):
                 return True
         end_index = bisect_right(self._ends, at)
         end = self._ends[end_index] if end_index < len(self._ends) else None

@@ -104,15 +104,22 @@ _NOT_TITLE = (
     r"|worst|amazing|awesome|excellent|okay|ok|body|wannabe|aspiring|future|former|ex|retired"
     # a pastime or a skill, not a job: "a keen baker", "a hopeless cook", "an amateur photographer"
     r"|hopeless|lousy|awful|horrible|mediocre|poor|amateur|hobby|home(?! (?:health|care)\b)|keen"
-    r"|avid|passionate"
+    r"|avid|passionate|expert"
+    # a job one has not got: "an unemployed teacher", "a volunteer coach"
+    r"|unemployed|jobless|laid-off|laid off|out-of-work|volunteer|recovering"
     r"|enthusiastic|self-taught|budding"
     r")\b)"
 )
-# Words that join phrases: what is before them is no part of the title ("a patient at a physio").
+# Words that join phrases, and possessives: what is before them is no part of the title ("a
+# patient at a physio"), and a title after a possessive is the possessor's ("Priya's nanny").
 _NOT_LINK = (
     r"(?!(?:at|in|on|of|for|with|from|to|by|a|an|the|and|but|who|that|my|your|his|her|our|their"
-    r"|its|me|you|him|them|like|about|than|as|so)\b)"
+    r"|its|me|you|him|them|like|about|than|as|so|after|before|since|when|while|if|until|because"
+    r"|each|every|some|this|these|those|any|no|is|are|was|were|i)\b|[\w-]+'s\b)"
 )
+# "A little", "a bit", "a tad" before an adjective is a degree, not an article and a noun: "I'm
+# a little stiff after physio" names no physio of mine.
+_DEGREE = r"(?!(?:little|bit|tad|lot|wee)\b)"
 # The words that narrow a title to a kind of work: the place, the field, the stage or subject
 # of school, the sport ("a hospital pharmacist", "a first grade teacher", "a tennis coach").
 # Only these are kept: any other word before a title may describe the person ("a proud
@@ -128,7 +135,9 @@ _JOB_NAMED = re.compile(
     rf"|\b(?:job|work|working|career|employed) as (?:a |an )?"
     rf"|\bas (?:a |an )|\bmy job is (?:a |an )?|\bbeing (?:a |an )|\b(?:i have|i've|i've got) a"
     rf" (?:side |second |part[- ]time |full[- ]time |day )?job as (?:a |an )?)"
-    rf"(?P<mods>(?:{_NOT_TITLE}{_NOT_LINK}[\w'-]+ ){{0,3}}?)(?P<a>{_JOB})\b"
+    rf"{_DEGREE}(?P<mods>(?:{_NOT_TITLE}{_NOT_LINK}[\w'-]+ ){{0,3}}?)(?P<a>{_JOB})\b"
+    # the title ends its phrase: "a farmer's daughter", "a doctor who fan", "a pilot program"
+    r"(?!'s|-| (?:fan|fans|program|programme|wannabe|wife|husband|son|daughter|kid|pet)\b)"
     r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,}(?: (?!(?:at|in|for|and|but"
     r"|so|with|on|to|from|because|since|who|which|that|during|now|here|there|today|again|too"
     r")\b)[a-z]{3,}){0,2})\b"
@@ -137,10 +146,9 @@ _WORKPLACE = re.compile(
     r"\bi(?: work| am working|'m working|'ve been working| have been working)(?: full[- ]time"
     r"| part[- ]time)? (?P<p>in|at|on) (?P<a>a|an|the)"
     rf" (?P<w>(?:[a-z-]+ ){{0,2}}?(?:{'|'.join(WORKPLACES)}))\b"
-    r"|\bi(?: work| am working|'m working|'ve been working| have been working) in (?:the )?(?P<d>it|tech|finance|sales|marketing|healthcare"
-    r"|health care|education|retail|construction|insurance|real estate|hospitality|accounting"
-    r"|hr|human resources|banking|law|nursing|software|advertising|publishing|logistics"
-    r"|manufacturing|government|politics|research|science|engineering|design|fashion|media)\b"
+    r"|\bi(?: work| am working|'m working|'ve been working| have been working) in (?:the (?=(?:\S+ ){1,2}(?:business|industry|sector|field|world)\b))?"
+    # "it", "law", "research", "science", "design" only after "work in": "I'm in it" is no job
+    rf"(?P<d>it|law|research|science|design|{'|'.join(FIELDS_OF_WORK)})\b"
     r"|\bi work (?:on )?(?:my |our |the |\w+'s |\w+s' )?(?:family |parents' |parents )?(?P<f>farms?)\b"
     r"|\b(?:i'm|i am|i serve|i'm serving) in the (?P<mod>\w+ )?(?P<m>army|navy|air force|military|marines"
     r"|police)\b"
@@ -171,20 +179,29 @@ _STUDYING = re.compile(
     r"|\b(?:i'm|i am) (?:still )?in (?:school|grad school)\b|\bi'm (?:a )?(?:freshman|sophomore"
     r"|junior|senior) (?:in|at) (?:high school|college|university)"
 )
+# A role given, not paid: "I volunteer as a coach", "volunteering as a nurse".
+_VOLUNTEERED = re.compile(r"\bvolunteer(?:s|ed|ing)? (?:\w+ )?as\b")
 # A wish, a plan or a loss just before the title's frame: "I'd love to work as", "I hope to
 # work as", "I miss being a".
 _WISHED = re.compile(
     r"\b(?:(?:i'd|i would|would|we'd) (?:love|like)|want|wants|wanna|hope|hoping|plan|planning"
     r"|dream|dreaming|aspire|intend|try|trying|going|is|was) to\s*$|\bmiss(?:ed)?\s*$"
+    # a job looked for, hoped for or lost: "I'm looking for work as", "I'd love a job as", "I
+    # miss my job as", "I'm going to be working as"
+    r"|\b(?:looking for|look for|find|finding|apply(?:ing)? for|applied for|get|getting|land"
+    r"|landing|love|like|miss|missed|need|needs|seeking|seek|going to be|will be)"
+    r"\s+(?:a |an |my |the |some |new |full[- ]time |part[- ]time |old )*$"
 )
 # Sport for pay is work: "I'm a professional tennis player", "a semi-pro golfer".
 _PRO_ATHLETE = re.compile(
     r"\b(?:i'm|i am) (?:(?:also|actually|currently|now|still|just|really|officially) )*an? "
     rf"(?P<t>(?:semi-?pro(?:fessional)?|professional|pro) (?:(?:{alternation(OTHER_SPORTS)}"
-    rf"|baseball|softball|volleyball|golf|hockey|rugby|badminton|poker) player|runner|cyclist"
-    rf"|swimmer|triathlete|athlete|rower|wrestler|boxer|fighter|{alternation(ACTIVITY_AGENTS)}))"
-    # the title ends the phrase: "a professional golfer's wife" is the wife
-    r"(?!'s|-)(?=\s*(?:$|[.,!?;:]|(?:and|but|so|who|at|for|in|on|with|since|now|too)\b))"
+    r"|baseball|softball|volleyball|golf|hockey|rugby|badminton|poker|disc golf) player|runner"
+    r"|cyclist|swimmer|triathlete|athlete|rower|wrestler|boxer|golfer|disc golfer|skater|skier"
+    r"|snowboarder|surfer|dancer|climber|bodybuilder|jockey|skateboarder|tennis player))"
+    # the title ends the phrase and the clause: "a professional golfer's wife", "a pro hiker at
+    # this point", "a professional dancer in my dreams" are no job
+    r"(?!'s|-)(?=\s*(?:$|[.,!?;]|(?:and|but|so|who|since)\b))"
 )
 _RETIRED = re.compile(
     r"\b(?:i'm|i am|i've been|been) (?:now |recently |happily )?retired\b|\bretired now\b"
@@ -419,11 +436,10 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return [job_finding(clause, match.start(), "works in customer service", 2)]
     if title == "student":
         return [study_finding("job", clause, match.start(), 2)]
-    mods = (match.group("mods") or "").strip()
-    kind = _kind_of_title(mods)
-    if mods and kind != mods and not match.group(0).startswith(("i'm", "i am")):
-        return []  # "I volunteer as a youth soccer coach": only "I'm a" may skip a word
-    if kind:  # "a hospital pharmacist", "a high school math teacher"
+    if _VOLUNTEERED.search(clause.text[: match.end()]):
+        return []  # "I volunteer as a youth soccer coach": a role, not a job
+    kind = _kind_of_title((match.group("mods") or "").strip())
+    if kind:  # "a hospital pharmacist", "a high school math teacher" (a math teacher)
         title = f"{kind} {title}"
     found = job_finding(clause, match.start(), f"works as {indefinite(title)} {title}", 2)
     return [replace(found, captured=title) if match.group("e") else found]
@@ -431,9 +447,9 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
 
 def _kind_of_title(mods: str) -> str:
     """The words just before a title that narrow it to a kind of work (`_TITLE_KIND`): the
-    last two, or else the last one when what is before it is no compound with it ("a high
-    school math teacher" is a math teacher; "a coffee shop barista" is a barista, not a shop
-    barista, and "a social media manager" a manager)."""
+    last two, or else the last one when it is alone or follows other kind words ("a high school
+    math teacher" is a math teacher). After any other word the last one may be half of a
+    compound ("a coffee shop barista", "a social media manager"), so the title stays bare."""
     words = mods.split()
     if len(words) >= 2 and _TITLE_KIND.fullmatch(" ".join(words[-2:])):
         return " ".join(words[-2:])

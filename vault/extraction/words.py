@@ -58,13 +58,17 @@ def content_stems(text: str) -> frozenset[str]:
 
 
 # A vowel letter said as a consonant: "a used car", "a university", "a union", "a one-man band"
-_A_BEFORE_VOWEL = re.compile(r"uni(?!n)|us[eu]|uti|ure|eu|one\b|once\b")
+_A_BEFORE_VOWEL = re.compile(r"uni(?!n)|us[eu]|uti|ur[aeiou]|ux|eu|one\b|once\b")
+# A word of consonants only is said letter by letter: "an HR manager", "an RN", "a CPA".
+_LETTERS = re.compile(r"[b-df-hj-np-tv-z]{2,5}\b")
 
 
 def indefinite(word: str) -> str:
     """The indefinite article `word` takes, by its first sound as far as spelling tells it:
     "an engineer", "an unemployed", "a used car salesman", "a university lecturer"."""
     lower = word.lower()
+    if _LETTERS.match(lower):
+        return "an" if lower[0] in "fhlmnrsx" else "a"
     if _A_BEFORE_VOWEL.match(lower):
         return "a"
     return "an" if lower[:1] in set("aeiou") or lower.startswith(("hour", "honest")) else "a"

@@ -84,20 +84,17 @@ _TEACH = re.compile(
     rf"|often|weekly|daily|occasionally|now|again|too|there|here)\b){_NP}"
 )
 _OWN = re.compile(
-    rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our|the)|(?P<m>manage) (?:a|an|the)"
+    rf"{_I}(?:(?P<v>own|run) (?:a|an|my own|our own|my|our)|(?P<m>manage) (?:a|an)"
     r"|have (?:my|our) own) (?P<np>(?:[a-z-]+ ){0,2}?(?:business|company|shop|store|restaurant"
     r"|bakery|farm|firm|salon|cafe|bar|studio|practice|agency|service|clinic|nursery|daycare"
-    r"|franchise))"
-    # the enterprise ends its phrase: "I run the farm stand", "I manage the store's accounts"
-    # name a part of it or a task
-    r"(?!'s|-)(?=\s*(?:$|[.,!?;:]|(?:in|at|on|for|with|and|but|so|downtown|near|that|which"
-    r"|where|now|too|since|of my own)\b))"
-    # "I have a studio" may be a room: with "have", only a word that is an enterprise by meaning
+    r"|franchise))\b(?!'s|-)"
+    # "the" names a part or a task more often than one's own business: "I run the company
+    # softball team", "I manage the store's social media", "I run the nursery at church"
     rf"|{_I}have (?:a|an) (?P<hp>(?:[a-z-]+ ){{0,2}}?(?:business|company|firm|franchise))\b"
 )
 _EMPLOYERS = "|".join(
-    (*WORKPLACES, *ENTERPRISES, "organization", "organisation", "non-profit", "city", "county",
-     "state", "district", "airline", "government", "council", "firm", "corporation")
+    (*WORKPLACES, *ENTERPRISES, "non-profit", "city", "county", "state", "district", "airline",
+     "government", "council", "corporation")
 )  # fmt: skip
 _ROLE_AT = re.compile(
     rf"{_IM}(?:a|an) (?P<t>(?:(?!(?:good|great|bad|big|new|proud|happy|busy|tired|lucky|hard"
@@ -111,7 +108,7 @@ _ROLE_AT = re.compile(
     r" (?:(?:at|in) (?:a|an|the|\w+'s) (?!(?:\w+ )?(?:family|household|group|team|house)\b)"
     # "for" takes an employer: "a supervisor for a construction company", not "a sucker for a
     # good pancake"
-    rf"|for (?:a|an|the|\w+'s) (?:[\w-]+ ){{0,2}}?(?:{_EMPLOYERS})\b)"
+    rf"|(?P<for>for) (?:a|an|the|\w+'s) (?:[\w-]+ ){{0,2}}?(?:{_EMPLOYERS})\b(?!'s|-))"
 )
 _LIVING = re.compile(
     rf"{_I}(?P<v>[a-z]{{3,}}) (?:(?:a|an|the|other people's|people's) )?"
@@ -187,6 +184,12 @@ def work_frames(clause: Clause, memo: Memo) -> list[Finding]:
         return []
     found: list[Finding] = []
     role = _ROLE_AT.search(text)
+    head = role.group("t").split()[-1] if role else ""
+    if role and role.group("for") and head.endswith("er") and head not in JOB_TITLES:
+        # "for" someone: a doer in "-er" only when the job vocabulary knows it ("a writer for a
+        # newspaper"), not a taste or a favour ("a sucker for a good bar", "a fundraiser for a
+        # charity"); "a supervisor for a construction company" is a role
+        role = None
     if role:
         title = role.group("t")
         fact = f"works as {indefinite(title)} {title}"

@@ -46,6 +46,7 @@ JOBS: tuple[str, ...] = (
     "twitch streamer",
     "streamer",
     "photographer",
+    "reporter",
     "veterinarian",
     "secretary",
     "janitor",
