@@ -77,6 +77,9 @@ def test_the_same_verbs_outside_the_habit_frame_are_no_activity(text: str) -> No
         # after "as a" too, a describing word is left out
         ("I work twelve hour shifts as a pediatric nurse.", "works as a nurse"),
         ("I'm employed as a civil engineer.", "works as an engineer"),
+        # liking one's work is no wish for it; a dash ends the title
+        ("I love being a bee farmer.", "works as a bee farmer"),
+        ("I'm working as a baker--it pays the bills.", "works as a baker"),
         # a word that may describe the person is no part of the title
         ("I'm a proud new nurse.", "works as a nurse"),
         ("I'm a Walmart cashier.", "works as a cashier"),
@@ -137,6 +140,8 @@ def test_a_title_keeps_the_words_that_say_what_kind(text: str, expected: str) ->
         "I run the nursery at church on Sundays.",  # a task, not one's own business
         "I'm looking for work as a nurse.",  # a job looked for
         "I'm applying for a job as a paramedic.",
+        "I can't wait to start my career as a physical therapist.",
+        "I'm following in his footsteps as a navy pilot.",  # a bare "as a" with its own word
         "I volunteer as a soccer coach.",
         "I'm a sucker for a good bakery.",  # a taste, not an employer
         # "for" a thing is a taste, not an employer

@@ -137,7 +137,7 @@ _JOB_NAMED = re.compile(
     rf" (?:side |second |part[- ]time |full[- ]time |day )?job as (?:a |an )?)"
     rf"{_DEGREE}(?P<mods>(?:{_NOT_TITLE}{_NOT_LINK}[\w'-]+ ){{0,3}}?)(?P<a>{_JOB})\b"
     # the title ends its phrase: "a farmer's daughter", "a doctor who fan", "a pilot program"
-    r"(?!'s|-| (?:fan|fans|program|programme|wannabe|wife|husband|son|daughter|kid|pet)\b)"
+    r"(?!'s|-(?!-)| (?:fan|fans|program|programme|wannabe|wife|husband|son|daughter|kid|pet)\b)"
     r"|\bi (?:work|am working|'m working) as (?:a |an )(?P<e>[a-z]{3,}(?: (?!(?:at|in|for|and|but"
     r"|so|with|on|to|from|because|since|who|which|that|during|now|here|there|today|again|too"
     r")\b)[a-z]{3,}){0,2})\b"
@@ -179,6 +179,10 @@ _STUDYING = re.compile(
     r"|\b(?:i'm|i am) (?:still )?in (?:school|grad school)\b|\bi'm (?:a )?(?:freshman|sophomore"
     r"|junior|senior) (?:in|at) (?:high school|college|university)"
 )
+# The speaker's work before a bare "as a": "I work twelve hour shifts as a pediatric nurse".
+_AT_WORK = re.compile(
+    r"\bi (?:\w+ )?(?:work|works|'m working|am working|'ve been working|have been working)\b"
+)
 # A role given, not paid: "I volunteer as a coach", "volunteering as a nurse".
 _VOLUNTEERED = re.compile(r"\bvolunteer(?:s|ed|ing)? (?:\w+ )?as\b")
 # A wish, a plan or a loss just before the title's frame: "I'd love to work as", "I hope to
@@ -188,8 +192,13 @@ _WISHED = re.compile(
     r"|dream|dreaming|aspire|intend|try|trying|going|is|was) to\s*$|\bmiss(?:ed)?\s*$"
     # a job looked for, hoped for or lost: "I'm looking for work as", "I'd love a job as", "I
     # miss my job as", "I'm going to be working as"
-    r"|\b(?:looking for|look for|find|finding|apply(?:ing)? for|applied for|get|getting|land"
-    r"|landing|love|like|miss|missed|need|needs|seeking|seek|going to be|will be)"
+    r"|\b(?:going to be|will be)\s*$"
+)
+# Before "a job as", "work as": a job looked for, hoped for, begun later or lost ("I'm looking
+# for work as", "I'd love a job as", "starting my career as", "I miss my job as").
+_LOOKED_FOR = re.compile(
+    r"\b(?:looking for|look for|find|finding|apply(?:ing)? for|applied for|get|getting|land"
+    r"|landing|love|like|miss|missed|need|needs|seeking|seek|start|starting|begin|beginning)"
     r"\s+(?:a |an |my |the |some |new |full[- ]time |part[- ]time |old )*$"
 )
 # Sport for pay is work: "I'm a professional tennis player", "a semi-pro golfer".
@@ -394,6 +403,9 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         title = athlete.group("t")
         return [job_finding(clause, athlete.start(), f"works as {indefinite(title)} {title}", 2)]
     match = _JOB_NAMED.search(clause.text)
+    sought = match and match.group(0).startswith(("job", "work", "career"))
+    if match and sought and _LOOKED_FOR.search(clause.text, 0, match.start()):
+        return []  # "I'm looking for work as a nurse", "starting my career as a therapist"
     if match and _WISHED.search(clause.text, 0, match.start()):
         return []  # "I'd love to work as a nurse", "my dream is to work as a vet": no job yet
     if match and AS_QUOTE.match(clause.text, match.start()):
@@ -438,7 +450,13 @@ def job(clause: Clause, memo: Memo) -> list[Finding]:
         return [study_finding("job", clause, match.start(), 2)]
     if _VOLUNTEERED.search(clause.text[: match.end()]):
         return []  # "I volunteer as a youth soccer coach": a role, not a job
-    kind = _kind_of_title((match.group("mods") or "").strip())
+    mods = (match.group("mods") or "").strip()
+    kind = _kind_of_title(mods)
+    at_work = _AT_WORK.search(clause.text, 0, match.start())
+    if mods != kind and match.group(0).startswith("as ") and not at_work:
+        # a bare "as a" with a word of its own is often another's role or a wish ("following
+        # in his footsteps as a world war vet", "trying to make it big as a folk musician")
+        return []
     if kind:  # "a hospital pharmacist", "a high school math teacher" (a math teacher)
         title = f"{kind} {title}"
     found = job_finding(clause, match.start(), f"works as {indefinite(title)} {title}", 2)
