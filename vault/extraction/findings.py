@@ -220,8 +220,9 @@ class Watching:
     """Which activities a text watches rather than does. Read once per text, asked per offset:
     a spectator word ("watch", "fan", "on TV", "spectating") governs the item it is in ("I
     like football on TV", "I'm a football fan"), and unless what it watches is a screen or a
-    story (`_WATCHED_MEDIA`), the items after it up to one with its own verb of doing ("I love watching golf, tennis, and
-    swimming"; "I like to watch films, cook, and go for walks" walks)."""
+    story (`_WATCHED_MEDIA`), the items after it up to one with its own verb of doing ("I love
+    watching golf, tennis, and swimming"; "I like to watch films, cook, and go for walks"
+    walks)."""
 
     def __init__(self, text: str) -> None:
         plain = _WATCH_NOUN.sub(lambda m: " " * len(m.group(0)), text)

@@ -190,15 +190,16 @@ _VOLUNTEERED = re.compile(r"\bvolunteer(?:s|ed|ing)? (?:\w+ )?as\b")
 _WISHED = re.compile(
     r"\b(?:(?:i'd|i would|would|we'd) (?:love|like)|want|wants|wanna|hope|hoping|plan|planning"
     r"|dream|dreaming|aspire|intend|try|trying|going|is|was) to\s*$|\bmiss(?:ed)?\s*$"
-    # a job looked for, hoped for or lost: "I'm looking for work as", "I'd love a job as", "I
-    # miss my job as", "I'm going to be working as"
+    # a job still to come: "I'm going to be working as", "I will be working as"
     r"|\b(?:going to be|will be)\s*$"
 )
 # Before "a job as", "work as": a job looked for, hoped for, begun later or lost ("I'm looking
 # for work as", "I'd love a job as", "starting my career as", "I miss my job as").
 _LOOKED_FOR = re.compile(
+    # ("I love my job as a nurse" is a job: only a wish loves one not had yet)
     r"\b(?:looking for|look for|find|finding|apply(?:ing)? for|applied for|get|getting|land"
-    r"|landing|love|like|miss|missed|need|needs|seeking|seek|start|starting|begin|beginning)"
+    r"|landing|(?:i'd|i would|would|we'd) (?:love|like)|miss|missed|seeking|seek|start|starting"
+    r"|begin|beginning)"
     r"\s+(?:a |an |my |the |some |new |full[- ]time |part[- ]time |old )*$"
 )
 # Sport for pay is work: "I'm a professional tennis player", "a semi-pro golfer".
