@@ -81,8 +81,10 @@ def load_labels(path: Path) -> list[dict[str, Any]]:
 
 def score(found: list[str], evidence: list[list[str]], k: int) -> float:
     """The share of evidence groups with a turn among the first k refs found (a message
-    `D3:14.2` of a turn cut into messages stands for its turn `D3:14`)."""
-    top = {ref.partition(".")[0] if ref.startswith("D") else ref for ref in found[:k]}
+    `D3:14.2` of a turn cut into messages stands for its turn `D3:14`, unless the group
+    names messages)."""
+    top = set(found[:k])
+    top |= {ref.partition(".")[0] for ref in top if ref.startswith("D")}
     return sum(1 for group in evidence if top & set(group)) / len(evidence)
 
 
@@ -171,7 +173,12 @@ def methods() -> list[tuple[str, Any]]:
 def locomo_labels(questions: list[Any]) -> list[dict[str, Any]]:
     """LoCoMo questions as rows of the scorer: each evidence turn is its own group."""
     return [
-        {"user": q.owner, "question": q.text, "kind": q.kind, "evidence": [[e] for e in q.evidence]}
+        {
+            "user": q.owner,
+            "question": q.text,
+            "kind": q.kind,
+            "evidence": [list(g) for g in q.groups] or [[e] for e in q.evidence],
+        }
         for q in questions
     ]
 
@@ -186,6 +193,11 @@ def main() -> None:
     parser.add_argument("--split", choices=("dev", "blind", "all"), default="dev")
     parser.add_argument(
         "--messages", action="store_true", help="LoCoMo turns cut into one message per sentence"
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="with --messages: a turn is found only by a message holding its answer",
     )
     parser.add_argument("--trusted", action="store_true", help="import past the privacy gate")
     parser.add_argument("--only", action="append", default=[], help="methods whose label starts so")
@@ -209,7 +221,9 @@ def main() -> None:
     if args.locomo is not None:
         import locomo
 
-        episodes, asked_questions, asked_at = locomo.load(args.locomo, args.split, args.messages)
+        episodes, asked_questions, asked_at = locomo.load(
+            args.locomo, args.split, "exact" if args.exact else args.messages
+        )
         labels = locomo_labels(asked_questions)
     else:
         episodes, questions = load(args.data)

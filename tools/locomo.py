@@ -30,6 +30,8 @@ class Question:
     text: str
     kind: str
     evidence: tuple[str, ...]
+    # with messages="exact": per evidence turn, the messages that count as finding it
+    groups: tuple[tuple[str, ...], ...] = ()
 
 
 def session_time(value: str) -> datetime:
@@ -81,12 +83,34 @@ def as_messages(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+def answer_messages(turn_ref: str, messages: list[dict[str, Any]], answer: str) -> tuple[str, ...]:
+    """The messages of an evidence turn that hold the answer: those sharing the most of the
+    answer's content words (at least one); every message of the turn when none does (a date
+    answering "when", a yes or no). A stand-in for evidence labelled per message, as in real
+    chats, where finding the burst's first "omg" does not find what was asked."""
+    wanted = _content_words(answer)
+    mine = [m for m in messages if m["ref"].partition(".")[0] == turn_ref]
+    counts = [len(wanted & _content_words(m["text"].partition(": ")[2])) for m in mine]
+    best = max(counts, default=0)
+    if best == 0:
+        return tuple(m["ref"] for m in mine)
+    return tuple(m["ref"] for m, n in zip(mine, counts) if n == best)
+
+
+def _content_words(text: str) -> set[str]:
+    from vault.domain.episode_query import STOPWORDS
+
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in STOPWORDS}
+
+
 def load(
-    path: Path, split: str = "dev", messages: bool = False
+    path: Path, split: str = "dev", messages: bool | str = False
 ) -> tuple[dict[str, list[dict[str, Any]]], list[Question], dict[str, datetime]]:
     """Episodes per owner, questions, and when each owner is asked (a day after its last
     session). `split`: "dev" (eight conversations), "blind" (BLIND) or "all". With
-    `messages`, each turn becomes one message per sentence (`as_messages`)."""
+    `messages`, each turn becomes one message per sentence (`as_messages`); with
+    `messages="exact"` each question's evidence is the messages holding its answer
+    (`answer_messages`), not any message of the evidence turn."""
     samples = json.loads(Path(path).read_text(encoding="utf-8"))
     episodes: dict[str, list[dict[str, Any]]] = {}
     questions: list[Question] = []
@@ -120,6 +144,13 @@ def load(
             if qa.get("category") not in KINDS:
                 continue
             evidence = _clean_ids(qa.get("evidence") or [], known)
-            if evidence:
-                questions.append(Question(owner, qa["question"], KINDS[qa["category"]], evidence))
+            if not evidence:
+                continue
+            groups: tuple[tuple[str, ...], ...] = ()
+            if messages == "exact":
+                answer = str(qa.get("answer", ""))
+                groups = tuple(answer_messages(e, episodes[owner], answer) for e in evidence)
+            questions.append(
+                Question(owner, qa["question"], KINDS[qa["category"]], evidence, groups)
+            )
     return episodes, questions, asked

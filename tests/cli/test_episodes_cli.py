@@ -59,6 +59,7 @@ def test_add_then_recall_as_json(tmp_path: Path) -> None:
         "vector",
         "neighbour",
         "speaker",
+        "answer",
     }
 
 

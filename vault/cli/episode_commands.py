@@ -319,6 +319,7 @@ EXPLAINED = (
     ("time", "in the time asked about"),
     ("neighbour", "session neighbour matched"),
     ("speaker", "said by the person asked about"),
+    ("answer", "says the kind of answer asked for"),
     ("vector", "vector"),
     ("type", "type"),
     ("recency", "recency"),

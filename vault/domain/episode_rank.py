@@ -12,6 +12,8 @@
                              (the turn before or after it), on the 0..1 scale of text + entity
           + 0.30 x speaker   1 when the episode was said by a person the query names (its
                              `speaker` metadata): "what does Ana like" prefers Ana's own turns
+          + 0.20 x answer    1 when the query asks for a time or a number ("when did ...",
+                             "how many ...") and the episode says one (vault.domain.answer_kinds)
 
 A query word matches its own stem at weight 1 and its domain synonyms at 0.6 (run / jog,
 knee / leg). An episode that matches nothing (no word, name, time span or vector) is left out,
@@ -35,6 +37,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from vault.domain.answer_kinds import asked_kind, says
 from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
@@ -56,6 +59,7 @@ class Weights:
     vector: float = 0.20
     neighbour: float = 0.40
     speaker: float = 0.30
+    answer: float = 0.20
     recency_half_life_days: float = 30.0
     time_half_life_days: float = 3.0
 
@@ -317,6 +321,7 @@ def rank(
     recency_weight = weights.recency_asked if query.wants_recent else weights.recency
     wordless = not query.groups and not query.names
     types = query.types
+    answer_kind = asked_kind(query.text)
     scored: list[tuple[float, float, int, int, tuple[float, ...]]] = []
     for index, (candidate, t) in enumerate(zip(pool, text)):
         moment = candidate.occurred_at
@@ -343,6 +348,7 @@ def rank(
             round(vector, 6) if vector else 0.0,
             round(lift, 6) if lift else 0.0,
             own,
+            1.0 if answer_kind is not None and says(answer_kind, candidate.text) else 0.0,
         )
         score = round(
             weights.text * parts[0]
@@ -352,7 +358,8 @@ def rank(
             + weights.type * parts[4]
             + weights.vector * parts[5]
             + weights.neighbour * parts[6]
-            + weights.speaker * parts[7],
+            + weights.speaker * parts[7]
+            + weights.answer * parts[8],
             6,
         )
         # ascending order of this key: best score, then newest, then highest id
@@ -423,6 +430,7 @@ def _fill(
             vector=parts[5],
             neighbour=parts[6],
             speaker=parts[7],
+            answer=parts[8],
         )
         chosen.append(Ranked(candidate, -negative_score, score_parts))
         if len(chosen) == k:
@@ -430,33 +438,44 @@ def _fill(
     return False
 
 
-def spread(
+def place(
     ranked: Sequence[Ranked],
     places: int,
-    penalty: float,
-    size: Callable[[Ranked], int] = lambda item: item.candidate.size,
-) -> list[Ranked]:
-    """Pick from `ranked` (best first) until `places` episodes are filled (a burst fills one
-    per message), each pick's score lowered by `penalty` for every pick already made from its
-    session: a top k that covers sessions rather than ten neighbours of one hit. Ties keep
-    the ranked order; `penalty` 0 keeps it whole. `size`: the places an item fills."""
-    remaining = list(ranked)
-    chosen: list[Ranked] = []
+    penalty: float = 0.0,
+    offered: Callable[[Ranked], tuple[Sequence[Candidate], int]] = lambda item: (
+        (item.candidate,),
+        1,
+    ),
+    context: float = 1.0,
+) -> list[tuple[Ranked, Candidate, float]]:
+    """Fill `places` with episodes, best first: (the ranked item, the episode, its score).
+
+    Each ranked item offers its episodes in the order `offered` gives with how many of them
+    are held at its own score (a burst: the messages holding a word asked about); each further
+    one is worth that score x `context` per step, so the messages around what matched compete
+    with the next items for the places (each message fills one). An item not yet placed is
+    lowered by `penalty` for every item already placed from its session: a top k that covers
+    sessions rather than ten neighbours of one hit (0 keeps the ranked order). Ties keep the
+    ranked order."""
+    offers = [(item, *offered(item)) for item in ranked]
+    taken = [0] * len(offers)
     used: Counter[str] = Counter()
-    filled = 0
-    while remaining and filled < places:
-        best = 0
-        best_score = -math.inf
-        for index, item in enumerate(remaining):
-            adjusted = (
-                item.score - penalty * used[item.candidate.session] if penalty else item.score
-            )
-            if adjusted > best_score:
-                best, best_score = index, adjusted
-            if not penalty:
-                break
-        item = remaining.pop(best)
-        chosen.append(item)
-        used[item.candidate.session] += 1
-        filled += size(item)
-    return chosen
+    placed: list[tuple[Ranked, Candidate, float]] = []
+    while len(placed) < places:
+        best, best_value, best_score = -1, -math.inf, 0.0
+        for index, (item, episodes, held) in enumerate(offers):
+            step = taken[index]
+            if step >= len(episodes):
+                continue
+            score = item.score * context ** max(0, step - held + 1)
+            value = score - penalty * used[item.candidate.session] if step == 0 else score
+            if value > best_value:
+                best, best_value, best_score = index, value, score
+        if best < 0:
+            break
+        item, episodes, _ = offers[best]
+        if taken[best] == 0:
+            used[item.candidate.session] += 1
+        placed.append((item, episodes[taken[best]], round(best_score, 6)))
+        taken[best] += 1
+    return placed

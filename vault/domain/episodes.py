@@ -131,6 +131,7 @@ class ScoreParts(BaseModel):
     vector: float = 0.0
     neighbour: float = 0.0
     speaker: float = 0.0
+    answer: float = 0.0
 
 
 class Episode(BaseModel):

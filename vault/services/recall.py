@@ -33,12 +33,13 @@ from vault.domain.episode_rank import (
     burst,
     matches,
     named_speakers,
+    place,
     rank,
     speaker,
-    spread,
 )
 from vault.domain.episodes import Episode
 from vault.domain.errors import InvalidInput
+from vault.domain.topics import topics
 from vault.storage.dialect import has_fts5
 from vault.storage.repositories.episodes import EpisodeRepository, fts_any, fts_match, owner_key
 
@@ -48,7 +49,8 @@ VECTOR_TOP = 2  # per place of k: episodes the vectors alone bring in
 BURST_GAP = timedelta(minutes=5)  # one speaker's consecutive messages this close: one burst
 BURST_REACH = 5  # messages fetched on each side of a best match to find its burst
 BURST_MAX = 8  # messages of one burst at most
-BURST_SHOWN = 2  # messages of one burst returned at most (those holding words asked about)
+BURST_SHOWN = 2  # messages of one burst holding words asked about placed at its score
+BURST_CONTEXT = 0.8  # each further message of a burst: the score x this per step from them
 BURST_WORDS = 30  # a message longer than this says a whole thing: it joins no burst
 SPREAD_DEPTH = 3  # ranked per place of k before the spread picks
 SESSION_PENALTY = 0.15  # a pick's score lowered by this per pick already made from its session
@@ -196,11 +198,14 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
                 neighbours=neighbours,
                 speakers=speakers,
             )
-    shown = {id(r): _shown(analyzed, r, estimate) for r in ranked}
-    found: list[Episode] = []
-    for item in spread(ranked, k, options.spread, lambda r: len(shown[id(r)])):
-        found.extend(_episodes(request.owner_id, item, shown[id(item)]))
-    return found[:k]
+    placed = place(
+        ranked,
+        k,
+        options.spread,
+        lambda item: _offered(analyzed, item, estimate),
+        BURST_CONTEXT,
+    )
+    return [_episode(request.owner_id, item, c, score) for item, c, score in placed]
 
 
 def _without_words(query: Query, speakers: tuple[str, ...]) -> Query:
@@ -211,37 +216,46 @@ def _without_words(query: Query, speakers: tuple[str, ...]) -> Query:
     return replace(query, groups=tuple(g for g in query.groups if g.stem not in gone))
 
 
-def _shown(query: Query, ranked: Ranked, total: int) -> tuple[Candidate, ...]:
-    """The messages of a ranked burst that are returned: those holding a word asked about
-    (each fills one of the k places; the speaker's name is in every one of them), the first
-    of them when none does alone."""
+def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate, ...], int]:
+    """A ranked burst's messages in the order they are worth a place, and how many are held
+    at the burst's score: those holding a word asked about (at most BURST_SHOWN, the best
+    match first; the speaker's name is in every one of them, so it does not count), then the
+    others by how near they sit to one of those, the earlier first: what answers a question
+    is often the message next to the one that repeats its words ("Last week I got a new
+    Ferrari!" / "It's a masterpiece on wheels"). Without such a message, the burst in its
+    order, the first that says something held. A message that says nothing (no topic: "ok",
+    "lol", "so cool!") is never worth a place of its own. An episode ranked alone offers
+    itself."""
     members = ranked.candidate.members
     if not members:
-        return (ranked.candidate,)
+        return (ranked.candidate,), 1
     named = {stem(name) for name in query.names}
     words = tuple(g for g in query.groups if g.stem not in named)
     own = matches(replace(query, groups=words, names=()), members, total)
-    holding = tuple(m for m, score in zip(members, own) if score > 0)
-    return holding[:BURST_SHOWN] or members[:1]
+    holding = sorted((i for i, s in enumerate(own) if s > 0), key=lambda i: (-own[i], i))
+    saying = [i for i, m in enumerate(members) if topics(m.text)]
+    held = holding[:BURST_SHOWN] or saying[:1] or [0]
+    rest = sorted(
+        (i for i in saying if i not in held),
+        key=lambda i: (min(abs(i - h) for h in held), i),
+    )
+    return tuple(members[i] for i in held + rest), len(held)
 
 
-def _episodes(owner_id: str, ranked: Ranked, shown: tuple[Candidate, ...]) -> list[Episode]:
-    """The episode ranked, or the shown messages of the burst ranked (its score and parts)."""
-    return [
-        Episode(
-            id=c.id,
-            owner_id=owner_id,
-            ref=c.row[1],
-            type=c.type,
-            outcome=c.row[3],
-            text=c.text,
-            occurred_at=c.occurred_at,
-            meta=c.meta,
-            score=ranked.score,
-            parts=ranked.parts,
-        )
-        for c in shown
-    ]
+def _episode(owner_id: str, ranked: Ranked, shown: Candidate, score: float) -> Episode:
+    """An episode placed: the one ranked, or a message of the burst ranked (its parts)."""
+    return Episode(
+        id=shown.id,
+        owner_id=owner_id,
+        ref=shown.row[1],
+        type=shown.type,
+        outcome=shown.row[3],
+        text=shown.text,
+        occurred_at=shown.occurred_at,
+        meta=shown.meta,
+        score=score,
+        parts=ranked.parts,
+    )
 
 
 def _score_vectors(search: _Search, question: str, embedder: Embedder, k: int) -> None:

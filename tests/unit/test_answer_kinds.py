@@ -1,0 +1,75 @@
+"""The kind of answer a question asks for (a time, a number) and whether a text says one."""
+
+from __future__ import annotations
+
+import pytest
+
+from vault.domain.answer_kinds import NUMBER, TIME, asked_kind, says
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When did Ana start climbing?", TIME),
+        ("  when was the race", TIME),
+        ("What year did Bo move to Porto?", TIME),
+        ("Which month was the wedding?", TIME),
+        ("How long ago did she break her wrist?", TIME),
+        ("How many kids does Bo have?", NUMBER),
+        ("How long does the loop take?", NUMBER),
+        ("How often does Ana swim?", NUMBER),
+        ("What age did he start running?", NUMBER),
+        ("What did Ana cook?", None),
+        ("Where does Bo work?", None),
+        ("Why did she stop when it rained?", None),  # "when" inside, not asked for
+        ("Did Ana run many races?", None),
+    ],
+)
+def test_the_opening_of_a_question_says_what_it_asks_for(question: str, kind: str | None) -> None:
+    assert asked_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we moved there last June",
+        "Last Friday I finally got the keys",
+        "it was three weeks ago",
+        "a couple of days ago, on the coast",
+        "I go on Saturdays",
+        "back in 2019 I lived in Leeds",
+        "yesterday was brutal",
+        "this past weekend we hiked",
+        "in May we went north",
+    ],
+)
+def test_a_time_said_in_plain_words(text: str) -> None:
+    assert says(TIME, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I may go if it stops raining",  # a verb, not the month
+        "we march on regardless",
+        "the race was brutal",
+        "last of the cake is gone",  # "last" without a period
+        "4 PM is fine",  # a number, not a day or a year
+    ],
+)
+def test_no_time_said(text: str) -> None:
+    assert not says(TIME, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we have three kids", True),
+        ("I swim twice a week", True),
+        ("the loop takes 45 minutes", True),
+        ("a dozen eggs", True),
+        ("the kids loved the beach", False),
+    ],
+)
+def test_a_number_said(text: str, expected: bool) -> None:
+    assert says(NUMBER, text) is expected
