@@ -126,11 +126,6 @@ class Candidate:
         return f"Candidate({self.id!r}, {self.text!r}, {self.type!r}, {self.occurred_at!r})"
 
     @property
-    def size(self) -> int:
-        """How many of recall's k places this candidate fills (a burst: one per message)."""
-        return len(self.members) or 1
-
-    @property
     def session(self) -> str:
         """The session it belongs to: its `session` metadata, else its day."""
         found = self.meta.get("session")

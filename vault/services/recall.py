@@ -4,7 +4,9 @@
 the question's time span, the owner's newest when the question has no words, the session
 neighbours of the best matches, the nearest vectors with an app's embedder), ranks them with
 vault.domain.episode_rank, asks again with the best matches' own words
-(vault.domain.episode_feedback), and spreads the top k over sessions when asked to.
+(vault.domain.episode_feedback), and fills the k places: a burst's messages around what
+matched compete with the next episodes for them, and the top k is spread over sessions when
+asked to (episode_rank.place).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ BURST_MAX = 8  # messages of one burst at most
 BURST_SHOWN = 2  # messages of one burst holding words asked about placed at its score
 BURST_CONTEXT = 0.8  # each further message of a burst: the score x this per step from them
 BURST_WORDS = 30  # a message longer than this says a whole thing: it joins no burst
-SPREAD_DEPTH = 3  # ranked per place of k before the spread picks
+SPREAD_DEPTH = 3  # ranked per place of k before the places are filled
 SESSION_PENALTY = 0.15  # a pick's score lowered by this per pick already made from its session
 NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighbours fetched
 SESSION_GAP = timedelta(hours=1)  # episodes this close without `session` metadata: one session
