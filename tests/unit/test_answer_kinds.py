@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vault.domain.answer_kinds import NUMBER, TIME, asked_kind, says
+from vault.domain.answer_kinds import NUMBER, PLACE, TIME, asked_kind, says
 
 
 @pytest.mark.parametrize(
@@ -19,8 +19,11 @@ from vault.domain.answer_kinds import NUMBER, TIME, asked_kind, says
         ("How long does the loop take?", NUMBER),
         ("How often does Ana swim?", NUMBER),
         ("What age did he start running?", NUMBER),
+        ("Where did Bo go kayaking?", PLACE),
+        ("Which city did they visit?", PLACE),
+        ("Which book did Ana read?", None),
         ("What did Ana cook?", None),
-        ("Where does Bo work?", None),
+        ("Who did Bo meet?", None),
         ("Why did she stop when it rained?", None),  # "when" inside, not asked for
         ("Did Ana run many races?", None),
     ],
@@ -73,3 +76,19 @@ def test_no_time_said(text: str) -> None:
 )
 def test_a_number_said(text: str, expected: bool) -> None:
     assert says(NUMBER, text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we went kayaking at Lake Tahoe", True),
+        ("she moved to Porto", True),
+        ("I visited Rome twice", True),
+        ("in the Highlands it rained", True),
+        ("Porto is lovely", False),  # a name, but nothing says it is where
+        ("we went to the lake", False),
+        ("I talked to him", False),
+    ],
+)
+def test_a_place_said(text: str, expected: bool) -> None:
+    assert says(PLACE, text) is expected

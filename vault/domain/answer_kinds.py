@@ -4,10 +4,12 @@
 when ("we moved there last June") answers it, and one that only names the move does not.
 "How many kids does Bo have?" asks for a number. This is question classification by the
 expected answer type, the first step of question answering over text (Li and Roth, "Learning
-Question Classifiers", COLING 2002), kept to the two types plain chat says in words a pattern
-can read: times (relative days and periods, weekdays, months, years) and numbers (digits,
-number words, frequencies, durations). The patterns build on the calendar words the query
-analysis reads (`episode_query.MONTHS`, `WEEKDAYS`).
+Question Classifiers", COLING 2002), kept to the types plain chat says in words a pattern
+can read: times (relative days and periods, weekdays, months, years), numbers (digits, number
+words, frequencies, durations) and places (a name after a word of place or movement). The
+patterns build on the calendar words the query analysis reads (`episode_query.MONTHS`,
+`WEEKDAYS`). Measured (persons asked by "who": a relation word or a name) and left out: it
+moved nothing (docs/recall.md).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from vault.domain.episode_query import MONTHS, WEEKDAYS
 
 TIME = "time"
 NUMBER = "number"
+PLACE = "place"
 
 # the question's opening asks for the kind; "how long ago" is a time, "how long" a number
 _ASKS = (
@@ -31,6 +34,10 @@ _ASKS = (
         ),
     ),
     (NUMBER, re.compile(r"\s*(?:how (?:many|much|long|old|often)|what age)\b", re.IGNORECASE)),
+    (
+        PLACE,
+        re.compile(r"\s*(?:where|(?:what|which) (?:city|country|place|town|state))\b", re.I),
+    ),
 )
 
 _PERIOD = r"(?:week|weekend|month|year|night|morning|evening|summer|winter|spring|fall|autumn)"
@@ -45,6 +52,11 @@ _SAYS = {
         r" (?:days?|weeks?|months?|years?) ago"
         rf"|(?:{_WEEKDAY})s?)|{_MONTH}|(?:19|20)\d\d)\b"
     ),
+    # a name after a word of place or movement: "in Porto", "at Lake Tahoe", "visited Rome"
+    PLACE: re.compile(
+        r"\b(?i:in|at|to|from|near|around|through|across|visit(?:ed|ing)?)\s+"
+        r"(?:(?i:the)\s+)?[A-Z][a-z]+"
+    ),
     NUMBER: re.compile(
         r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty"
         r"|thirty|forty|fifty|hundred|thousand|dozen|couple|few|several|once|twice|every"
@@ -55,7 +67,7 @@ _SAYS = {
 
 
 def asked_kind(question: str) -> str | None:
-    """TIME or NUMBER when the question opens by asking for one, else None."""
+    """TIME, NUMBER or PLACE when the question opens by asking for one, else None."""
     for kind, opening in _ASKS:
         if opening.match(question):
             return kind
