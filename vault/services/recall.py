@@ -220,8 +220,8 @@ def _without_words(query: Query, speakers: tuple[str, ...]) -> Query:
 
 def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate, ...], int]:
     """A ranked burst's messages in the order they are worth a place, and how many are held
-    at the burst's score: those holding a word asked about (at most BURST_SHOWN, the best
-    match first; the speaker's name is in every one of them, so it does not count), then the
+    at the burst's score: the first BURST_SHOWN holding a word asked about (the speaker's
+    name is in every one of them, so it does not count), then the
     others by how near they sit to one of those, the earlier first: what answers a question
     is often the message next to the one that repeats its words ("Last week I got a new
     Ferrari!" / "It's a masterpiece on wheels"). Without such a message, the burst in its
@@ -234,7 +234,7 @@ def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate,
     named = {stem(name) for name in query.names}
     words = tuple(g for g in query.groups if g.stem not in named)
     own = matches(replace(query, groups=words, names=()), members, total)
-    holding = sorted((i for i, s in enumerate(own) if s > 0), key=lambda i: (-own[i], i))
+    holding = [i for i, s in enumerate(own) if s > 0]
     saying = [i for i, m in enumerate(members) if topics(m.text)]
     held = holding[:BURST_SHOWN] or saying[:1] or [0]
     rest = sorted(
