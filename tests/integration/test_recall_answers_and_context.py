@@ -94,3 +94,48 @@ def test_with_a_single_place_only_the_message_that_matched(vault: Vault) -> None
     burst_about_a_boat(vault)
     found = vault.episodes.recall("ana", "What was the two-seater Ana got?", now=ASKED, k=1)
     assert [e.ref for e in found] == ["b2"]
+
+
+def test_a_short_reply_saying_the_kind_asked_for_takes_its_place(vault: Vault) -> None:
+    # "in 2019" has no topic (a number and a stopword): it still answers "when"
+    vault.episodes.add(
+        "ana",
+        [
+            said("Ana", "we finally moved to Porto", "a1", 0),
+            said("Ana", "in 2019", "a2", 10),
+            said("Bo", "cool, see you", "r", 600),
+        ],
+        now=ASKED,
+    )
+    refs = [
+        e.ref for e in vault.episodes.recall("ana", "When did Ana move to Porto?", now=ASKED, k=5)
+    ]
+    assert refs[:2] == ["a1", "a2"]
+
+
+def test_a_question_asking_where_prefers_the_episode_that_names_a_place(vault: Vault) -> None:
+    day = 86400
+    vault.episodes.add(
+        "ana",
+        [
+            said("Ana", "kayaking again! I go kayaking whenever I can", "k1", 9 * day),
+            said("Ana", "we went kayaking at the lake near Porto, the water was cold", "k2", 0),
+        ],
+        now=ASKED,
+    )
+    assert recall_refs(vault, "Where did Ana go kayaking?", 1, answer=0.0) == ["k1"]
+    assert recall_refs(vault, "Where did Ana go kayaking?", 1) == ["k2"]
+
+
+def test_a_speaker_named_like_a_month_says_no_time(vault: Vault) -> None:
+    day = 86400
+    vault.episodes.add(
+        "ana",
+        [
+            said("June", "did Ana adopt a dog? what a cute dog", "j1", 5 * day),
+            said("Ana", "we adopted him last spring", "a1", 0),
+        ],
+        now=ASKED,
+    )
+    found = vault.episodes.recall("ana", "When did Ana adopt the dog?", now=ASKED, k=2)
+    assert {e.ref: e.parts.answer for e in found} == {"a1": 1.0, "j1": 0.0}

@@ -44,6 +44,11 @@ def test_the_opening_of_a_question_says_what_it_asks_for(question: str, kind: st
         "yesterday was brutal",
         "this past weekend we hiked",
         "in May we went north",
+        "see you at 7pm",
+        "4 PM is fine",
+        "seven years ago",
+        "an hour ago",
+        "on the 5th June",
     ],
 )
 def test_a_time_said_in_plain_words(text: str) -> None:
@@ -57,7 +62,10 @@ def test_a_time_said_in_plain_words(text: str) -> None:
         "we march on regardless",
         "the race was brutal",
         "last of the cake is gone",  # "last" without a period
-        "4 PM is fine",  # a number, not a day or a year
+        "May I borrow your bike?",  # a month's name at the start of a request
+        "June: hi, how are you",  # a speaker called June
+        "I walked 2000 steps",  # a number, not a year
+        "next time I will bring snacks",
     ],
 )
 def test_no_time_said(text: str) -> None:
@@ -72,6 +80,8 @@ def test_no_time_said(text: str) -> None:
         ("the loop takes 45 minutes", True),
         ("a dozen eggs", True),
         ("the kids loved the beach", False),
+        ("it is one of the best", False),
+        ("every time I try", False),
     ],
 )
 def test_a_number_said(text: str, expected: bool) -> None:
@@ -88,6 +98,10 @@ def test_a_number_said(text: str, expected: bool) -> None:
         ("Porto is lovely", False),  # a name, but nothing says it is where
         ("we went to the lake", False),
         ("I talked to him", False),
+        ("Ana: count me in\nAna: great", False),  # a burst's lines are read one by one
+        ("from Monday on", False),
+        ("said to Mum", False),
+        ("see you at Christmas", False),
     ],
 )
 def test_a_place_said(text: str, expected: bool) -> None:

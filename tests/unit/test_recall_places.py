@@ -38,8 +38,8 @@ def test_a_bursts_further_messages_compete_with_the_next_items_at_a_lower_score(
 
 def test_without_context_a_burst_shows_only_what_it_holds() -> None:
     items = [ranked(1.0, 1, 2, 3), ranked(0.9, 4), ranked(0.5, 5)]
-    placed = place(items, 3, 0.0, offered_in_order, 0.0)
-    assert [c.id for _, c, _ in placed] == [1, 4, 5]
+    placed = place(items, 4, 0.0, offered_in_order, 0.0)
+    assert [c.id for _, c, _ in placed] == [1, 4, 5]  # places left empty, not filled with 2, 3
 
 
 def test_the_messages_held_all_take_the_bursts_score() -> None:

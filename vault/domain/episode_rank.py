@@ -12,8 +12,9 @@
                              (the turn before or after it), on the 0..1 scale of text + entity
           + 0.30 x speaker   1 when the episode was said by a person the query names (its
                              `speaker` metadata): "what does Ana like" prefers Ana's own turns
-          + 0.20 x answer    1 when the query asks for a time or a number ("when did ...",
-                             "how many ...") and the episode says one (vault.domain.answer_kinds)
+          + 0.20 x answer    1 when the query asks for a time, a number or a place ("when did
+                             ...", "how many ...", "where ...") and the episode says one
+                             (vault.domain.answer_kinds)
 
 A query word matches its own stem at weight 1 and its domain synonyms at 0.6 (run / jog,
 knee / leg). An episode that matches nothing (no word, name, time span or vector) is left out,
@@ -38,7 +39,14 @@ from datetime import datetime
 from typing import Any
 
 from vault.domain.answer_kinds import asked_kind, says
-from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
+from vault.domain.episode_query import (
+    RELATED_WEIGHT,
+    SPEAKER_PREFIX,
+    Query,
+    Window,
+    stems,
+    words,
+)
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
@@ -161,9 +169,6 @@ def _named_values(meta_json: str) -> tuple[str, ...]:
         return ()  # no such key: the JSON need not be parsed
     meta = json.loads(meta_json)
     return tuple(meta[key] for key in _NAMED_KEYS if isinstance(meta.get(key), str))
-
-
-SPEAKER_PREFIX = re.compile(r"^([^\W\d_][\w .'-]{0,40}):\s")  # "Ana: " a message opens with
 
 
 def speaker(text: str, meta: Mapping[str, Any]) -> str | None:
@@ -447,11 +452,11 @@ def place(
 
     Each ranked item offers its episodes in the order `offered` gives with how many of them
     are held at its own score (a burst: the messages holding a word asked about); each further
-    one is worth that score x `context` per step, so the messages around what matched compete
-    with the next items for the places (each message fills one). An item not yet placed is
-    lowered by `penalty` for every item already placed from its session: a top k that covers
-    sessions rather than ten neighbours of one hit (0 keeps the ranked order). Ties keep the
-    ranked order."""
+    one is worth `context` x the one before it (none with `context` 0), so the messages around
+    what matched compete with the next items for the places (each message fills one). An
+    item not yet placed is lowered by `penalty` for every item already placed from its
+    session: a top k that covers sessions rather than ten neighbours of one hit (0 keeps the
+    ranked order). Ties keep the ranked order."""
     offers = [(item, *offered(item)) for item in ranked]
     taken = [0] * len(offers)
     used: Counter[str] = Counter()
@@ -460,7 +465,7 @@ def place(
         best, best_value, best_score = -1, -math.inf, 0.0
         for index, (item, episodes, held) in enumerate(offers):
             step = taken[index]
-            if step >= len(episodes):
+            if step >= len(episodes) or (step >= held and context <= 0):
                 continue
             score = item.score * context ** max(0, step - held + 1)
             value = score - penalty * used[item.candidate.session] if step == 0 else score

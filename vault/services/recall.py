@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from vault.domain.answer_kinds import asked_kind, says
 from vault.domain.embedding import Embedder, cosines, pack
 from vault.domain.episode_feedback import FEEDBACK_DOCS, FEEDBACK_WEIGHT, feedback_groups
 from vault.domain.episode_query import (
@@ -72,8 +73,9 @@ class RecallOptions:
     - `neighbours`: a turn's score lifted by this share of its best session neighbour's text
       score (the answer often sits one turn after the words the question repeats).
     - `bursts`: consecutive messages of one speaker at most BURST_GAP apart around a best
-      match are ranked as one unit (their words together) and returned together, each message
-      with its own ref (a burst of five fills five of the k places).
+      match are ranked as one unit (their words together); each message placed keeps its own
+      ref and fills one of the k places: those holding a word asked about at the unit's score,
+      the others beside them after, lower (`_offered`, `episode_rank.place`).
     - `speakers`: when the question names who said some of the episodes (`speaker`
       metadata), that person's own episodes get the speaker part, and the name stops counting
       as a word.
@@ -222,12 +224,13 @@ def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate,
     """A ranked burst's messages in the order they are worth a place, and how many are held
     at the burst's score: the first BURST_SHOWN holding a word asked about (the speaker's
     name is in every one of them, so it does not count), then the
-    others by how near they sit to one of those, the earlier first: what answers a question
-    is often the message next to the one that repeats its words ("Last week I got a new
-    Ferrari!" / "It's a masterpiece on wheels"). Without such a message, the burst in its
-    order, the first that says something held. A message that says nothing (no topic: "ok",
-    "lol", "so cool!") is never worth a place of its own. An episode ranked alone offers
-    itself."""
+    others by how near they sit to one of those, the earlier first, each at BURST_CONTEXT x
+    the one before it: what answers a question is often the message next to the one that
+    repeats its words ("Last week I got a new Ferrari!" / "It's a masterpiece on wheels").
+    Without such a message, the burst in its order, the first that says something held. Beyond
+    the messages holding a word asked about, a message that says nothing (no topic: "ok",
+    "lol") is never worth a place, unless it says the kind of answer asked for ("in 2019" to
+    "when ...?"). An episode ranked alone offers itself."""
     members = ranked.candidate.members
     if not members:
         return (ranked.candidate,), 1
@@ -235,7 +238,12 @@ def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate,
     words = tuple(g for g in query.groups if g.stem not in named)
     own = matches(replace(query, groups=words, names=()), members, total)
     holding = [i for i, s in enumerate(own) if s > 0]
-    saying = [i for i, m in enumerate(members) if topics(m.text)]
+    kind = asked_kind(query.text)
+    saying = [
+        i
+        for i, m in enumerate(members)
+        if topics(m.text) or (kind is not None and says(kind, m.text))
+    ]
     held = holding[:BURST_SHOWN] or saying[:1] or [0]
     rest = sorted(
         (i for i in saying if i not in held),
