@@ -197,7 +197,8 @@ def main() -> None:
     parser.add_argument(
         "--exact",
         action="store_true",
-        help="with --messages: a turn is found only by a message holding its answer",
+        help="LoCoMo cut into messages (implies --messages), a turn found only by a message "
+        "holding its answer",
     )
     parser.add_argument("--trusted", action="store_true", help="import past the privacy gate")
     parser.add_argument("--only", action="append", default=[], help="methods whose label starts so")
