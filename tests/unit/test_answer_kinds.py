@@ -1,4 +1,5 @@
-"""The kind of answer a question asks for (a time, a number) and whether a text says one."""
+"""The kind of answer a question asks for (a time, a number, a place) and whether a text says
+one: each kind with its near misses."""
 
 from __future__ import annotations
 
@@ -26,6 +27,15 @@ from vault.domain.answer_kinds import NUMBER, PLACE, TIME, asked_kind, says
         ("Who did Bo meet?", None),
         ("Why did she stop when it rained?", None),  # "when" inside, not asked for
         ("Did Ana run many races?", None),
+        ("So when did Ana leave?", TIME),
+        ("OK, so when did you get back?", TIME),
+        ("In what year did Bo graduate?", TIME),
+        ("Ana, when did you start?", TIME),
+        ("In which city did they meet?", PLACE),
+        ("What state does Ana live in?", PLACE),
+        ("At what age did Bo learn to swim?", NUMBER),
+        ("What place did Ana finish in the race?", None),  # a rank, not a place
+        ("What state of mind was Ana in?", None),
     ],
 )
 def test_the_opening_of_a_question_says_what_it_asks_for(question: str, kind: str | None) -> None:
@@ -49,6 +59,13 @@ def test_the_opening_of_a_question_says_what_it_asks_for(question: str, kind: st
         "seven years ago",
         "an hour ago",
         "on the 5th June",
+        "we moved to Porto June 5th",
+        "my flight left at 6 a.m.",
+        "the form says 05/06/2019",
+        "since 2019-06-05",
+        "summer 2019 was wild",
+        "mid-June, I think",
+        "Moving day June 5: boxes everywhere",  # a label before a colon is no speaker
     ],
 )
 def test_a_time_said_in_plain_words(text: str) -> None:
@@ -66,6 +83,7 @@ def test_a_time_said_in_plain_words(text: str) -> None:
         "June: hi, how are you",  # a speaker called June
         "I walked 2000 steps",  # a number, not a year
         "next time I will bring snacks",
+        "this may take a while",
     ],
 )
 def test_no_time_said(text: str) -> None:
@@ -82,6 +100,9 @@ def test_no_time_said(text: str) -> None:
         ("the kids loved the beach", False),
         ("it is one of the best", False),
         ("every time I try", False),
+        ("I have one kid", True),
+        ("a couple of kids", True),
+        ("I go swimming every morning", True),
     ],
 )
 def test_a_number_said(text: str, expected: bool) -> None:
@@ -98,7 +119,14 @@ def test_a_number_said(text: str, expected: bool) -> None:
         ("Porto is lovely", False),  # a name, but nothing says it is where
         ("we went to the lake", False),
         ("I talked to him", False),
-        ("Ana: count me in\nAna: great", False),  # a burst's lines are read one by one
+        ("Ana: count me in\nAna: great", False),  # not across a burst's line break
+        ("I talked to Ana", False),  # "to" a person: only going makes "to" a place
+        ("I gave my old bike to Bo", False),
+        ("we flew to São Paulo", True),
+        ("they moved to the UK", True),
+        ("we went back to Lisbon", True),
+        ("Trip to Lisbon: amazing", True),
+        ("see you at Thanksgiving", False),
         ("from Monday on", False),
         ("said to Mum", False),
         ("see you at Christmas", False),

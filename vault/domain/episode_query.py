@@ -16,8 +16,6 @@ from vault.domain.stemming import WORD_CACHE, snowball
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
-SPEAKER_PREFIX = re.compile(r"^([^\W\d_][\w .'-]{0,40}):\s")  # "Ana: " a message opens with
-
 STOPWORDS = frozenset(
     [
         "a",

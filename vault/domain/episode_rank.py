@@ -39,14 +39,7 @@ from datetime import datetime
 from typing import Any
 
 from vault.domain.answer_kinds import asked_kind, says
-from vault.domain.episode_query import (
-    RELATED_WEIGHT,
-    SPEAKER_PREFIX,
-    Query,
-    Window,
-    stems,
-    words,
-)
+from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
@@ -169,6 +162,9 @@ def _named_values(meta_json: str) -> tuple[str, ...]:
         return ()  # no such key: the JSON need not be parsed
     meta = json.loads(meta_json)
     return tuple(meta[key] for key in _NAMED_KEYS if isinstance(meta.get(key), str))
+
+
+SPEAKER_PREFIX = re.compile(r"^([^\W\d_][\w .'-]{0,40}):\s")  # "Ana: " a message opens with
 
 
 def speaker(text: str, meta: Mapping[str, Any]) -> str | None:

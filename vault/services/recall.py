@@ -226,7 +226,8 @@ def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate,
     name is in every one of them, so it does not count), then the
     others by how near they sit to one of those, the earlier first, each at BURST_CONTEXT x
     the one before it: what answers a question is often the message next to the one that
-    repeats its words ("Last week I got a new Ferrari!" / "It's a masterpiece on wheels").
+    repeats its words ("Last week I got a new Ferrari!" / "It's a masterpiece on wheels"),
+    and one saying the kind of answer asked for ("that was in 2019") comes before the others.
     Without such a message, the burst in its order, the first that says something held. Beyond
     the messages holding a word asked about, a message that says nothing (no topic: "ok",
     "lol") is never worth a place, unless it says the kind of answer asked for ("in 2019" to
@@ -247,7 +248,11 @@ def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate,
     held = holding[:BURST_SHOWN] or saying[:1] or [0]
     rest = sorted(
         (i for i in saying if i not in held),
-        key=lambda i: (min(abs(i - h) for h in held), i),
+        key=lambda i: (
+            kind is None or not says(kind, members[i].text),
+            min(abs(i - h) for h in held),
+            i,
+        ),
     )
     return tuple(members[i] for i in held + rest), len(held)
 
