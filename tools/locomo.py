@@ -20,6 +20,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from vault.domain.episode_query import STOPWORDS
+
 BLIND = frozenset({"conv-43", "conv-48"})
 KINDS = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
@@ -98,8 +100,6 @@ def answer_messages(turn_ref: str, messages: list[dict[str, Any]], answer: str) 
 
 
 def _content_words(text: str) -> set[str]:
-    from vault.domain.episode_query import STOPWORDS
-
     return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in STOPWORDS}
 
 

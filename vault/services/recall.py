@@ -202,11 +202,12 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
                 neighbours=neighbours,
                 speakers=speakers,
             )
+    kind = asked_kind(analyzed.text)
     placed = place(
         ranked,
         k,
         options.spread,
-        lambda item: _offered(analyzed, item, estimate),
+        lambda item: _offered(analyzed, kind, item, estimate),
         BURST_CONTEXT,
     )
     return [_episode(request.owner_id, item, c, score) for item, c, score in placed]
@@ -220,18 +221,19 @@ def _without_words(query: Query, speakers: tuple[str, ...]) -> Query:
     return replace(query, groups=tuple(g for g in query.groups if g.stem not in gone))
 
 
-def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate, ...], int]:
+def _offered(
+    query: Query, kind: str | None, ranked: Ranked, total: int
+) -> tuple[tuple[Candidate, ...], int]:
     """A ranked burst's messages in the order they are worth a place, and how many are held
-    at the burst's score: the first BURST_SHOWN holding a word asked about (the speaker's
-    name is in every one of them, so it does not count), then the
-    others by how near they sit to one of those, the earlier first, each at BURST_CONTEXT x
-    the one before it: what answers a question is often the message next to the one that
-    repeats its words ("Last week I got a new Ferrari!" / "It's a masterpiece on wheels"),
-    and one saying the kind of answer asked for ("that was in 2019") comes before the others.
-    Without such a message, the burst in its order, the first that says something held. Beyond
-    the messages holding a word asked about, a message that says nothing (no topic: "ok",
-    "lol") is never worth a place, unless it says the kind of answer asked for ("in 2019" to
-    "when ...?"). An episode ranked alone offers itself."""
+    at the burst's score: the first BURST_SHOWN holding a word asked about (the speaker's name
+    is in every one of them, so it does not count), then one saying the `kind` of answer asked
+    for ("that was in 2019"), then the others by how near they sit to a held one, the earlier
+    first, each at BURST_CONTEXT x the one before it: what answers a question is often the
+    message next to the one that repeats its words ("Last week I got a new Ferrari!" / "It's a
+    masterpiece on wheels"). Without a message holding a word asked about, the burst in its
+    order, the first that says something held. Beyond the held messages, one that says
+    nothing (no topic: "ok", "lol") is never worth a place, unless it says the kind of answer
+    asked for ("in 2019" to "when ...?"). An episode ranked alone offers itself."""
     members = ranked.candidate.members
     if not members:
         return (ranked.candidate,), 1
@@ -239,7 +241,6 @@ def _offered(query: Query, ranked: Ranked, total: int) -> tuple[tuple[Candidate,
     words = tuple(g for g in query.groups if g.stem not in named)
     own = matches(replace(query, groups=words, names=()), members, total)
     holding = [i for i, s in enumerate(own) if s > 0]
-    kind = asked_kind(query.text)
     saying = [
         i
         for i, m in enumerate(members)
