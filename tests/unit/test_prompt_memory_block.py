@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pydantic
 import pytest
 import tiktoken
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.model_builders import stored_fact, stored_item
 from vault.domain.errors import InvalidInput
@@ -310,3 +313,81 @@ def test_the_result_is_frozen():
     block = render_memory_block(seed_memory())
     with pytest.raises(pydantic.ValidationError):
         block.text = "MEMORY:\n"
+
+
+# ---- the count by pieces -----------------------------------------------------------------------
+# The block is counted as the sum of its pieces' tokens (header, labels, separators, items); the
+# cases below compare that with a count of the whole text and with the drop loop of whole counts.
+
+_HOSTILE = st.text(
+    alphabet="ab Z1'.!?:-/|\n\t\x0b\x1c\x85\xa0\u2028\u3000🏃é\u0301日本's",
+    min_size=1,
+    max_size=40,
+)
+
+
+def _by_whole_counts(mem: AthleteMemory, budget: int) -> tuple[str, list[tuple[Kind, int]]]:
+    """The drop loop as the docstring states it, counting the whole text at every step."""
+    full = render_memory_block(mem, budget=10_000)
+    shown = [(k, ident) for k in (Kind.FACT, Kind.PATTERN, Kind.NOTE) for ident in full.included.of(k)]
+    queue = [(k, ident) for k in DROP_ORDER for ident in reversed(full.included.of(k))]
+    texts = {(k, ident): t for k, ident, t in _inline_texts(mem, full)}
+    for cut in range(len(queue) + 1):
+        kept = [key for key in shown if key not in queue[:cut]]
+        text = layout({k: [texts[key] for key in kept if key[0] is k] for k in Kind})
+        if offline_tokens(text) <= budget:
+            return text, queue[:cut]
+    raise AssertionError("the empty block always fits")
+
+
+def _inline_texts(mem: AthleteMemory, full):
+    from vault.prompt.items import inline
+
+    by_kind = {Kind.FACT: mem.facts, Kind.PATTERN: mem.patterns, Kind.NOTE: mem.notes}
+    for kind, items in by_kind.items():
+        for i in items:
+            if i.id in full.included.of(kind):
+                yield kind, i.id, inline(i.text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_HOSTILE, max_size=17),
+    st.lists(_HOSTILE, max_size=6),
+    st.lists(_HOSTILE, max_size=6),
+    st.integers(min_value=1, max_value=300),
+)
+def test_the_count_by_pieces_is_the_count_of_the_whole_text(facts, patterns, notes, budget):
+    mem = memory(
+        facts=[fact(i, t, 0.9 - i / 100) for i, t in enumerate(facts, 1)],
+        patterns=[item(Kind.PATTERN, i, t) for i, t in enumerate(patterns, 1)],
+        notes=[item(Kind.NOTE, i, t) for i, t in enumerate(notes, 1)],
+    )
+    block = render_memory_block(mem, budget=budget)
+    assert block.tokens == offline_tokens(block.text)
+    text, gone = _by_whole_counts(mem, budget)
+    assert block.text == text
+    assert [(d.kind, d.id) for d in block.dropped if d.reason is DropReason.BUDGET] == gone
+
+
+def test_real_sentences_count_by_pieces_as_the_whole_text_counts() -> None:
+    import yaml  # type: ignore[import-untyped]
+
+    data = Path(__file__).resolve().parents[1] / "data" / "persona_corpus.yaml"
+    texts = [e["text"] for e in yaml.safe_load(data.read_text(encoding="utf-8"))["entries"]]
+    sentences = [s.strip()[:190] for t in texts for s in t.split(". ") if s.strip()]
+    assert len(sentences) > 500
+    for start in range(0, len(sentences) - 25, 25):
+        chunk = sentences[start : start + 25]
+        mem = memory(
+            facts=[fact(i, t, 0.9) for i, t in enumerate(chunk[:15], 1)],
+            patterns=[item(Kind.PATTERN, i, t) for i, t in enumerate(chunk[15:20], 1)],
+            notes=[item(Kind.NOTE, i, t) for i, t in enumerate(chunk[20:], 1)],
+        )
+        for budget in (60, 174, 10_000):
+            block = render_memory_block(mem, budget=budget)
+            assert block.tokens == offline_tokens(block.text), chunk
+            assert (block.text, [(d.kind, d.id) for d in block.dropped]) == (
+                _by_whole_counts(mem, budget)[0],
+                _by_whole_counts(mem, budget)[1],
+            )

@@ -7,6 +7,7 @@ a test dependency only), on real texts and generated ones.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 import sys
@@ -106,6 +107,34 @@ def test_a_process_cuts_its_first_counts_and_then_builds_the_full_encoding() -> 
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[0, 0, 0, 0, 1, 1]"
+
+
+def test_counting_each_text_on_its_own_matches_the_reference_before_and_after_the_full_build() -> None:
+    # a block's worth of pieces (a one-shot `vault prompt`), then many more in this process
+    texts = [f" {t[:40].strip()}" for t in real_texts()[:20]] + ["", " |", " knee!\n", " 10k\n"]
+    probe = (
+        "import json, sys\n"
+        "from vault.prompt import tokens\n"
+        "texts = json.load(sys.stdin)\n"
+        "first = tokens.count_each(texts)\n"
+        "built = tokens._cl100k.cache_info().currsize\n"
+        "print(json.dumps([first, built]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    first, built = json.loads(result.stdout)
+    assert built == 0  # a one-shot process counted them with one encoding cut to them
+    expected = [reference_count(t) for t in texts]
+    assert first == expected
+    tokens.encoder()  # this process has the full encoding: counts are remembered per text
+    many = [t[:200] for t in real_texts()]
+    assert tokens.count_each(many) == [reference_count(t) for t in many]
+    assert tokens.count_each(texts) == expected
 
 
 def test_the_vocabulary_and_special_tokens_are_cl100k_exactly() -> None:

@@ -32,7 +32,7 @@ from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS, PROMPT_BUDGET_TOKENS,
 from vault.domain.models import AthleteMemory, PromptRow
 from vault.domain.vocabulary import Kind
 from vault.prompt.items import Item, inline, ranked
-from vault.prompt.tokens import DEFAULT_ENCODING, check_encoding, count_tokens
+from vault.prompt.tokens import DEFAULT_ENCODING, check_encoding, count_each
 
 DEFAULT_BUDGET = (
     PROMPT_BUDGET_TOKENS  # the athlete-memory plan §7: what is left for memory in 1024 tokens
@@ -153,23 +153,25 @@ def _check_budget(budget: int) -> None:
         raise InvalidInput(f"the memory token budget must be a positive integer, got {budget!r}")
 
 
+_Shown = dict[Kind, list[tuple[PromptRow, str]]]
+
+
 def _render(
     ranked_rows: Mapping[Kind, Sequence[PromptRow]], budget: int, encoding: str
 ) -> MemoryBlock:
     check_encoding(encoding)  # a bad encoding name fails here, even for an empty memory
     shown, dropped = _select(ranked_rows)
+    sizes = _sizes(shown, encoding)
     queue = [(kind, pair) for kind in DROP_ORDER for pair in reversed(shown[kind])]
     cut, kept = 0, shown
-    text = layout({kind: [t for _, t in pairs] for kind, pairs in shown.items()})
-    tokens = count_tokens(text, encoding)
+    tokens = sizes.of(kept)
     while tokens > budget and cut < len(queue):  # the common case, everything fits, skips this
         cut += 1
         gone = {(kind, item.id) for kind, (item, _) in queue[:cut]}
         kept = {
             k: [(i, t) for i, t in pairs if (k, i.id) not in gone] for k, pairs in shown.items()
         }
-        text = layout({kind: [t for _, t in pairs] for kind, pairs in kept.items()})
-        tokens = count_tokens(text, encoding)
+        tokens = sizes.of(kept)
     dropped += [_dropped(item, DropReason.BUDGET) for _, (item, _) in queue[:cut]]
     included = Included(
         facts=tuple(i.id for i, _ in kept[Kind.FACT]),
@@ -177,7 +179,7 @@ def _render(
         notes=tuple(i.id for i, _ in kept[Kind.NOTE]),
     )
     return MemoryBlock.model_construct(
-        text=text,
+        text=layout({kind: [t for _, t in pairs] for kind, pairs in kept.items()}),
         tokens=tokens,
         budget=budget,
         encoding=encoding,
@@ -186,7 +188,50 @@ def _render(
     )
 
 
-_Shown = dict[Kind, list[tuple[PromptRow, str]]]
+@dataclass(frozen=True, slots=True)
+class _Sizes:
+    """The tokens of each piece of the block, so that the block of any subset of its items is
+    counted by addition.
+
+    Exact because cl100k's pattern cuts the block at every boundary between these pieces: an
+    item's text is inline (no white space at its ends, no line break), and every piece but the
+    header starts with a space, which no part of the pattern takes after a non-space
+    character. Only the line break after a section's last item can join that item's final
+    punctuation ("!\\n"), so the last item is counted with it.
+    tests/unit/test_prompt_memory_block.py compares the sum with a count of the whole text."""
+
+    header: int
+    labels: dict[Kind, int]
+    separator: int
+    items: dict[tuple[Kind, int], tuple[int, int]]  # (inside a line, last of its line)
+
+    def of(self, kept: _Shown) -> int:
+        total = 0
+        for kind in SECTION_ORDER:
+            pairs = kept[kind]
+            if pairs:
+                sizes = [self.items[kind, row.id] for row, _ in pairs]
+                inside = sum(size for size, _ in sizes[:-1])
+                total += self.labels[kind] + inside + sizes[-1][1]
+                total += self.separator * (len(pairs) - 1)
+        return total + self.header if total else 0
+
+
+def _sizes(shown: _Shown, encoding: str) -> _Sizes:
+    keys = [(kind, row.id) for kind in SECTION_ORDER for row, _ in shown[kind]]
+    texts = [text for kind in SECTION_ORDER for _, text in shown[kind]]
+    fixed = [HEADER, *(LABELS[kind].rstrip(" ") for kind in SECTION_ORDER), SEPARATOR.rstrip(" ")]
+    counts = count_each(
+        [*fixed, *(f" {text}" for text in texts), *(f" {text}\n" for text in texts)], encoding
+    )
+    header, *labels, separator = counts[: len(fixed)]
+    inside, last = counts[len(fixed) : len(fixed) + len(texts)], counts[len(fixed) + len(texts) :]
+    return _Sizes(
+        header=header,
+        labels=dict(zip(SECTION_ORDER, labels)),
+        separator=separator,
+        items={key: (a, b) for key, a, b in zip(keys, inside, last)},
+    )
 
 
 _CAPS = {Kind.FACT: MAX_FACTS, Kind.PATTERN: MAX_LIST_ITEMS, Kind.NOTE: MAX_LIST_ITEMS}

@@ -25,6 +25,7 @@ import functools
 import hashlib
 import itertools
 import re
+from collections.abc import Sequence
 from importlib.resources import files
 
 import tiktoken
@@ -82,6 +83,30 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     if not text:
         return 0
     return len(_encoding_for(text).encode_ordinary(text))
+
+
+def count_each(texts: Sequence[str], encoding: str = DEFAULT_ENCODING) -> list[int]:
+    """How many tokens each of `texts` is, each counted on its own.
+
+    A process that has built the full encoding remembers the counts of the texts it saw last
+    (a block's items recur from call to call); before that, one encoding cut to all of `texts`
+    counts them (what a one-shot command needs).
+
+    Raises:
+        InvalidInput: as `check_encoding`.
+    """
+    check_encoding(encoding)
+    if _cl100k.cache_info().currsize:
+        return [_counted(text) for text in texts]
+    if not any(texts):
+        return [0] * len(texts)
+    cut = _encoding_for("\n".join(texts))
+    return [len(cut.encode_ordinary(text)) if text else 0 for text in texts]
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted(text: str) -> int:
+    return len(_cl100k().encode_ordinary(text)) if text else 0
 
 
 # a one-shot command counts a handful of texts; a process that counts more builds the full one
