@@ -174,7 +174,10 @@ def test_recall_explains_and_reembed_loads_the_apps_embedder(
         "2023-05-10T12:00:00Z",
     )
     assert code == 0
-    assert "why: words 1.00" in out and "why: session neighbour matched 1.00" in out
+    assert (
+        "why: words 1.00" in out
+        and "why: session neighbour (or question replied to) matched 1.00" in out
+    )
     code, out = run(db, "episode", "reembed", "--embedder", "my_embedder:EMBEDDER")
     assert (code, out) == (0, "embedded 2 episodes with cli-words (8 dimensions)\n")
     code, out = run(

@@ -329,7 +329,9 @@ _HOSTILE = st.text(
 def _by_whole_counts(mem: AthleteMemory, budget: int) -> tuple[str, list[tuple[Kind, int]]]:
     """The drop loop as the docstring states it, counting the whole text at every step."""
     full = render_memory_block(mem, budget=10_000)
-    shown = [(k, ident) for k in (Kind.FACT, Kind.PATTERN, Kind.NOTE) for ident in full.included.of(k)]
+    shown = [
+        (k, ident) for k in (Kind.FACT, Kind.PATTERN, Kind.NOTE) for ident in full.included.of(k)
+    ]
     queue = [(k, ident) for k in DROP_ORDER for ident in reversed(full.included.of(k))]
     texts = {(k, ident): t for k, ident, t in _inline_texts(mem, full)}
     for cut in range(len(queue) + 1):

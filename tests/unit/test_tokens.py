@@ -109,7 +109,9 @@ def test_a_process_cuts_its_first_counts_and_then_builds_the_full_encoding() -> 
     assert result.stdout.strip() == "[0, 0, 0, 0, 1, 1]"
 
 
-def test_counting_each_text_on_its_own_matches_the_reference_before_and_after_the_full_build() -> None:
+def test_counting_each_text_on_its_own_matches_the_reference_before_and_after_the_full_build() -> (
+    None
+):
     # a block's worth of pieces (a one-shot `vault prompt`), then many more in this process
     texts = [f" {t[:40].strip()}" for t in real_texts()[:20]] + ["", " |", " knee!\n", " 10k\n"]
     probe = (

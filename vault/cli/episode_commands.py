@@ -317,7 +317,7 @@ EXPLAINED = (
     ("text", "words"),
     ("entity", "names"),
     ("time", "in the time asked about"),
-    ("neighbour", "session neighbour matched"),
+    ("neighbour", "session neighbour (or question replied to) matched"),
     ("speaker", "said by the person asked about"),
     ("answer", "says the kind of answer asked for"),
     ("vector", "vector"),

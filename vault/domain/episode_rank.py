@@ -9,7 +9,10 @@
                              episodes, when the app supplies an embedder (0.20: the most that
                              never fell below the words alone on real dialogue)
           + 0.40 x neighbour the best text-and-names match of the episode's session neighbours
-                             (the turn before or after it), on the 0..1 scale of text + entity
+                             (the turn before or after it), on the 0..1 scale of text + entity;
+                             an episode replying to a question (the turn before it, said by
+                             someone else, ends with "?") counts that question's match at
+                             0.80 (`Weights.reply`): a question's answer is the next turn
           + 0.30 x speaker   1 when the episode was said by a person the query names (its
                              `speaker` metadata): "what does Ana like" prefers Ana's own turns
           + 0.20 x answer    1 when the query asks for a time, a number or a place ("when did
@@ -32,8 +35,9 @@ import itertools
 import json
 import math
 import re
+import unicodedata
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -59,6 +63,7 @@ class Weights:
     type: float = 0.15
     vector: float = 0.20
     neighbour: float = 0.40
+    reply: float = 0.80
     speaker: float = 0.30
     answer: float = 0.20
     recency_half_life_days: float = 30.0
@@ -174,6 +179,25 @@ def speaker(text: str, meta: Mapping[str, Any]) -> str | None:
         return str(found)
     match = SPEAKER_PREFIX.match(text)
     return match.group(1) if match else None
+
+
+# what may follow a question's mark at the end of a turn: spaces, "!", closing brackets and
+# quotes, emoji with their modifiers and joiners
+_AFTER_THE_MARK = frozenset({"Zs", "So", "Sk", "Mn", "Cf", "Pe", "Pf"})
+
+
+def asks(text: str) -> bool:
+    """Whether the text ends by asking: its last mark is "?" (or the full-width one), after
+    which only spaces, "!", closing brackets or quotes and emoji follow ("...?", "...?!",
+    "...? 😊", "(...?)")."""
+    end = len(text)
+    while end and (
+        text[end - 1].isspace()
+        or text[end - 1] in "!\uff01"
+        or unicodedata.category(text[end - 1]) in _AFTER_THE_MARK
+    ):
+        end -= 1
+    return end > 0 and text[end - 1] in "?\uff1f"
 
 
 @functools.lru_cache(maxsize=DOCUMENT_CACHE)
@@ -299,6 +323,7 @@ def rank(
     total: int = 0,
     weights: Weights = DEFAULT_WEIGHTS,
     neighbours: Mapping[int, Sequence[int]] | None = None,
+    replies: Mapping[int, Collection[int]] | None = None,
     speakers: frozenset[str] = frozenset(),
 ) -> list[Ranked]:
     """The best `k` of `pool` for `query` as of `now` (`window`: the resolved time span).
@@ -306,14 +331,15 @@ def rank(
     `total` is the owner's episode count (or an estimate) for the BM25 idf; the pool size is
     used when it is larger. `neighbours` maps a candidate's id to the ids of its session
     neighbours in the pool: a candidate is lifted by `weights.neighbour` x the best of their
-    matches (text and names). `speakers`: whom the query asks about among who said the
-    episodes (`asked_about`); their episodes get the speaker part. The score parts are built
-    for the chosen `k` only.
+    matches (text and names); `replies` maps a candidate replying to a question to the
+    question's id, whose match lifts it at `weights.reply` instead. `speakers`: whom the
+    query asks about among who said the episodes (`asked_about`); their episodes get the
+    speaker part. The score parts are built for the chosen `k` only.
     """
     text = _text_scores(query, pool, total)
     names = bool(query.names)
     entities = [_entity(query, c) if names else 0.0 for c in pool]
-    lifts = _lifts(pool, text, entities, weights, neighbours) if neighbours else None
+    lifts = _lifts(pool, text, entities, weights, neighbours, replies) if neighbours else None
     recency_weight = weights.recency_asked if query.wants_recent else weights.recency
     wordless = not query.groups and not query.names
     types = query.types
@@ -390,14 +416,28 @@ def _lifts(
     entities: Sequence[float],
     weights: Weights,
     neighbours: Mapping[int, Sequence[int]],
+    replies: Mapping[int, Collection[int]] | None = None,
 ) -> list[float]:
-    """Each candidate's best neighbour match (0 without one), on the neighbour's own scale."""
+    """Each candidate's best neighbour match (0 without one), on the neighbour's own scale;
+    the question a candidate replies to counts at `weights.reply` / `weights.neighbour`."""
     match = {c.id: weights.text * t + weights.entity * e for c, t, e in zip(pool, text, entities)}
     scale = weights.text + weights.entity
+    # a reply never counts its question below a plain neighbour (`RecallOptions.neighbours`
+    # may set the neighbour weight above the reply's)
+    answered = (
+        max(weights.reply, weights.neighbour) / weights.neighbour
+        if replies and weights.neighbour > 0
+        else 1.0
+    )
     lifts = []
     for candidate in pool:
+        questions = replies.get(candidate.id, ()) if replies else ()
         best = max(
-            (match.get(other, 0.0) for other in neighbours.get(candidate.id, ())), default=0.0
+            (
+                match.get(other, 0.0) * (answered if other in questions else 1.0)
+                for other in neighbours.get(candidate.id, ())
+            ),
+            default=0.0,
         )
         lifts.append(best / scale)
     return lifts

@@ -119,7 +119,9 @@ def meta_json(meta: dict[str, MetaValue]) -> str:
 
 
 class ScoreParts(BaseModel):
-    """The parts of a recall score, each in 0..1 before its weight (see vault.domain.episode_rank)."""
+    """The parts of a recall score before their weights, each in 0..1 except `neighbour`, up to
+    `Weights.reply` / `Weights.neighbour` (2 by default) for a reply to a question (see
+    vault.domain.episode_rank)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 

@@ -11,7 +11,7 @@ asked to (episode_rank.place).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,6 +33,7 @@ from vault.domain.episode_rank import (
     Ranked,
     Weights,
     asked_about,
+    asks,
     burst,
     matches,
     named_speakers,
@@ -72,6 +73,10 @@ class RecallOptions:
     - `dates`: a calendar date in the question ("on May 2nd", "April 27th") is that day.
     - `neighbours`: a turn's score lifted by this share of its best session neighbour's text
       score (the answer often sits one turn after the words the question repeats).
+    - `replies`: a turn that replies to a question (the turn before it, said by someone else,
+      ends with "?") is lifted by its question's match at `Weights.reply` instead: the
+      answer to a question asked in the conversation is the turn after it (needs
+      `neighbours`).
     - `bursts`: consecutive messages of one speaker at most BURST_GAP apart around a best
       match are ranked as one unit (their words together); each message placed keeps its own
       ref and fills one of the k places: those holding a word asked about at the unit's score,
@@ -87,6 +92,7 @@ class RecallOptions:
 
     dates: bool = True
     neighbours: float = NEIGHBOUR_WEIGHT
+    replies: bool = True
     bursts: bool = True
     speakers: bool = True
     feedback: float = FEEDBACK_WEIGHT
@@ -96,7 +102,13 @@ class RecallOptions:
     def plain(cls) -> RecallOptions:
         """Every structural part off: the ranking of names, synonyms, time words and recency."""
         return cls(
-            dates=False, neighbours=0.0, bursts=False, speakers=False, feedback=0.0, spread=0.0
+            dates=False,
+            neighbours=0.0,
+            replies=False,
+            bursts=False,
+            speakers=False,
+            feedback=0.0,
+            spread=0.0,
         )
 
     @staticmethod
@@ -108,6 +120,7 @@ class RecallOptions:
             ("+ bursts ranked as one unit", {"bursts": True}),
             ("+ the speaker asked about preferred", {"speakers": True}),
             ("+ feedback words from the best matches", {"feedback": FEEDBACK_WEIGHT}),
+            ("+ the reply to a question asked in the conversation", {"replies": True}),
             ("+ top k spread over sessions", {"spread": SESSION_PENALTY}),
         ]
 
@@ -166,9 +179,14 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     estimate = request.total if request.total is not None else max(len(pool), GROUP_CAP) * 4
     weights = request.weights
     neighbours: dict[int, list[int]] | None = None
+    replies: dict[int, set[int]] | None = None
     if options.neighbours > 0 and pool:
         weights = replace(weights, neighbour=options.neighbours)
-        neighbours = _add_neighbours(search, analyzed, k, estimate, weights, options.bursts)
+        neighbours, replies = _add_neighbours(
+            search, analyzed, k, estimate, weights, options.bursts
+        )
+        if not options.replies:
+            replies = None
     if request.embedder is not None:
         _score_vectors(search, request.text, request.embedder, k)
     depth = k * SPREAD_DEPTH if options.spread or options.bursts else k
@@ -181,6 +199,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
         total=estimate,
         weights=weights,
         neighbours=neighbours,
+        replies=replies,
         speakers=speakers,
     )
     if options.feedback > 0 and analyzed.groups:
@@ -200,6 +219,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
                 total=estimate,
                 weights=weights,
                 neighbours=neighbours,
+                replies=replies,
                 speakers=speakers,
             )
     kind = asked_kind(analyzed.text)
@@ -336,10 +356,11 @@ def _word_pool(search: _Search, groups: tuple[WordGroup, ...]) -> list[Candidate
 
 def _add_neighbours(
     search: _Search, query: Query, k: int, total: int, weights: Weights, bursts: bool
-) -> dict[int, list[int]]:
+) -> tuple[dict[int, list[int]], dict[int, set[int]]]:
     """Fetch the session neighbours of the best-matching candidates into the pool and, with
     `bursts`, gather each one's burst (the consecutive messages its speaker sent around it)
-    into one unit in place of its messages; return who neighbours whom (both ways), by id."""
+    into one unit in place of its messages; return who neighbours whom (both ways), and which
+    of them reply to a question (the reply's id: the ids of the questions), by id."""
     pool = search.pool
     scores = matches(query, pool, total, weights)
     seeds = sorted(
@@ -348,6 +369,7 @@ def _add_neighbours(
     known = {c.id: c for c in pool}
     reach = BURST_REACH if bursts else 1
     pairs: list[tuple[int, int]] = []
+    asked: list[tuple[int, int]] = []  # (question, its reply)
     chains: list[list[Candidate]] = []
     for seed in [pool[i] for i in seeds]:
         before, after = search.episodes.adjacent(
@@ -356,7 +378,8 @@ def _add_neighbours(
         chain = [seed]
         for side in (before, after):
             last = seed
-            for row in side:  # nearest first
+            rows = iter(side)
+            for row in rows:  # nearest first
                 other = known.get(row.id) or _candidate(row)
                 if not _passes(other, search.filters) or not _same_session(last, other):
                     break
@@ -366,6 +389,13 @@ def _add_neighbours(
                     last = other
                     continue
                 pairs.append((last.id, other.id))
+                earlier, later = (last, other) if side is after else (other, last)
+                if _replies_to(later, earlier):
+                    asked.append((earlier.id, later.id))
+                    if bursts and side is after:  # the reply's own burst, from the rows read
+                        answer = _burst_from(other, rows, known, search.filters)
+                        if len(answer) > 1:
+                            chains.append(answer)
                 break
         if len(chain) > 1:
             chains.append(chain)
@@ -385,7 +415,42 @@ def _add_neighbours(
         if first != second:
             neighbours.setdefault(first, []).append(second)
             neighbours.setdefault(second, []).append(first)
-    return neighbours
+    replies: dict[int, set[int]] = {}
+    for question_id, reply_id in asked:
+        asker = representative.get(question_id, question_id)
+        answerer = representative.get(reply_id, reply_id)
+        if asker != answerer:
+            replies.setdefault(answerer, set()).add(asker)
+    return neighbours, replies
+
+
+def _burst_from(
+    first: Candidate, rows: Iterator[Any], known: dict[int, Candidate], filters: dict[str, Any]
+) -> list[Candidate]:
+    """`first` and the messages after it of the same burst, from `rows` (nearest first)."""
+    chain = [first]
+    for row in rows:
+        other = known.get(row.id) or _candidate(row)
+        if not _passes(other, filters) or not _same_session(chain[-1], other):
+            break
+        if not _same_burst(chain[-1], other):
+            break
+        known.setdefault(other.id, other)
+        chain.append(other)
+    return chain
+
+
+def _replies_to(later: Candidate, earlier: Candidate) -> bool:
+    """`later` (the next turn in the session) answers `earlier`: `earlier` ends with a
+    question and someone else says `later` (both known, told apart without case). An
+    adjacency pair of conversation analysis (Schegloff and Sacks 1973): a question makes its
+    answer the next turn, whatever words the answer uses."""
+    if not asks(earlier.text):
+        return False
+    who, whom = _speaker(later), _speaker(earlier)
+    if not who or not who.strip() or not whom or not whom.strip():
+        return False  # nobody known: a log of one author's notes asks itself
+    return who.strip().casefold() != whom.strip().casefold()
 
 
 def _units(chains: list[list[Candidate]]) -> dict[int, list[Candidate]]:

@@ -1,0 +1,250 @@
+"""Recall of the answer to a question asked in the conversation: the turn after a question,
+said by someone else, answers it whatever its words, so the question's match lifts it at
+`Weights.reply` (0.80) where any other session neighbour gets 0.40; on both backends."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from vault import Vault
+from vault.services.recall import RecallOptions
+
+ASKED = datetime(2024, 9, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 8, 1, 19, 0, tzinfo=timezone.utc)
+DAY = 86400
+
+
+def said(speaker: str, text: str, ref: str, seconds: int, session: str) -> dict[str, object]:
+    return {
+        "text": f"{speaker}: {text}",
+        "at": T0 + timedelta(seconds=seconds),
+        "ref": ref,
+        "meta": {"speaker": speaker, "session": session},
+    }
+
+
+def chat(vault: Vault, after_question: str, asker: str = "Bo") -> None:
+    """Bo asks about instruments; the next turn is `after_question`; other days mention
+    instruments and playing without saying which."""
+    vault.episodes.add(
+        "ana",
+        [
+            said("Ana", "long day at work, finally home", "s0", 0, "s1"),
+            said(asker, "What instruments do you play these days?", "q", 600, "s1"),
+            said("Ana", after_question, "a", 1200, "s1"),
+            said("Bo", "cool, let's jam some time", "c", 1800, "s1"),
+            *[
+                said(
+                    "Ana",
+                    f"the kids play outside all afternoon, day {n}",
+                    f"d{n}",
+                    DAY * (n + 2),
+                    f"s{n + 2}",
+                )
+                for n in range(8)
+            ],
+        ],
+        now=ASKED,
+    )
+
+
+def refs(vault: Vault, question: str, k: int = 5, **options: bool) -> list[str]:
+    from vault.services.recall import RecallRequest, recall
+    from vault.storage.repositories.episodes import EpisodeRepository
+
+    with vault.engine.connect() as connection:
+        request = RecallRequest("ana", question, ASKED, k=k, options=RecallOptions(**options))
+        return [e.ref or "" for e in recall(EpisodeRepository(connection), request)]
+
+
+def test_the_reply_to_a_matching_question_is_found_without_the_questions_words(
+    vault: Vault,
+) -> None:
+    chat(vault, "mostly violin, and a bit of clarinet lately")
+    assert "a" in refs(vault, "What instruments does Ana play?", k=3)
+    # without the reply rule the answer is one neighbour among the turns that repeat the words
+    assert "a" not in refs(vault, "What instruments does Ana play?", k=3, replies=False)
+
+
+def test_the_reply_carries_its_lift_in_the_neighbour_part(vault: Vault) -> None:
+    chat(vault, "mostly violin, and a bit of clarinet lately")
+    found = vault.episodes.recall("ana", "What instruments does Ana play?", now=ASKED, k=3)
+    answer = next(e for e in found if e.ref == "a")
+    # a plain neighbour's lift is the question's match (about 0.77 here); a reply's twice it
+    assert answer.parts.text == 0.0 and answer.parts.neighbour > 1.0
+
+
+def test_the_asker_going_on_is_not_a_reply(vault: Vault) -> None:
+    # Ana asks herself and goes on ten minutes later: her own next turn answers nothing
+    chat(vault, "mostly violin, and a bit of clarinet lately", asker="Ana")
+    assert "a" not in refs(vault, "What instruments does Ana play?", k=3)
+
+
+def test_a_turn_after_a_statement_gets_no_reply_lift(vault: Vault) -> None:
+    vault.episodes.add(
+        "ana",
+        [
+            said("Bo", "I play instruments in a band these days.", "q", 0, "s1"),
+            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 600, "s1"),
+            *[
+                said(
+                    "Ana",
+                    f"the kids play outside all afternoon, day {n}",
+                    f"d{n}",
+                    DAY * (n + 2),
+                    f"s{n + 2}",
+                )
+                for n in range(8)
+            ],
+        ],
+        now=ASKED,
+    )
+    assert "a" not in refs(vault, "What instruments does Ana play?", k=3)
+
+
+def test_a_question_ending_a_session_lifts_nothing_in_the_next(vault: Vault) -> None:
+    vault.episodes.add(
+        "ana",
+        [
+            said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
+            said("Ana", "mostly violin, and a bit of clarinet lately", "a", DAY, "s9"),
+            *[
+                said(
+                    "Ana",
+                    f"the kids play outside all afternoon, day {n}",
+                    f"d{n}",
+                    DAY * (n + 2),
+                    f"s{n + 2}",
+                )
+                for n in range(8)
+            ],
+        ],
+        now=ASKED,
+    )
+    assert "a" not in refs(vault, "What instruments does Ana play?", k=3)
+
+
+def test_a_reply_in_several_messages_is_one_burst_all_of_it_reachable(vault: Vault) -> None:
+    vault.episodes.add(
+        "ana",
+        [
+            said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
+            said("Ana", "oh good question!", "a1", 60, "s1"),
+            said("Ana", "mostly violin, and a bit of clarinet lately", "a2", 70, "s1"),
+            *[
+                said(
+                    "Ana",
+                    f"the kids play outside all afternoon, day {n}",
+                    f"d{n}",
+                    DAY * (n + 2),
+                    f"s{n + 2}",
+                )
+                for n in range(8)
+            ],
+        ],
+        now=ASKED,
+    )
+    found = refs(vault, "What instruments are played?", k=4)
+    assert {"a1", "a2"} <= set(found)
+
+
+def test_without_who_said_them_no_turn_is_taken_for_a_reply(vault: Vault) -> None:
+    # a one-author log: a question to oneself, then a note; nobody replies
+    vault.episodes.add(
+        "ana",
+        [
+            {
+                "text": "Should I switch to the 10k plan?",
+                "at": T0,
+                "ref": "q",
+                "meta": {"session": "s1"},
+            },
+            {
+                "text": "bought new shoes",
+                "at": T0 + timedelta(minutes=10),
+                "ref": "a",
+                "meta": {"session": "s1"},
+            },
+            *[
+                {
+                    "text": f"the 10k plan, week {n}, switch days",
+                    "at": T0 + timedelta(days=n + 2),
+                    "ref": f"d{n}",
+                    "meta": {"session": f"s{n + 2}"},
+                }
+                for n in range(8)
+            ],
+        ],
+        now=ASKED,
+    )
+    found = vault.episodes.recall("ana", "Should I switch to the 10k plan?", now=ASKED, k=10)
+    answer = next(e for e in found if e.ref == "a")
+    assert answer.parts.neighbour <= 1.0
+
+
+def test_speakers_told_apart_without_case_and_a_blank_one_is_nobody(vault: Vault) -> None:
+    vault.episodes.add(
+        "ana",
+        [
+            {
+                "text": "What instruments do you play these days?",
+                "at": T0,
+                "ref": "q",
+                "meta": {"speaker": "Ana", "session": "s1"},
+            },
+            {
+                "text": "mostly violin, and a bit of clarinet lately",
+                "at": T0 + timedelta(minutes=10),
+                "ref": "a",
+                "meta": {"speaker": "ana", "session": "s1"},
+            },
+            {
+                "text": "What instruments do you collect?",
+                "at": T0 + timedelta(days=1),
+                "ref": "q2",
+                "meta": {"speaker": "Bo", "session": "s2"},
+            },
+            {
+                "text": "old clarinets mostly",
+                "at": T0 + timedelta(days=1, minutes=10),
+                "ref": "a2",
+                "meta": {"speaker": " ", "session": "s2"},
+            },
+        ],
+        now=ASKED,
+    )
+    found = vault.episodes.recall("ana", "which instruments?", now=ASKED, k=4)
+    lifts = {e.ref: e.parts.neighbour for e in found}
+    assert lifts["a"] <= 1.0  # "ana" is Ana going on after her own question
+    assert lifts["a2"] <= 1.0  # a blank speaker is nobody known
+
+
+def test_a_reply_found_as_a_best_match_is_lifted_by_the_question_before_it(vault: Vault) -> None:
+    # k=1 fetches the neighbours of the two best matches: the reply and another day's turn;
+    # the question, a weaker match, is reached only as the reply's neighbour before it
+    vault.episodes.add(
+        "ana",
+        [
+            said("Bo", "What instruments do you play?", "q", 0, "s1"),
+            said("Ana", "violin at the folk club, mostly", "a", 600, "s1"),
+            said("Ana", "violin, folk club, instruments night", "d", DAY, "s2"),
+        ],
+        now=ASKED,
+    )
+    question = "violin folk club instruments"
+    on = refs_parts(vault, question, k=1)  # the reply and "d" are the two seeds
+    off = refs_parts(vault, question, k=2, replies=False)  # a plain neighbour's lift
+    assert on["a"] == pytest.approx(2 * off["a"], abs=1e-5) and off["a"] > 0
+
+
+def refs_parts(vault: Vault, question: str, k: int = 2, **options: bool) -> dict[str, float]:
+    from vault.services.recall import RecallRequest, recall
+    from vault.storage.repositories.episodes import EpisodeRepository
+
+    with vault.engine.connect() as connection:
+        request = RecallRequest("ana", question, ASKED, k=k, options=RecallOptions(**options))
+        return {
+            e.ref or "": e.parts.neighbour for e in recall(EpisodeRepository(connection), request)
+        }
