@@ -393,3 +393,16 @@ def test_real_sentences_count_by_pieces_as_the_whole_text_counts() -> None:
                 _by_whole_counts(mem, budget)[0],
                 _by_whole_counts(mem, budget)[1],
             )
+
+
+def test_items_sharing_an_id_are_each_counted_by_their_own_text():
+    # a memory built by hand may repeat an id; the count must still be the text's
+    mem = memory(
+        facts=[
+            fact(1, "supercalifragilistic expialidocious antidisestablishmentarianism", 0.9),
+            fact(1, "a", 0.8),
+        ]
+    )
+    for budget in (9, 23, 24, 30):
+        block = render_memory_block(mem, budget=budget)
+        assert block.tokens == offline_tokens(block.text) <= budget

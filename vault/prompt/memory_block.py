@@ -203,14 +203,14 @@ class _Sizes:
     header: int
     labels: dict[Kind, int]
     separator: int
-    items: dict[tuple[Kind, int], tuple[int, int]]  # (inside a line, last of its line)
+    items: dict[str, tuple[int, int]]  # by inline text: (inside a line, last of its line)
 
     def of(self, kept: _Shown) -> int:
         total = 0
         for kind in SECTION_ORDER:
             pairs = kept[kind]
             if pairs:
-                sizes = [self.items[kind, row.id] for row, _ in pairs]
+                sizes = [self.items[text] for _, text in pairs]
                 inside = sum(size for size, _ in sizes[:-1])
                 total += self.labels[kind] + inside + sizes[-1][1]
                 total += self.separator * (len(pairs) - 1)
@@ -218,8 +218,8 @@ class _Sizes:
 
 
 def _sizes(shown: _Shown, encoding: str) -> _Sizes:
-    keys = [(kind, row.id) for kind in SECTION_ORDER for row, _ in shown[kind]]
-    texts = [text for kind in SECTION_ORDER for _, text in shown[kind]]
+    # keyed by text, not id: a memory built by hand may repeat an id
+    texts = list(dict.fromkeys(text for kind in SECTION_ORDER for _, text in shown[kind]))
     fixed = [HEADER, *(LABELS[kind].rstrip(" ") for kind in SECTION_ORDER), SEPARATOR.rstrip(" ")]
     counts = count_each(
         [*fixed, *(f" {text}" for text in texts), *(f" {text}\n" for text in texts)], encoding
@@ -230,7 +230,7 @@ def _sizes(shown: _Shown, encoding: str) -> _Sizes:
         header=header,
         labels=dict(zip(SECTION_ORDER, labels)),
         separator=separator,
-        items={key: (a, b) for key, a, b in zip(keys, inside, last)},
+        items={text: (a, b) for text, a, b in zip(texts, inside, last)},
     )
 
 
