@@ -25,6 +25,20 @@ def said(speaker: str, text: str, ref: str, seconds: int, session: str) -> dict[
     }
 
 
+def other_days() -> list[dict[str, object]]:
+    """Eight later days, each its own session, that say "play" without saying which."""
+    return [
+        said(
+            "Ana",
+            f"the kids play outside all afternoon, day {n}",
+            f"d{n}",
+            DAY * (n + 2),
+            f"s{n + 2}",
+        )
+        for n in range(8)
+    ]
+
+
 def chat(vault: Vault, after_question: str, asker: str = "Bo") -> None:
     """Bo asks about instruments; the next turn is `after_question`; other days mention
     instruments and playing without saying which."""
@@ -35,28 +49,25 @@ def chat(vault: Vault, after_question: str, asker: str = "Bo") -> None:
             said(asker, "What instruments do you play these days?", "q", 600, "s1"),
             said("Ana", after_question, "a", 1200, "s1"),
             said("Bo", "cool, let's jam some time", "c", 1800, "s1"),
-            *[
-                said(
-                    "Ana",
-                    f"the kids play outside all afternoon, day {n}",
-                    f"d{n}",
-                    DAY * (n + 2),
-                    f"s{n + 2}",
-                )
-                for n in range(8)
-            ],
+            *other_days(),
         ],
         now=ASKED,
     )
 
 
-def refs(vault: Vault, question: str, k: int = 5, **options: bool) -> list[str]:
+def recalled(vault: Vault, question: str, k: int, **options: bool) -> dict[str, float]:
+    """The refs recall returns in order, each with its neighbour part."""
     from vault.services.recall import RecallRequest, recall
     from vault.storage.repositories.episodes import EpisodeRepository
 
     with vault.engine.connect() as connection:
         request = RecallRequest("ana", question, ASKED, k=k, options=RecallOptions(**options))
-        return [e.ref or "" for e in recall(EpisodeRepository(connection), request)]
+        found = recall(EpisodeRepository(connection), request)
+        return {e.ref or "": e.parts.neighbour for e in found}
+
+
+def refs(vault: Vault, question: str, k: int = 5, **options: bool) -> list[str]:
+    return list(recalled(vault, question, k, **options))
 
 
 def test_the_reply_to_a_matching_question_is_found_without_the_questions_words(
@@ -88,16 +99,7 @@ def test_a_turn_after_a_statement_gets_no_reply_lift(vault: Vault) -> None:
         [
             said("Bo", "I play instruments in a band these days.", "q", 0, "s1"),
             said("Ana", "mostly violin, and a bit of clarinet lately", "a", 600, "s1"),
-            *[
-                said(
-                    "Ana",
-                    f"the kids play outside all afternoon, day {n}",
-                    f"d{n}",
-                    DAY * (n + 2),
-                    f"s{n + 2}",
-                )
-                for n in range(8)
-            ],
+            *other_days(),
         ],
         now=ASKED,
     )
@@ -110,16 +112,7 @@ def test_a_question_ending_a_session_lifts_nothing_in_the_next(vault: Vault) -> 
         [
             said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
             said("Ana", "mostly violin, and a bit of clarinet lately", "a", DAY, "s9"),
-            *[
-                said(
-                    "Ana",
-                    f"the kids play outside all afternoon, day {n}",
-                    f"d{n}",
-                    DAY * (n + 2),
-                    f"s{n + 2}",
-                )
-                for n in range(8)
-            ],
+            *other_days(),
         ],
         now=ASKED,
     )
@@ -133,16 +126,7 @@ def test_a_reply_in_several_messages_is_one_burst_all_of_it_reachable(vault: Vau
             said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
             said("Ana", "oh good question!", "a1", 60, "s1"),
             said("Ana", "mostly violin, and a bit of clarinet lately", "a2", 70, "s1"),
-            *[
-                said(
-                    "Ana",
-                    f"the kids play outside all afternoon, day {n}",
-                    f"d{n}",
-                    DAY * (n + 2),
-                    f"s{n + 2}",
-                )
-                for n in range(8)
-            ],
+            *other_days(),
         ],
         now=ASKED,
     )
@@ -234,17 +218,6 @@ def test_a_reply_found_as_a_best_match_is_lifted_by_the_question_before_it(vault
         now=ASKED,
     )
     question = "violin folk club instruments"
-    on = refs_parts(vault, question, k=1)  # the reply and "d" are the two seeds
-    off = refs_parts(vault, question, k=2, replies=False)  # a plain neighbour's lift
+    on = recalled(vault, question, 1)  # the reply and "d" are the two seeds
+    off = recalled(vault, question, 2, replies=False)  # a plain neighbour's lift
     assert on["a"] == pytest.approx(2 * off["a"], abs=1e-5) and off["a"] > 0
-
-
-def refs_parts(vault: Vault, question: str, k: int = 2, **options: bool) -> dict[str, float]:
-    from vault.services.recall import RecallRequest, recall
-    from vault.storage.repositories.episodes import EpisodeRepository
-
-    with vault.engine.connect() as connection:
-        request = RecallRequest("ana", question, ASKED, k=k, options=RecallOptions(**options))
-        return {
-            e.ref or "": e.parts.neighbour for e in recall(EpisodeRepository(connection), request)
-        }

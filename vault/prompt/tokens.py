@@ -88,9 +88,9 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
 def count_each(texts: Sequence[str], encoding: str = DEFAULT_ENCODING) -> list[int]:
     """How many tokens each of `texts` is, each counted on its own.
 
-    A process that has built the full encoding remembers the counts of the texts it saw last
-    (a block's items recur from call to call); before that, one encoding cut to all of `texts`
-    counts them (what a one-shot command needs).
+    A process that has built the full encoding remembers the counts of the last 4,096 texts it
+    counted (a block's items recur from call to call); before that, one encoding cut to all of
+    `texts` counts them (what a one-shot command needs).
 
     Raises:
         InvalidInput: as `check_encoding`.
