@@ -218,3 +218,42 @@ def test_a_surname_in_a_persons_place_is_a_name_even_with_a_number_after_it() ->
 
 def test_what_a_card_or_sign_reads_is_still_an_address() -> None:
     assert redact_speech("my card reads 221 Baker Street")[1] == ("address",)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    named=st.sampled_from(["ssn is", "ssn", "passport", "passport no.", "license", "id card is"]),
+    number=st.sampled_from(["078-05-1120", "533380006", "DL 12345678", "AB123456", "X1234567"]),
+    after=st.lists(
+        st.sampled_from(["dont", "tell", "anyone", "and", "more", "ok", "thanks", "lol", "it"]),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_a_document_number_is_cut_alone_and_the_words_after_it_stay(
+    named: str, number: str, after: list[str]
+) -> None:
+    words = " ".join(after)
+    redacted, kinds = redact_speech(f"{named} {number} {words}")
+    assert kinds == ("document",)
+    assert redacted == f"{named} [document] {words}"
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    before=st.sampled_from(["my insta is", "tag", "dm me on insta", "follow", "its"]),
+    handle=st.from_regex(r"@[a-z]{2,8}\.[a-z]{0,3}[0-9]{1,3}", fullmatch=True),
+    after=st.sampled_from(["", " lol", " in the pic", " pls"]),
+)
+def test_a_handle_with_a_dot_is_no_email_and_leaves_the_word_before_it(
+    before: str, handle: str, after: str
+) -> None:
+    text = f"{before} {handle}{after}"
+    assert redact_speech(text) == (text, ())
+
+
+def test_an_address_spaced_around_its_at_and_dot_is_still_an_email() -> None:
+    for text in ("write to ana @ gmail . com", "ana.k @ example.org", "mail me: bo@foo.k88"):
+        redacted, kinds = redact_speech(text)
+        assert kinds == ("email",), text
+        assert "@" not in redacted, redacted

@@ -70,7 +70,11 @@ _SPELLED = re.compile(r"[\(\[\{<]\s*(?:at|dot)|\bdot\b", re.IGNORECASE)
 def _emails(text: str) -> list[Span]:
     spans = []
     if "@" in text:
-        spans = [Span("email", m.start(), m.end()) for m in _EMAIL.finditer(text)]
+        spans = [
+            Span("email", m.start(), m.end())
+            for m in _EMAIL.finditer(text)
+            if _attached(m.group(0))
+        ]
     lowered = text.lower()
     if ("at" not in lowered and "dot" not in lowered) or _AT_OR_DOT_WORD.search(text) is None:
         return spans
@@ -89,6 +93,14 @@ def _emails(text: str) -> list[Span]:
         ):
             spans.append(Span("email", match.start(), match.end()))
     return spans
+
+
+def _attached(written: str) -> bool:
+    """An address written whole ("ana@example.com"), or spaced ("ana @ gmail . com") only when
+    it ends in a mail domain's ending: "my insta is @ana.k88" is a handle after a word."""
+    if not any(ch.isspace() for ch in written):
+        return True
+    return re.split(r"\W+", written.rstrip())[-1].lower() in _TLDS
 
 
 # -- links
@@ -309,7 +321,10 @@ _DOCUMENT = re.compile(
     r"|routing)(?: (?:number|no\.?|num|#|code))?"
     r"|(?:id|document|insurance|policy|membership|member|account|acct|tax)"
     r" (?:number|no\.?|num|#))(?: is|:| =|'s)? ?#? ?"
-    r"(?P<value>(?=[A-Za-z0-9 -]{0,24}\d)[A-Za-z0-9](?:[A-Za-z0-9-]| (?=\w)){3,22}[A-Za-z0-9])",
+    # a space goes on with the number only before a group with a digit in its first four
+    # characters ("AB 12 34 56"): "078-05-1120 dont tell anyone" ends at the number
+    r"(?P<value>(?=[A-Za-z0-9 -]{0,24}\d)[A-Za-z0-9]"
+    r"(?:[A-Za-z0-9-]| (?=[A-Za-z]{0,3}\d)){3,22}[A-Za-z0-9])",
     re.IGNORECASE,
 )
 _SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
