@@ -221,3 +221,25 @@ def test_a_reply_found_as_a_best_match_is_lifted_by_the_question_before_it(vault
     on = recalled(vault, question, 1)  # the reply and "d" are the two seeds
     off = recalled(vault, question, 2, replies=False)  # a plain neighbour's lift
     assert on["a"] == pytest.approx(2 * off["a"], abs=1e-5) and off["a"] > 0
+
+
+def test_another_chats_messages_in_between_do_not_part_a_question_from_its_reply(
+    vault: Vault,
+) -> None:
+    """One owner, two chats written at once: the group's messages sent between Bo's question
+    and Ana's answer in their own chat are skipped, not taken for the end of that chat."""
+    group = [("Mia", "lol"), ("Jo", "same"), ("Mia", "who is up for a game later")]
+    vault.episodes.add(
+        "ana",
+        [
+            said("Bo", "What instruments do you play these days?", "q", 0, "dm"),
+            *(
+                said(who, text, f"g{n}", 20 + 10 * n, "group")
+                for n, (who, text) in enumerate(group)
+            ),
+            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 60, "dm"),
+            *other_days(),
+        ],
+        now=ASKED,
+    )
+    assert "a" in refs(vault, "What instruments does Ana play?", k=3)

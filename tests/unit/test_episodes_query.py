@@ -168,3 +168,22 @@ def test_whom_a_question_asks_about_among_those_who_spoke() -> None:
     assert about("What is Leo's and Mia's plan?", ("leo", "mia")) == {"leo", "mia"}
     assert about("What does Mia like?", ("mia",)) == {"mia"}
     assert about("What does Mia like?", ()) == set()
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    day=st.integers(1, 28),
+    month=st.integers(1, 12),
+    year=st.integers(2000, 2024),
+    form=st.sampled_from(
+        ["{y}-{m:02d}-{d:02d}", "{d} {M} {y}", "{M} {d}, {y}", "the {d}th of {M}"]
+    ),
+)
+def test_a_calendar_date_is_the_time_span_and_none_of_its_numbers_a_word(
+    day: int, month: int, year: int, form: str
+) -> None:
+    months = "January February March April May June July August September October November December"
+    written = form.format(y=year, m=month, d=day, M=months.split()[month - 1])
+    query = analyze(f"what did Ana buy on {written}?", datetime(2025, 1, 1, tzinfo=timezone.utc))
+    assert query.window is not None and query.window.start.day == day
+    assert [g.stem for g in query.groups] == ["ana", "buy"]

@@ -460,10 +460,13 @@ def analyze(query: str, now: datetime, *, dates: bool = True) -> Query:
     day: the latest such day not after `now` when the year is not given.
     """
     lowered = query.lower()
-    window = (_calendar_day(lowered, now) if dates else None) or _window(lowered, now)
+    day = _calendar_day(lowered, now) if dates else None
+    window = day[0] if day else _window(lowered, now)
     anchor = _anchor(lowered)
+    # the date's own numbers ("2025-03-05", "5 March 2025") are the time span, not words to find
+    said = lowered[: day[1]] + " " + lowered[day[2] :] if day else query
     groups: dict[str, WordGroup] = {}
-    for word in words(query):
+    for word in words(said):
         if word in STOPWORDS or word in MONTHS or word in WEEKDAYS or word in _NUMBERS:
             continue
         if dates and _ORDINAL_WORD.fullmatch(word):
@@ -495,19 +498,20 @@ _ORDINAL_WORD = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
 
-def _calendar_day(lowered: str, now: datetime) -> Window | None:
-    """The day a calendar date in the query names (None when it names none, or no real day)."""
+def _calendar_day(lowered: str, now: datetime) -> tuple[Window, int, int] | None:
+    """The day a calendar date in the query names, and where the date is written (None when
+    it names none, or no real day)."""
     found: tuple[int | None, int, int] | None = None
-    iso = _ISO_DAY.search(lowered)
-    if iso:
-        found = (int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
+    match: re.Match[str] | None = _ISO_DAY.search(lowered)
+    if match:
+        found = (int(match.group(1)), int(match.group(2)), int(match.group(3)))
     elif match := _MONTH_DAY.search(lowered):
         year = match.group(3)
         found = (int(year) if year else None, MONTHS.index(match.group(1)) + 1, int(match.group(2)))
     elif match := _DAY_MONTH.search(lowered):
         year = match.group(3)
         found = (int(year) if year else None, MONTHS.index(match.group(2)) + 1, int(match.group(1)))
-    if found is None:
+    if found is None or match is None:
         return None
     year, month, day = found
     today = _day_start(now)
@@ -517,7 +521,7 @@ def _calendar_day(lowered: str, now: datetime) -> Window | None:
             start = start.replace(year=now.year - 1)
     except ValueError:
         return None  # "February 30th": no such day
-    return Window(start, start + timedelta(days=1))
+    return Window(start, start + timedelta(days=1)), match.start(), match.end()
 
 
 def _names(query: str) -> list[str]:

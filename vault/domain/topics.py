@@ -3,9 +3,15 @@
 
 RAKE's candidate rule (Rose et al., 2010): a candidate is a run of content words between
 stopwords and punctuation. Runs of 1..3 words are kept (longer runs are cut into their
-trailing three), each word at least 3 letters and not a number; chat filler ("wow", "cool",
-"awesome") and a leading "Name:" are dropped. Pure and fast (about 20 us a message): it runs
-in every write of episodes. Measured alternatives are in docs/recall.md.
+trailing three), each word at least 3 letters and without a digit ("6:55am", "5th", a code);
+chat filler ("wow", "cool", "awesome"; the interjections and shorthand of chat: "ugh", "brb",
+"tbh") and a leading "Name:" are dropped. What nobody said as
+a word is no topic: links, vault's own redaction marks ("[email]") and an app's placeholders
+in angle brackets ("<Media omitted>") are taken out first. Chat spellings are read as the
+words they spell: a letter held for emphasis ("sooo", "yesss") counts once, and a contraction
+written without its apostrophe ("ive", "thats", "dont") is the stopword it contracts. Pure and
+fast (about 20 us a message): it runs in every write of episodes. Measured alternatives are
+in docs/recall.md.
 """
 
 from __future__ import annotations
@@ -21,6 +27,17 @@ PHRASE_WORDS = 3
 _SPEAKER = re.compile(r"^[^\W\d_][\w .'-]{0,40}:\s")
 _BREAK = re.compile(r"[.!?,;:()\[\]{}\"\u201c\u201d/\\|\n]+")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
+_NOT_SAID = re.compile(
+    r"(?:[a-z][a-z0-9+.-]{1,20}://|www\.)\S+"  # a link
+    r"|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,6}/\S*"  # a link without its scheme: "wa.me/44..."
+    r"|\[[a-z_]+\]"  # vault's redaction marks
+    r"|<[^<>\n]{1,40}>",  # an app's placeholder: "<Media omitted>"
+    re.IGNORECASE,
+)
+_HELD = re.compile(r"(.)\1{2,}")  # "sooo", "yesss": a letter held for emphasis
+# the endings a contraction keeps when its apostrophe is left out ("ive", "thats", "dont");
+# "ll" and "d" are left out: "well", "ill", "shed" are words of their own
+_CONTRACTED = ("nt", "ve", "re", "s", "m", "t")
 FILLER = frozenset(
     """
     wow cool awesome amazing great nice good glad sounds sound yeah yes yep nope okay hey hello
@@ -32,6 +49,8 @@ FILLER = frozenset(
     always never every everything something anything nothing someone everyone people person
     went go goes come came done given found hear heard now check continue happened doing
     know knew say saying mean means love loved like liked need needed try tried able
+    lmao lmfao rofl brb btw idk tbh ngl imo imho smh ikr tho thx pls plz wyd hbu ttyl omw
+    ugh hmm yay aww oops
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -39,19 +58,20 @@ FILLER = frozenset(
 def topics(text: str) -> list[str]:
     """The topics of one message, lower-cased, each once: its phrases of several words, then
     every word of its phrases, in order."""
-    body = _SPEAKER.sub("", text, count=1)
+    body = _NOT_SAID.sub(" . ", _SPEAKER.sub("", text, count=1))
     found: list[str] = []
     for piece in _BREAK.split(body.lower()):
         run: list[str] = []
         for word in (*_WORD.findall(piece), ""):
-            plain = word.replace("\u2019", "'")
+            plain = _HELD.sub(r"\1", word.replace("\u2019", "'"))
             if (
                 plain
                 and plain not in STOPWORDS
                 and plain not in FILLER
                 and "'" not in plain
                 and len(plain) >= 3
-                and not plain.isdigit()
+                and not any(ch.isdigit() for ch in plain)
+                and not _contracted(plain)
             ):
                 run.append(plain)
                 continue
@@ -63,6 +83,13 @@ def topics(text: str) -> list[str]:
     phrases = [p for p in dict.fromkeys(found) if " " in p][:PER_EPISODE]
     singles = [w for p in found for w in p.split() if not (w.endswith("ed") and len(w) > 4)]
     return [*phrases, *dict.fromkeys(singles)][: PER_EPISODE * 2]
+
+
+def _contracted(word: str) -> bool:
+    """A stopword and the ending of a contraction, written without the apostrophe."""
+    return any(
+        word.endswith(ending) and word[: -len(ending)] in STOPWORDS for ending in _CONTRACTED
+    )
 
 
 def topic_keys(text: str) -> list[str]:

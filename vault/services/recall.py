@@ -381,7 +381,9 @@ def _add_neighbours(
             rows = iter(side)
             for row in rows:  # nearest first
                 other = known.get(row.id) or _candidate(row)
-                if not _passes(other, search.filters) or not _same_session(last, other):
+                if not _same_session(last, other):
+                    continue  # another chat's message sent in between: this chat goes on
+                if not _passes(other, search.filters):
                     break
                 known.setdefault(other.id, other)
                 if bursts and _same_burst(last, other):
@@ -431,9 +433,9 @@ def _burst_from(
     chain = [first]
     for row in rows:
         other = known.get(row.id) or _candidate(row)
-        if not _passes(other, filters) or not _same_session(chain[-1], other):
-            break
-        if not _same_burst(chain[-1], other):
+        if not _same_session(chain[-1], other):
+            continue
+        if not _passes(other, filters) or not _same_burst(chain[-1], other):
             break
         known.setdefault(other.id, other)
         chain.append(other)
