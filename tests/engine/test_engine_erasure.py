@@ -14,10 +14,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from freezegun import freeze_time
+
 from tests.conftest import T0
 from tests.engine.engine_statements import read_memory, write_memory
 from tests.engine.test_engine_table import cli, fact, rows
-from vault import FactIn, NoteIn, PatternIn, open_vault
+from vault import Category, FactIn, NoteIn, PatternIn, Retraction, open_vault
 
 ERASED_AT = T0 + timedelta(days=1)
 AFTER = "2026-03-04T08:00:00Z"  # a learned_at after the erasure
@@ -150,3 +152,54 @@ def test_a_fact_learned_in_the_second_of_the_erasure_but_after_it_is_new(tmp_pat
         facts = {f.text: f for f in vault.facts("ana", now=later)}
     assert set(facts) == {"primary sport: running", "has a sore knee zqxjv"}
     assert facts["has a sore knee zqxjv"].learned_at > erased_at
+
+
+def test_a_stale_write_back_after_the_athlete_resolved_a_fact_brings_nothing_back(
+    tmp_path: Path,
+) -> None:
+    """Removed without an erasure record (the knee healed): its archive row says when."""
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    with open_vault(path) as vault:
+        retraction = Retraction(category=Category.INJURY, tags=frozenset({"body:knee"}))
+        archived = vault.merge("ana", [retraction], now=ERASED_AT).archived
+    assert [a.original_text for a in archived] == ["has a sore knee zqxjv"]
+    write_memory(path, "ana", stale)
+    facts, _patterns, _notes = _state(path)
+    assert facts == {"primary sport: running"}
+
+
+def test_a_stale_write_back_after_decay_archived_a_fact_brings_nothing_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge(
+            "ana",
+            [FactIn(text="prefers evening sessions", confidence=0.55), FactIn(text="runs 5k")],
+            now=T0,
+        )
+    stale = read_memory(path, "ana")
+    with freeze_time(T0 + timedelta(weeks=13)):  # 0.55 x 0.95^13 is under 0.3; 0.8 is not
+        with open_vault(path) as vault:
+            assert vault.decay().archived == 1
+            assert {f.text for f in vault.facts("ana")} == {"runs 5k"}
+        write_memory(path, "ana", stale)
+        facts, _patterns, _notes = _state(path)
+    assert facts == {"runs 5k"}
+
+
+def test_a_learned_at_later_than_the_row_itself_is_no_new_statement(tmp_path: Path) -> None:
+    """A clock running ahead (or a time given by hand) dates a fact after the erasure; the
+    row that carries it was written before that time, so it says nothing new."""
+    path = tmp_path / "vault.db"
+    stale = _ana(path)
+    with open_vault(path) as vault:
+        vault.forget("ana", "knee", now=ERASED_AT)
+    stale["key_facts"] = [
+        {**f, "learned_at": "2099-01-01T00:00:00Z"} if "knee" in f["fact"] else f
+        for f in stale["key_facts"]
+    ]
+    write_memory(path, "ana", stale)
+    facts, _patterns, _notes = _state(path)
+    assert facts == {"primary sport: running"}

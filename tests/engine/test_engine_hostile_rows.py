@@ -243,3 +243,58 @@ def test_a_row_of_thousands_of_unreadable_items_is_reported_in_a_few_lines(ana: 
     assert len(left_out) == LEFT_OUT_LISTED + 1
     assert left_out[-1].endswith("key_facts left out: 4990 more item(s), not listed one by one")
     assert rows(ana, "SELECT COUNT(*) FROM engine_skipped_items") == [(LEFT_OUT_LISTED + 1,)]
+
+
+def test_items_left_out_of_every_list_are_counted_per_list_and_the_rest_applied(
+    ana: Path,
+) -> None:
+    unreadable = [None] * LEFT_OUT_LISTED  # the first ten, listed one by one
+    row = memory(*unreadable, fact("has two kids"), patterns=[7, "naps after lunch"], notes=[{}])
+    write_memory(ana, "ana", row)
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        assert {f.text for f in vault.facts("ana")} == {"primary sport: running", "has two kids"}
+        assert [p.text for p in vault.patterns("ana")] == ["naps after lunch"]
+    assert report.refused == 0
+    left_out = [line for line in report.lines if "left out" in line]
+    assert left_out[LEFT_OUT_LISTED:] == [
+        "ana: patterns left out: 1 more item(s), not listed one by one",
+        "ana: coaching_notes left out: 1 more item(s), not listed one by one",
+    ]
+    recorded = rows(ana, "SELECT item FROM engine_skipped_items WHERE position IS NULL")
+    assert sorted(recorded) == [("coaching_notes",), ("patterns",)]
+
+
+def test_only_the_latest_unreadable_row_of_a_key_is_kept(ana: Path) -> None:
+    for n in range(30):
+        _engine_writes(ana, "ana", "{oops" + str(n))
+    _engine_writes(ana, "bob", "[1, 2]")
+    _every_write_works(ana, "q")
+    kept = rows(ana, "SELECT athlete_id, memory_json FROM engine_inbox ORDER BY id")
+    assert kept == [("ana", "{oops29"), ("bob", "[1, 2]")]
+
+
+def test_an_athletes_rows_under_many_keys_are_erased_a_bounded_number_of_ids_at_a_time(
+    ana: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """However many rows name the athlete, no statement binds more ids than SQLite allows
+    (here a limit of 4 bound values, and 2 ids a statement)."""
+    from sqlalchemy import create_engine, event
+
+    from vault.storage.repositories import engine_table
+
+    monkeypatch.setattr(engine_table, "_IDS_PER_STATEMENT", 2)
+    for key in (" ana", "ana ", "\tana", "ana\n", " ana "):
+        _engine_writes(ana, key, "{oops")
+    engine = create_engine(f"sqlite:///{ana}")
+    event.listen(
+        engine,
+        "connect",
+        lambda raw, _record: raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 4),
+    )
+    with engine.begin() as connection:
+        # vault's row and the five the engine wrote, and their five inbox copies
+        assert engine_table.EngineTableRepository(connection).purge("ana") == 11
+    engine.dispose()
+    assert rows(ana, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
+    assert rows(ana, "SELECT COUNT(*) FROM athlete_memory") == [(0,)]

@@ -182,7 +182,7 @@ def changes(
                 fact.text,
                 when,
                 confidence,
-                _source(fact.source, result.notes),
+                _source(fact, result.notes),
                 fact.learned_at,
                 fact.position,
             )
@@ -232,8 +232,9 @@ def _fact(
         return None
     confidence = item.get("confidence")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        notes.append(
-            f"key_facts[{position}]: confidence {_shown(confidence)} is not a number; taken as 0.5"
+        notes.append(  # the value is not shown: the row's values may hold personal data
+            f"key_facts[{position}]: confidence ({type(confidence).__name__}) is not a number; "
+            "taken as 0.5"
         )
         confidence = 0.5
     elif not math.isfinite(confidence):
@@ -256,24 +257,24 @@ def _integer(text: str) -> int | float:
     return int(text) if len(text) <= _INT_DIGITS else float(text)
 
 
-def _shown(value: object) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
 def _clamped(fact: EngineFact, notes: list[str]) -> float:
     if 0.0 <= fact.confidence <= 1.0:
         return fact.confidence
     clamped = min(1.0, max(0.0, fact.confidence))
-    notes.append(f"{_shown(fact.text)}: confidence {fact.confidence:g} clamped to {clamped:g}")
+    notes.append(
+        f"key_facts[{fact.position}]: confidence {fact.confidence:g} clamped to {clamped:g}"
+    )
     return clamped
 
 
-def _source(raw: str, notes: list[str]) -> Source:
-    known = _SOURCES.get(raw.strip().lower())
+def _source(fact: EngineFact, notes: list[str]) -> Source:
+    known = _SOURCES.get(fact.source.strip().lower())
     if known is not None:
         return known
-    notes.append(f"source {_shown(raw)} recorded as {FALLBACK_SOURCE.value}")
+    notes.append(
+        f"key_facts[{fact.position}]: a source outside vault's list, recorded as "
+        f"{FALLBACK_SOURCE.value}"
+    )
     return FALLBACK_SOURCE
 
 

@@ -209,7 +209,7 @@ def _apply(
     found = changes(_previous(row.previous_json), current, written_at)
     lines = list(found.notes)
     left_out = list(current.left_out)
-    observations = _not_erased(uow, athlete_id, found.observations, lines)
+    observations = _not_erased(uow, athlete_id, found.observations, lines, written_at)
     candidates = _within_caps(observations, legacy, lines, left_out)
     if candidates:
         merge(uow, athlete_id, candidates, now, policy)
@@ -246,42 +246,65 @@ _NONE = {"facts": 0, "patterns": 0, "notes": 0}
 
 
 def _not_erased(
-    uow: UnitOfWork, athlete_id: str, observations: list[Observation], lines: list[str]
+    uow: UnitOfWork,
+    athlete_id: str,
+    observations: list[Observation],
+    lines: list[str],
+    written_at: datetime,
 ) -> list[Observation]:
     """Erasure wins over a stale write-back (docs/engine.md, "What was erased stays erased").
 
     A fact equal to an erased item, or of an athlete deleted since, stays erased unless its
     `learned_at` comes after the erasure (a new statement); a pattern or note equal to an erased
-    one stays erased. An item vault holds again (stated anew after its erasure) is not erased.
-    The lines name no erased text: they are logged and printed.
+    one stays erased. The same holds for what vault removed without erasing it (resolved by
+    the athlete, replaced, decayed, past a cap: its archive row says when). A `learned_at`
+    later than the row's own writing is no evidence of anything new. An item vault holds again
+    (stated anew after its removal) is not erased. The lines name no text: they are logged and
+    printed.
     """
     if not observations:
         return observations
     erased = erased_items(uow, athlete_id, [o.text for o in observations])
     deleted = athlete_erased_at(uow, athlete_id)
-    if not erased and deleted is None:
+    removed = _removed(uow, athlete_id)
+    if not erased and deleted is None and not removed:
         return observations
     active = {erasure_text(state.text) for state in uow.memory.load_active(athlete_id)}
     kept = []
     for observation in observations:
+        text = erasure_text(observation.text)
         when = erased.get(observation.text)
         if observation.kind == "fact" and deleted is not None:
-            when = deleted if when is None else max(when, deleted)
-        new_statement = (
-            observation.kind == "fact"
-            and observation.learned_at is not None
-            and when is not None
-            and observation.learned_at > when
-        )
-        if when is None or new_statement or erasure_text(observation.text) in active:
+            when = max(when, deleted) if when is not None else deleted
+        archived = removed.get((observation.kind, text))
+        if text in active:
             kept.append(observation)
-        else:
+        elif when is not None and not _learned_after(observation, when, written_at):
             lines.append(f"a {observation.kind} erased at {utc_text(when)} stays erased")
+        elif archived is not None and not _learned_after(observation, archived, written_at):
+            lines.append(f"a {observation.kind} removed at {utc_text(archived)} stays removed")
+        else:
+            kept.append(observation)
     return kept
 
 
+def _learned_after(observation: Observation, moment: datetime, written_at: datetime) -> bool:
+    """A fact the engine learned after `moment` (and not after it wrote the row)."""
+    learned = observation.learned_at
+    return observation.kind == "fact" and learned is not None and moment < learned <= written_at
+
+
+def _removed(uow: UnitOfWork, athlete_id: str) -> dict[tuple[str, str], datetime]:
+    """The athlete's archived items by kind and erasure text: when each last left."""
+    found: dict[tuple[str, str], datetime] = {}
+    for item in uow.archive.for_athlete(athlete_id):
+        key = (item.kind.value, erasure_text(item.original_text))
+        found[key] = max(found.get(key, item.archived_at), item.archived_at)
+    return found
+
+
 # Items left out of one row that are listed (in the report, the log and the record); the rest
-# are counted in one more entry, so a row of 20,000 unreadable items is 11 lines, not 20,000.
+# are counted in one more entry per list, so a row of 20,000 unreadable items is a dozen lines.
 LEFT_OUT_LISTED = 10
 
 
@@ -289,9 +312,16 @@ def _listed(left_out: list[LeftOut]) -> list[LeftOut]:
     if len(left_out) <= LEFT_OUT_LISTED:
         return left_out
     rest = left_out[LEFT_OUT_LISTED:]
-    lists = ", ".join(sorted({i.item for i in rest}))
-    summary = LeftOut(lists, None, f"{len(rest)} more item(s), not listed one by one")
-    return [*left_out[:LEFT_OUT_LISTED], summary]
+    counted = {
+        item: sum(i.item == item for i in rest) for item in dict.fromkeys(i.item for i in rest)
+    }
+    return [
+        *left_out[:LEFT_OUT_LISTED],
+        *(
+            LeftOut(item, None, f"{n} more item(s), not listed one by one")
+            for item, n in counted.items()
+        ),
+    ]
 
 
 # At most this many items of a kind are read (validated, checked for personal data) per row:

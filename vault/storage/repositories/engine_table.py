@@ -28,6 +28,12 @@ _PENDING = text(
 )
 _APPLIED = text("DELETE FROM engine_inbox WHERE id = :id")
 _REFUSE = text("UPDATE engine_inbox SET refused = :reason WHERE id = :id")
+# the latest unreadable row of a key is the one that matters (the engine's next row replaces it)
+_OLDER_REFUSED = text(
+    "DELETE FROM engine_inbox WHERE refused IS NOT NULL AND id < :id "
+    "AND athlete_id IS (SELECT athlete_id FROM engine_inbox WHERE id = :id)"
+)
+_IDS_PER_STATEMENT = 500  # far under SQLite's limit of bound values
 _TAKE_DIRTY = text("DELETE FROM engine_dirty RETURNING athlete_id")
 _MARK = text("INSERT OR IGNORE INTO engine_dirty (athlete_id) VALUES (:athlete)")
 _PUBLISH = text(
@@ -105,6 +111,7 @@ class EngineTableRepository:
     def refuse(self, row_id: int, reason: str) -> None:
         """Keep a row vault cannot read at all, with the reason (doctor lists them)."""
         self._connection.execute(_REFUSE, {"id": row_id, "reason": reason})
+        self._connection.execute(_OLDER_REFUSED, {"id": row_id})
 
     def take_dirty(self) -> list[str]:
         """The athletes whose memory changed since the last publish; the list is emptied."""
@@ -150,7 +157,10 @@ class EngineTableRepository:
             for row_id, key in self._connection.execute(keys)
             if canonical_key(key) == athlete_id and not (variants_only and key == athlete_id)
         ]
-        return rowcount(self._connection.execute(drop, {"ids": ids})) if ids else 0
+        return sum(
+            rowcount(self._connection.execute(drop, {"ids": ids[at : at + _IDS_PER_STATEMENT]}))
+            for at in range(0, len(ids), _IDS_PER_STATEMENT)
+        )
 
     def record_adoption(
         self, athlete_id: str | None, status: str, reason: str | None, counts: dict[str, int]
