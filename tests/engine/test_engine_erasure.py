@@ -14,12 +14,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from freezegun import freeze_time
 
 from tests.conftest import T0
 from tests.engine.engine_statements import read_memory, write_memory
 from tests.engine.test_engine_table import cli, fact, rows
-from vault import Category, FactIn, NoteIn, PatternIn, Retraction, open_vault
+from vault import AthleteNotFound, Category, FactIn, NoteIn, PatternIn, Retraction, open_vault
 
 ERASED_AT = T0 + timedelta(days=1)
 AFTER = "2026-03-04T08:00:00Z"  # a learned_at after the erasure
@@ -203,3 +204,27 @@ def test_a_learned_at_later_than_the_row_itself_is_no_new_statement(tmp_path: Pa
     write_memory(path, "ana", stale)
     facts, _patterns, _notes = _state(path)
     assert facts == {"primary sport: running"}
+
+
+def test_delete_erases_what_the_engine_left_of_an_athlete_vault_never_held(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+    write_memory(path, "mo", {"key_facts": "has crestmarrow syndrome"})  # no list: unreadable
+    write_memory(path, " nell", [{"fact": "has crestmarrow syndrome"}])  # a variant key, a list
+    withheld = {"key_facts": [fact("call me on pia.k@example.org crestmarrow")]}
+    write_memory(path, "pia", withheld)  # every item withheld: the athlete is never made
+    with open_vault(path) as vault:
+        vault.admin.sync_engine()
+        assert vault.summary("pia") is None
+        for athlete in ("mo", "nell", "pia"):
+            assert vault.delete_athlete(athlete)  # counts of what was erased
+        with pytest.raises(AthleteNotFound):
+            vault.delete_athlete("zed")  # nothing of theirs anywhere
+        assert {f.text for f in vault.facts("ana")} == {"primary sport: running"}
+    assert rows(path, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
+    assert rows(path, "SELECT COUNT(*) FROM engine_skipped_items") == [(0,)]
+    assert rows(path, "SELECT athlete_id FROM athlete_memory") == [("ana",)]
+    assert not _on_disk(path, b"crestmarrow")

@@ -213,8 +213,15 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str, now: datetime | None = None
     """Erase the athlete from every table, archive included; counts per table.
 
     The erasure record keeps a keyed hash of each erased item and of the athlete (never the
-    text), so a stale copy written back later does not bring them back."""
-    _require_athlete(uow, athlete_id)
+    text), so a stale copy written back later does not bring them back. An athlete vault
+    never held, of whom the engine left rows (unreadable ones, or ones that brought nothing
+    vault could keep) or a record of items left out, has those erased; with none of them
+    either, AthleteNotFound."""
+    if not lock_athlete(uow.connection, athlete_id):
+        traces = _erase_engine_traces(uow, athlete_id)
+        if not traces:
+            raise AthleteNotFound(athlete_id)
+        return traces
     counts: dict[str, int] = {}
     # an id that collided with this one when ids were normalized is the same name: erase it too
     twins = [athlete_id, *uow.athletes.unnormalized_twins(athlete_id)]
@@ -233,19 +240,22 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str, now: datetime | None = None
             *uow.athletes.erase(athlete).items(),
         ]:
             counts[table] = counts.get(table, 0) + count
-    legacy = purge_legacy_copy(uow.connection, athlete_id)
-    if legacy:
-        counts["legacy_athlete_memory"] = legacy
-    engine_table = EngineTableRepository(uow.connection)
-    engine_rows = engine_table.purge(athlete_id) if engine_table.present else 0
-    if engine_rows:
-        counts["athlete_memory"] = engine_rows
-    skipped = purge_skipped(uow.connection, athlete_id)  # keyed by the plain athlete id
-    if skipped:
-        counts["engine_skipped_items"] = skipped
+    counts.update(_erase_engine_traces(uow, athlete_id))
     if counts.get("episodes"):
         purge_erased_terms(uow.connection)
     return counts
+
+
+def _erase_engine_traces(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
+    """The legacy copy, the engine's rows under every key naming the athlete, and the record
+    of items left out (keyed by the plain athlete id): counts per table, those found only."""
+    engine_table = EngineTableRepository(uow.connection)
+    counts = {
+        "legacy_athlete_memory": purge_legacy_copy(uow.connection, athlete_id),
+        "athlete_memory": engine_table.purge(athlete_id) if engine_table.present else 0,
+        "engine_skipped_items": purge_skipped(uow.connection, athlete_id),
+    }
+    return {table: count for table, count in counts.items() if count}
 
 
 def cleanup_archive(
