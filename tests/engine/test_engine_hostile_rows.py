@@ -298,3 +298,32 @@ def test_an_athletes_rows_under_many_keys_are_erased_a_bounded_number_of_ids_at_
     engine.dispose()
     assert rows(ana, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
     assert rows(ana, "SELECT COUNT(*) FROM athlete_memory") == [(0,)]
+
+
+def test_a_text_over_the_input_limit_is_left_out_before_any_work_on_it(
+    ana: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 2 MB text is refused by its length alone: nothing normalizes it (that costs seconds
+    on texts of megabytes, under the write lock)."""
+    from vault.domain import engine_document
+    from vault.domain.limits import TEXT_INPUT_MAX
+    from vault.services import engine_sync
+
+    def short_only(text: str) -> str:
+        assert len(text) <= TEXT_INPUT_MAX, "a text over the input limit was worked on"
+        return normalize(text)
+
+    normalize = engine_document.normalize_text
+    monkeypatch.setattr(engine_document, "normalize_text", short_only)
+    monkeypatch.setattr(engine_sync, "normalize_text", short_only)
+    huge = "a.!" * 700_000
+    write_memory(ana, "ana", memory(fact(huge), fact("has two kids"), patterns=[huge]))
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        assert {f.text for f in vault.facts("ana")} == {"primary sport: running", "has two kids"}
+    assert report.refused == 0
+    reasons = {r for (r,) in rows(ana, "SELECT reason FROM engine_skipped_items")}
+    assert reasons == {
+        "text: text is 2100000 characters; the limit is 200",
+        "text: text is 2100000 characters; the limit is 300",
+    }

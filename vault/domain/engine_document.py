@@ -35,6 +35,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from vault.domain.errors import InvalidInput
+from vault.domain.limits import FACT_TEXT_MAX, ITEM_TEXT_MAX, TEXT_INPUT_MAX
 from vault.domain.models import validated_athlete
 from vault.domain.text import normalize_text
 from vault.domain.times import parse_iso_time
@@ -213,11 +214,21 @@ def _texts(
 ) -> tuple[tuple[int, str], ...]:
     kept = []
     for position, item in enumerate(_list(document, key, left_out)):
-        if isinstance(item, str) and item.strip():
-            kept.append((position, item))
-        else:
+        if not isinstance(item, str) or not item.strip():
             left_out.append(LeftOut(key, position, "not a text"))
+        elif (too_long := _too_long(item, ITEM_TEXT_MAX)) is not None:
+            left_out.append(LeftOut(key, position, too_long))
+        else:
+            kept.append((position, item))
     return tuple(kept)
+
+
+def _too_long(text: str, limit: int) -> str | None:
+    """Why a text is left out unread (as input validation says it), before any work on it: a
+    10 MB text costs seconds to normalize, and the write lock is held meanwhile."""
+    if len(text) <= TEXT_INPUT_MAX:
+        return None
+    return f"text: text is {len(text)} characters; the limit is {limit}"
 
 
 def _fact(
@@ -229,6 +240,9 @@ def _fact(
     text = item.get("fact")
     if not isinstance(text, str) or not text.strip():
         left_out.append(LeftOut("key_facts", position, "no fact text"))
+        return None
+    if (too_long := _too_long(text, FACT_TEXT_MAX)) is not None:
+        left_out.append(LeftOut("key_facts", position, too_long))
         return None
     confidence = item.get("confidence")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
