@@ -297,6 +297,7 @@ class Vault:
         if isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, float)):
             raise InvalidInput(f"min_confidence must be a number, got {min_confidence!r}")
         athlete = validated_athlete(athlete_id)
+        self._store.settle_before_reading()
         with self._store.read_one() as connection:
             found = queries.facts(
                 connection,
@@ -320,14 +321,17 @@ class Vault:
     def memory(self, athlete_id: str, now: datetime | None = None) -> AthleteMemory:
         """Everything active for the athlete as of `now`: facts, patterns, notes."""
         athlete = validated_athlete(athlete_id)
+        self._store.settle_before_reading()
         with self._store.read() as connection:
             return queries.memory(connection, athlete, moment(now), self.decay_policy)
 
     def patterns(self, athlete_id: str) -> list[ListItem]:
+        self._store.settle_before_reading()
         with self._store.read() as connection:
             return queries.list_items(connection, validated_athlete(athlete_id), Kind.PATTERN)
 
     def notes(self, athlete_id: str) -> list[ListItem]:
+        self._store.settle_before_reading()
         with self._store.read() as connection:
             return queries.list_items(connection, validated_athlete(athlete_id), Kind.NOTE)
 
@@ -353,10 +357,12 @@ class Vault:
             return services.fact_history(uow, fact_id)
 
     def summary(self, athlete_id: str) -> AthleteSummary | None:
+        self._store.settle_before_reading()
         with self._store.read() as connection:
             return queries.summary(connection, validated_athlete(athlete_id))
 
     def summaries(self) -> list[AthleteSummary]:
+        self._store.settle_before_reading()
         with self._store.read() as connection:
             return queries.all_summaries(connection)
 
@@ -496,8 +502,15 @@ class Vault:
         report."""
         athlete = validated_athlete(athlete_id)
         at = moment(now)
-        with self._store.read_one() as connection:
-            rows = queries.prompt_rows(connection, athlete, at, self.decay_policy)
+        rows = None
+        if self._store.has_engine_inbox:  # the read also says whether the engine left rows
+            with self._store.read_one() as connection:
+                rows = queries.prompt_rows_or_waiting(connection, athlete, at, self.decay_policy)
+            if rows is None:
+                self._store.settle_engine("reading memory")
+        if rows is None:
+            with self._store.read_one() as connection:
+                rows = queries.prompt_rows(connection, athlete, at, self.decay_policy)
         return render_rows(rows, budget=budget, encoding=encoding)
 
     def contract(

@@ -89,6 +89,47 @@ def test_a_read_only_vault_says_its_export_leaves_out_the_engines_rows(engine_wr
     assert NEW_FACT not in json.dumps(document)
 
 
+READS = {
+    "facts": lambda vault: [f.text for f in vault.facts("ana")],
+    "top_facts": lambda vault: [f.text for f in vault.top_facts("ana")],
+    "memory_block": lambda vault: vault.memory_block("ana").text,
+    "contract": lambda vault: vault.contract("ana"),
+    "memory": lambda vault: [f.text for f in vault.memory("ana").facts],
+    "summary of an athlete only the engine wrote": lambda vault: vault.summary("bea"),
+}
+
+
+@pytest.mark.parametrize("read", READS, ids=list(READS))
+def test_every_library_read_of_memory_applies_waiting_rows_first(
+    engine_wrote: Path, read: str
+) -> None:
+    with open_vault(engine_wrote) as vault:
+        shown = READS[read](vault)
+    assert shown is not None and (read.startswith("summary") or NEW_FACT in json.dumps(shown))
+    assert rows(engine_wrote, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
+
+
+@pytest.mark.parametrize("read", READS, ids=list(READS))
+def test_a_read_only_vault_says_its_reads_leave_out_the_engines_rows(
+    engine_wrote: Path, read: str
+) -> None:
+    with open_vault(engine_wrote, read_only=True) as vault:
+        with pytest.warns(EngineWritesNotApplied, match="reading memory leaves out 2 row"):
+            shown = READS[read](vault)
+    assert NEW_FACT not in json.dumps(shown)
+
+
+@pytest.mark.parametrize(
+    "args", [("stats", "--json"), ("sql", "--json", "SELECT text FROM active_facts")]
+)
+def test_the_analyst_commands_apply_waiting_rows_first(
+    engine_wrote: Path, args: tuple[str, ...]
+) -> None:
+    output = _cli(engine_wrote, *args)
+    assert (NEW_FACT in output) or '"facts": 3' in output
+    assert rows(engine_wrote, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
+
+
 LONG = "after every long run on the coast path it takes two full rest days to feel fresh again"
 
 

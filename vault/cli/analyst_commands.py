@@ -6,14 +6,18 @@ import csv
 import io
 import itertools
 import json
+import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
 
 from vault.api import Vault
-from vault.cli.app import FloatRange, database_url, echo_json, main
+from vault.cli.app import FloatRange, apply_engine_writes, database_url, echo_json, main
 from vault.cli.output import table
+from vault.domain.errors import VaultError
+from vault.facade.store import EngineWritesNotApplied
 from vault.storage.engine import create_vault_engine, sqlite_file
 from vault.storage.sql_firewall import MAX_RESULT_BYTES
 
@@ -61,6 +65,7 @@ def sql(
         raise click.UsageError("QUERY is empty")
     with (
         _read_only_vault(ctx) as vault,
+        _said_once(),
         vault.admin.sql(
             query, timeout=timeout, limit=limit, max_bytes=int(max_mb * 1024 * 1024)
         ) as (
@@ -106,7 +111,7 @@ def _emit(
 @click.pass_context
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Count the rows of every vault table and the stored facts per category."""
-    with _read_only_vault(ctx) as vault:
+    with _read_only_vault(ctx) as vault, _said_once():
         counts = vault.admin.stats()
     if as_json:
         echo_json(counts)
@@ -117,9 +122,29 @@ def stats(ctx: click.Context, as_json: bool) -> None:
 
 
 def _read_only_vault(ctx: click.Context) -> Vault:
-    """The file opened read-only as it is (no schema check: an analyst may read any revision)."""
+    """The file opened read-only as it is (no schema check: an analyst may read any revision),
+    after the engine's waiting rows are applied, as every reading command does (a file vault
+    cannot write, or at another revision, is read as it is, with a warning saying so)."""
     url = database_url(ctx)
     path = sqlite_file(url)
     if path is not None and not path.exists():
         raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
-    return Vault(create_vault_engine(url, read_only=True))
+    vault = Vault(create_vault_engine(url, read_only=True))
+    try:
+        waiting = vault.admin.engine_writes_waiting()
+    except VaultError:
+        waiting = 0  # a file from before the engine's table: nothing of the engine to apply
+    if waiting:
+        vault.close()
+        apply_engine_writes(url)
+        vault = Vault(create_vault_engine(url, read_only=True))
+    return vault
+
+
+@contextmanager
+def _said_once() -> Iterator[None]:
+    """The reads of an analyst command: what `_read_only_vault` could not apply it said once,
+    in the CLI's words; the library's warning would say it again."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EngineWritesNotApplied)
+        yield

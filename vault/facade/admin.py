@@ -70,6 +70,7 @@ class Admin:
     def stats(self) -> dict[str, dict[str, int]]:
         """Rows per vault table (`tables`) and stored facts per category (`facts_by_category`),
         from one read transaction."""
+        self._store.settle_before_reading()
         with self._store.read() as connection:
             return {
                 "tables": queries.table_counts(connection),
@@ -104,6 +105,7 @@ class Admin:
         """
         engine = self._store.engine
         explain = sql_firewall.check_query(query, engine.dialect.name)
+        self._store.settle_before_reading()
         errors = engine.dialect.loaded_dbapi.Error
         with engine.connect() as connection:
             try:

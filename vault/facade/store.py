@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Engine, exc
+from sqlalchemy import Connection, Engine, exc, text
 
 from vault.domain.errors import ConflictError, InvalidInput, StorageError
 from vault.domain.models import aware_in_range
@@ -33,8 +33,12 @@ def vault_error(error: exc.DBAPIError) -> Exception:
 
 
 class EngineWritesNotApplied(UserWarning):
-    """An export, copy or backup of a vault it could not write leaves out the engine's
+    """A read, export, copy or backup of a vault it could not write leaves out the engine's
     waiting rows (docs/engine.md)."""
+
+
+_ANY_WAITING = text("SELECT EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL)")
+_INBOX_EXISTS = text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'engine_inbox'")
 
 
 class Store:
@@ -50,6 +54,7 @@ class Store:
         self._reader: Connection | None = None
         self._reader_lock = threading.Lock()
         self._published: PublishedRows | None = None  # spares re-rendering an unchanged row
+        self._has_engine_inbox: bool | None = None  # known at the first read of memory
 
     def unit_of_work(self) -> UnitOfWork:
         """A write unit of work for callers composing steps: the same retry, engine upkeep and
@@ -104,6 +109,30 @@ class Store:
                 stacklevel=3,
             )
             return 0
+
+    def settle_before_reading(self) -> None:
+        """Before a read of memory (facts, a summary, the contract, ...): the engine's waiting
+        rows are applied first, so the reader sees what the engine wrote (docs/engine.md). One
+        read of the inbox when nothing waits; a vault opened read-only is read as it is, with
+        an EngineWritesNotApplied warning. (The MEMORY block's read asks in its own statement:
+        `has_engine_inbox`, then `settle_engine`.)"""
+        if not self.has_engine_inbox:
+            return
+        with self.read_one() as connection:
+            waiting = connection.execute(_ANY_WAITING).scalar()
+        if waiting:
+            self.settle_engine("reading memory")
+
+    @property
+    def has_engine_inbox(self) -> bool:
+        """A SQLite file at revision 0007 or later (an analyst may open an older one)."""
+        if self._has_engine_inbox is None:
+            with self.read_one() as connection:
+                found = (
+                    connection.execute(_INBOX_EXISTS).first() if is_sqlite(self.engine) else None
+                )
+            self._has_engine_inbox = found is not None
+        return self._has_engine_inbox
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

@@ -85,7 +85,10 @@ _SUMMARY = select(views.athlete_summary).where(
 )
 
 
-def _prompt_rows_statement(with_origins: bool = False) -> Any:
+_WAITING = "waiting"
+
+
+def _prompt_rows_statement(with_origins: bool = False, waiting: bool = False) -> Any:
     """Every item of the athlete as (kind, id, text, confidence, base, last reinforced,
     category, due): facts from their table (today's confidence is computed from these),
     patterns and notes from theirs. One statement, one snapshot, no ORDER BY: the rows are
@@ -94,7 +97,10 @@ def _prompt_rows_statement(with_origins: bool = False) -> Any:
 
     Patterns and notes come from their tables: the `active_*` views add a window rank that
     SQLite cannot push the athlete filter through (measured: 34 vs 20 µs per read).
-    `with_origins` adds each fact's source and learned_at (what the engine's row carries).
+    `with_origins` adds each fact's source and learned_at (what the engine's row carries);
+    `waiting` one more row when the engine left rows vault has not applied (SQLite at
+    revision 0007 or later), so a reader of the MEMORY block learns it without another
+    statement.
     """
     f = _facts_table
     origins = [as_stored(f.c.source), as_stored(f.c.learned_at)] if with_origins else []
@@ -127,11 +133,19 @@ def _prompt_rows_statement(with_origins: bool = False) -> Any:
         ).where(t.c.athlete_id == bindparam("athlete"))
         for kind, t in ((Kind.PATTERN, _patterns), (Kind.NOTE, _notes))
     ]
+    if waiting:
+        inbox: Any = literal_column("EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL)")
+        items.append(
+            select(
+                literal_column(f"'{_WAITING}'"), *(null() for _ in range(7 + len(origins)))
+            ).where(inbox)
+        )
     return union_all(facts, *items)
 
 
 _KINDS = {kind.value: kind for kind in Kind}
 _PROMPT_ROWS = _prompt_rows_statement()
+_PROMPT_ROWS_OR_WAITING = _prompt_rows_statement(waiting=True)
 _ENGINE_ROWS = _prompt_rows_statement(with_origins=True)
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
@@ -213,6 +227,18 @@ def prompt_rows(
     each in priority order, read in one statement without building a model per row."""
     result = connection.execute(_PROMPT_ROWS, {"athlete": athlete_id, "now": now}).all()
     return _prompt_rows(result, now, policy)  # one fetchall: rows one by one cost more
+
+
+def prompt_rows_or_waiting(
+    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
+) -> dict[Kind, list[PromptRow]] | None:
+    """`prompt_rows`, or None when the engine left rows vault has not applied yet (one
+    statement; only on a file with the engine's inbox)."""
+    result = connection.execute(_PROMPT_ROWS_OR_WAITING, {"athlete": athlete_id, "now": now})
+    rows = result.all()
+    if rows and rows[-1][0] == _WAITING:
+        return None
+    return _prompt_rows(rows, now, policy)
 
 
 def engine_rows(
