@@ -257,3 +257,37 @@ def test_an_address_spaced_around_its_at_and_dot_is_still_an_email() -> None:
         redacted, kinds = redact_speech(text)
         assert kinds == ("email",), text
         assert "@" not in redacted, redacted
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    region=st.sampled_from(["GB", "US", "DE", "IN", "BR", "ES", "AU"]),
+    link=st.sampled_from(
+        ["wa.me/{n}", "https://wa.me/{n}", "tel:{n}", "https://api.whatsapp.com/send?phone={n}"]
+    ),
+    before=st.sampled_from(["", "whatsapp me ", "msg me here "]),
+)
+def test_the_number_of_a_link_that_dials_it_is_a_phone(region: str, link: str, before: str) -> None:
+    example = phonenumbers.example_number_for_type(region, phonenumbers.PhoneNumberType.MOBILE)
+    digits = phonenumbers.format_number(example, phonenumbers.PhoneNumberFormat.E164)[1:]
+    _speech_keeps_none_of(before + link.format(n=digits), digits)
+
+
+def test_digits_in_a_link_that_dials_nothing_stay_as_written() -> None:
+    for text in ("see https://example.com/item/447911123456", "https://shop.com/o?id=447911123456"):
+        assert redact_speech(text) == (text, ())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    code=st.from_regex(r"[A-Z]{2}[0-9]{6,8}", fullmatch=True).filter(
+        lambda c: c[:2] not in phonenumbers.SUPPORTED_REGIONS
+    ),
+    after=st.lists(st.sampled_from(["lol", "anyone", "ok", "thanks", "here", "now"]), min_size=2),
+)
+def test_a_code_and_the_words_after_it_are_no_iban_without_a_country(
+    code: str, after: list[str]
+) -> None:
+    words = " ".join(after)
+    redacted, _kinds = redact_speech(f"the code {code} {words}")
+    assert redacted.endswith(words), redacted

@@ -785,10 +785,15 @@ def find(text: str, kinds: frozenset[str] | tuple[str, ...] = ALL_KINDS) -> list
         found += _names(text)
     spans: list[Span] = []
     covered = bytearray(len(text))
-    if "url" not in wanted:  # a link is no phone number, whatever digits its path holds
+    linked = bytearray(len(text))
+    if "url" not in wanted:  # a link is no phone number, whatever digits its path holds ...
         for link in links:
-            covered[link.start : link.end] = b"\x01" * (link.end - link.start)
+            linked[link.start : link.end] = b"\x01" * (link.end - link.start)
     for span in found:
+        # ... except the number of a link that dials it ("wa.me/447911123456", "tel:...")
+        in_link = 1 in linked[span.start : span.end]
+        if in_link and not (span.kind == "phone" and pii_numbers.dialled(text, span.start)):
+            continue
         if span.end > span.start and 1 not in covered[span.start : span.end]:
             spans.append(span)
             covered[span.start : span.end] = b"\x01" * (span.end - span.start)

@@ -42,6 +42,12 @@ _PHONE_WORD = re.compile(
     r"|number|no|num|contact|reach)\b\.?\s*(?:me\s+)?(?:at|on|is|:|#)?\s*)$",
     re.IGNORECASE,
 )
+# links that open a chat or a call with a number, written without its "+":
+# "wa.me/447911123456", "tel:447911123456", "api.whatsapp.com/send?phone=447911123456"
+_DIAL_LINK = re.compile(
+    r"(?:\bwa\.me/|\b(?:tel|sms|callto|viber|whatsapp):(?://)?|[?&](?:phone|number|tel)=)$",
+    re.IGNORECASE,
+)
 _DATE_LIKE = re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$|^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$")
 _YEAR_RANGE = re.compile(r"^(?:1[89]|20)\d\d ?- ?(?:1[89]|20)?\d\d$")
 
@@ -109,11 +115,16 @@ def _is_phone(value: str, before: str) -> bool:
     digits = _digits(value)
     if not 7 <= len(digits) <= 15 or _DATE_LIKE.match(value) or _YEAR_RANGE.match(value):
         return False
-    international = value.startswith("+") or value.startswith("00")
+    dialled = _DIAL_LINK.search(before) is not None and not value.startswith(("+", "00"))
+    international = value.startswith("+") or value.startswith("00") or dialled
     if not international and _ID_WORD.search(before[-30:]):
         return False
     try:
-        if international:
+        if dialled:  # a link that dials: its digits are the whole international number
+            number = phonenumbers.parse("+" + digits)
+            if phonenumbers.is_valid_number(number):
+                return True
+        elif international:
             number = phonenumbers.parse("+" + digits[2:] if value.startswith("00") else value)
             if phonenumbers.is_possible_number(number):
                 return True
@@ -135,6 +146,11 @@ def _is_phone(value: str, before: str) -> bool:
     # not ranges ("130-140"), dates, scores or ISBNs
     shaped = value.startswith(("0", "(")) or re.fullmatch(r"\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}", value)
     return bool(shaped) and not re.fullmatch(r"\d{1,4}(?:\.\d{1,4})+", value)
+
+
+def dialled(text: str, start: int) -> bool:
+    """The digits at `start` follow a link that dials them ("wa.me/", "tel:", "?phone=")."""
+    return _DIAL_LINK.search(text[max(0, start - 30) : start]) is not None
 
 
 def phones(text: str) -> Iterator[tuple[int, int]]:
@@ -210,11 +226,14 @@ _IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ .\-_/]{0,2}[A-Za
 def _iban(compact: str) -> bool:
     """stdnum's IBAN check (mod 97 and the country's format), or, for a country whose format
     it does not know or a number typed with a wrong length for it, the mod-97 check alone
-    (ISO 7064, what every IBAN carries): a checksum that holds is no accident."""
+    (ISO 7064, what every IBAN carries): a checksum that holds is no accident, when the IBAN
+    opens with a country's code."""
     if stdnum_iban.is_valid(compact):
         return True
     if not (15 <= len(compact) <= 34 and compact[:2].isalpha() and compact[2:4].isdigit()):
         return False
+    if compact[:2] not in phonenumbers.SUPPORTED_REGIONS:
+        return False  # no country: "AB123456 lol anyone" passes mod 97 once in 97 cuts
     moved = compact[4:] + compact[:4]
     return mod_97_10.is_valid("".join(str(int(ch, 36)) for ch in moved))
 
