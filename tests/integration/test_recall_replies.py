@@ -243,3 +243,18 @@ def test_another_chats_messages_in_between_do_not_part_a_question_from_its_reply
         now=ASKED,
     )
     assert "a" in refs(vault, "What instruments does Ana play?", k=3)
+
+
+def test_a_question_written_without_its_mark_is_answered_by_the_reply(vault: Vault) -> None:
+    """Chat leaves the "?" out: "what instruments do u play these days" still asks."""
+    vault.episodes.add(
+        "ana",
+        [
+            said("Bo", "what instruments do u play these days", "q", 0, "s1"),
+            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 60, "s1"),
+            *other_days(),
+        ],
+        now=ASKED,
+    )
+    assert "a" in refs(vault, "What instruments does Ana play?", k=3)
+    assert "a" not in refs(vault, "What instruments does Ana play?", k=3, replies=False)

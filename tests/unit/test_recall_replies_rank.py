@@ -86,3 +86,29 @@ def test_a_neighbour_weight_of_zero_ranks_without_failing() -> None:
 )
 def test_a_turn_asks_when_its_last_mark_is_a_question_mark(text: str, asking: bool) -> None:
     assert asks(text) is asking
+
+
+@pytest.mark.parametrize(
+    ("text", "asking"),
+    [
+        ("which concert", True),
+        ("noooo. which concert", True),
+        ("how early should we go", True),
+        ("did u see it", True),
+        ("are you coming tonight 😊", True),
+        ("Ana: where u staying", True),
+        ("so what time", True),
+        ("lol ok. what about you", True),
+        ("what a game", False),
+        ("what a game!", False),
+        ("which one was best!", False),
+        ("where we ate was great.", False),
+        ("i saw it", False),
+        ("Ana: we did it", False),
+        ("is it? no, it's fine", False),
+    ],
+)
+def test_chat_asks_without_a_mark_when_its_last_sentence_opens_as_a_question(
+    text: str, asking: bool
+) -> None:
+    assert asks(text) is asking

@@ -189,7 +189,10 @@ _AFTER_THE_MARK = frozenset({"Zs", "So", "Sk", "Mn", "Cf", "Pe", "Pf"})
 def asks(text: str) -> bool:
     """Whether the text ends by asking: its last mark is "?" (or the full-width one), after
     which only spaces, "!", closing brackets or quotes and emoji follow ("...?", "...?!",
-    "...? 😊", "(...?)")."""
+    "...? 😊", "(...?)"); or, as chat writes questions without the mark, its last sentence is
+    left unmarked and opens as a question does: a question word ("which concert", "how early
+    should we go") or an auxiliary before its subject ("did u see it", "are you coming");
+    an exclamation ("what a game", "...!") is not one."""
     end = len(text)
     while end and (
         text[end - 1].isspace()
@@ -197,7 +200,24 @@ def asks(text: str) -> bool:
         or unicodedata.category(text[end - 1]) in _AFTER_THE_MARK
     ):
         end -= 1
-    return end > 0 and text[end - 1] in "?\uff1f"
+    if end > 0 and text[end - 1] in "?\uff1f":
+        return True
+    said = SPEAKER_PREFIX.sub("", text, count=1).rstrip()
+    if not said or said[-1] in ".!\uff01\u2026":
+        return False
+    last = _SENTENCES.split(said)[-1]
+    return _OPENS_A_QUESTION.match(last) is not None and _EXCLAIMS.match(last) is None
+
+
+_SENTENCES = re.compile(r"(?<=[.!?\uff01\uff1f])\s+")
+_SUBJECT = r"(?:you|u|ya|y'all|we|they|he|she|it|i|there|that|this|ur|your)"
+_OPENS_A_QUESTION = re.compile(
+    r"(?i:(?:and |but |so |ok |okay |wait |hey |also )?"
+    r"(?:(?:what|which|who|whom|whose|where|when|why|how)\b"
+    r"|(?:are|is|was|were|do|does|did|can|could|will|would|should|have|has|had|shall|may"
+    rf"|wanna|gonna)\s+{_SUBJECT}\b))"
+)
+_EXCLAIMS = re.compile(r"(?i:(?:and |but |so |oh )?what an? )")  # "what a game": exclaims
 
 
 @functools.lru_cache(maxsize=DOCUMENT_CACHE)
