@@ -258,3 +258,22 @@ def test_a_question_written_without_its_mark_is_answered_by_the_reply(vault: Vau
     )
     assert "a" in refs(vault, "What instruments does Ana play?", k=3)
     assert "a" not in refs(vault, "What instruments does Ana play?", k=3, replies=False)
+
+
+def test_of_a_reply_sent_in_bits_the_message_that_says_most_comes_first(vault: Vault) -> None:
+    """ "wait" and "sorry my mom called" come before the answer in the reply's burst; the
+    answer is what the burst says most, so it is the one placed at the burst's score."""
+    vault.episodes.add(
+        "ana",
+        [
+            said("Ana", "what instrument are you learning these days?", "q", 0, "s1"),
+            said("Bo", "wait", "w", 20, "s1"),
+            said("Bo", "sorry my mom called", "m", 40, "s1"),
+            said("Bo", "bass guitar, been practicing every night at the studio", "a", 60, "s1"),
+            *other_days(),
+        ],
+        now=ASKED,
+    )
+    found = refs(vault, "What instrument is Bo learning?", k=5)
+    filler = [found.index(ref) for ref in ("w", "m") if ref in found]
+    assert "a" in found and all(found.index("a") < at for at in filler), found

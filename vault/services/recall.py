@@ -250,8 +250,8 @@ def _offered(
     for ("that was in 2019"), then the others by how near they sit to a held one, the earlier
     first, each at BURST_CONTEXT x the one before it: what answers a question is often the
     message next to the one that repeats its words ("Last week I got a new Ferrari!" / "It's a
-    masterpiece on wheels"). Without a message holding a word asked about, the burst in its
-    order, the first that says something held. Beyond the held messages, one that says
+    masterpiece on wheels"). Without a message holding a word asked about, the one that says
+    the most (the most topics; the earliest of equals) is held. Beyond the held messages, one that says
     nothing (no topic: "ok", "lol") is never worth a place, unless it says the kind of answer
     asked for ("in 2019" to "when ...?"). An episode ranked alone offers itself."""
     members = ranked.candidate.members
@@ -261,12 +261,14 @@ def _offered(
     words = tuple(g for g in query.groups if g.stem not in named)
     own = matches(replace(query, groups=words, names=()), members, total)
     holding = [i for i, s in enumerate(own) if s > 0]
+    said = [len(topics(m.text)) for m in members]
     saying = [
-        i
-        for i, m in enumerate(members)
-        if topics(m.text) or (kind is not None and says(kind, m.text))
+        i for i, m in enumerate(members) if said[i] or (kind is not None and says(kind, m.text))
     ]
-    held = holding[:BURST_SHOWN] or saying[:1] or [0]
+    # without a word asked about (a reply, a neighbour), the message that says the most: the
+    # answer, not the "wait" or "one sec" sent before it
+    most = max(saying, key=lambda i: (said[i], -i), default=0)
+    held = holding[:BURST_SHOWN] or ([most] if saying else [0])
     rest = sorted(
         (i for i in saying if i not in held),
         key=lambda i: (
