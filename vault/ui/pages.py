@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Union
 
 from vault.api import Vault
 from vault.domain.episodes import Episode
 from vault.domain.models import Archived, AthleteSummary, Evidence, Fact, ListItem
+from vault.facade.store import EngineWritesNotApplied
 from vault.prompt.memory_block import MemoryBlock
 
 EPISODES_PER_PAGE = 20
@@ -52,8 +54,10 @@ def athletes(vault: Vault, served: tuple[str, ...] | None, query: str) -> list[A
 
 
 def athlete_page(vault: Vault, athlete_id: str, *, page: int, query: str) -> AthletePage:
-    block = vault.memory_block(athlete_id)  # exactly what `vault prompt ATHLETE` prints
-    memory = vault.memory(athlete_id)
+    with warnings.catch_warnings():  # the page shows the engine's waiting writes itself
+        warnings.simplefilter("ignore", EngineWritesNotApplied)
+        block = vault.memory_block(athlete_id)  # exactly what `vault prompt ATHLETE` prints
+        memory = vault.memory(athlete_id)
     why = vault.why([f.id for f in memory.facts]) if memory.facts else {}
     archive = vault.archive(athlete_id)
     count = vault.episodes.count(athlete_id)
