@@ -507,7 +507,7 @@ class Vault:
             with self._store.read_one() as connection:
                 rows = queries.prompt_rows_or_waiting(connection, athlete, at, self.decay_policy)
             if rows is None:
-                self._store.settle_engine("reading memory")
+                self._store.settle_engine("reading memory", wait=False)
         if rows is None:
             with self._store.read_one() as connection:
                 rows = queries.prompt_rows(connection, athlete, at, self.decay_policy)

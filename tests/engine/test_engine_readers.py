@@ -174,3 +174,40 @@ def test_the_row_is_the_contract_document_without_what_the_block_drops(
         "updated_at": utc_text(T0),
     }
     assert read_memory(path, "ana") == expected
+
+
+@pytest.mark.parametrize("args", [("stats",), ("sql", "SELECT COUNT(*) AS n FROM facts")])
+def test_the_analyst_commands_read_a_file_from_before_the_engines_table(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    from tests.migrations.test_canonical_times import migrate
+
+    path = tmp_path / "vault.db"
+    migrate(path, "0006")  # an analyst may read any revision; the engine's inbox came in 0007
+    output = _cli(path, *args)
+    assert "facts" in output or "n" in output.split()
+
+
+def test_a_read_waits_for_no_writer_and_says_what_it_leaves_out(engine_wrote: Path) -> None:
+    locker = sqlite3.connect(engine_wrote, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        with open_vault(engine_wrote) as vault:
+            with pytest.warns(EngineWritesNotApplied, match="another write holds the vault's lock"):
+                shown = [f.text for f in vault.facts("ana")]
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert shown == ["primary sport: running"]
+    assert rows(engine_wrote, "SELECT COUNT(*) FROM engine_inbox") == [(2,)]
+
+
+def test_a_read_inside_the_callers_own_unit_of_work_does_not_wait_for_it(
+    engine_wrote: Path,
+) -> None:
+    with open_vault(engine_wrote) as vault:
+        with vault.unit_of_work() as uow:  # its BEGIN applies the engine's rows, not committed
+            with pytest.warns(EngineWritesNotApplied):
+                vault.facts("ana")
+            uow.commit()
+        assert NEW_FACT in {f.text for f in vault.facts("ana")}

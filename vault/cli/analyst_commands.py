@@ -16,7 +16,6 @@ import click
 from vault.api import Vault
 from vault.cli.app import FloatRange, apply_engine_writes, database_url, echo_json, main
 from vault.cli.output import table
-from vault.domain.errors import VaultError
 from vault.facade.store import EngineWritesNotApplied
 from vault.storage.engine import create_vault_engine, sqlite_file
 from vault.storage.sql_firewall import MAX_RESULT_BYTES
@@ -130,11 +129,7 @@ def _read_only_vault(ctx: click.Context) -> Vault:
     if path is not None and not path.exists():
         raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
     vault = Vault(create_vault_engine(url, read_only=True))
-    try:
-        waiting = vault.admin.engine_writes_waiting()
-    except VaultError:
-        waiting = 0  # a file from before the engine's table: nothing of the engine to apply
-    if waiting:
+    if vault.admin.engine_writes_waiting():
         vault.close()
         apply_engine_writes(url)
         vault = Vault(create_vault_engine(url, read_only=True))

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from vault.domain.errors import InvalidInput
 from vault.facade.store import Store, moment
 from vault.storage import queries, sql_firewall
-from vault.storage.dialect import is_sqlite
 from vault.storage.repositories.engine_skips import SkippedItem, skipped_items
 from vault.storage.repositories.engine_table import waiting_counts
 
@@ -55,8 +54,9 @@ class Admin:
             return skipped_items(connection, limit)
 
     def engine_writes_waiting(self) -> int:
-        """How many rows the engine wrote that vault has not applied yet (0 on PostgreSQL)."""
-        if not is_sqlite(self._store.engine):
+        """How many rows the engine wrote that vault has not applied yet (0 on PostgreSQL, and
+        on a file from before the engine's table, revision 0007)."""
+        if not self._store.has_engine_inbox:
             return 0
         with self._store.read() as connection:
             return waiting_counts(connection)[0]

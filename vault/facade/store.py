@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, exc, text
 
-from vault.domain.errors import ConflictError, InvalidInput, StorageError
+from vault.domain.errors import BusyError, ConflictError, InvalidInput, StorageError
 from vault.domain.models import aware_in_range
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.storage.dialect import is_sqlite
-from vault.storage.engine import one_statement, writer
+from vault.storage.engine import one_statement, writer, writer_if_free
 from vault.storage.failures import storage_failure
 from vault.storage.uow import RetryPolicy, UnitOfWork
 
@@ -37,6 +37,7 @@ class EngineWritesNotApplied(UserWarning):
     waiting rows (docs/engine.md)."""
 
 
+_ONCE = RetryPolicy(attempts=1)  # the read's own try: a busy lock is not waited for
 _ANY_WAITING = text("SELECT EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL)")
 _INBOX_EXISTS = text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'engine_inbox'")
 
@@ -55,6 +56,8 @@ class Store:
         self._reader_lock = threading.Lock()
         self._published: PublishedRows | None = None  # spares re-rendering an unchanged row
         self._has_engine_inbox: bool | None = None  # known at the first read of memory
+        self._cannot_write: str | None = None  # why, once a write of the engine's rows failed
+        self._writer_if_free = writer_if_free(engine)
 
     def unit_of_work(self) -> UnitOfWork:
         """A write unit of work for callers composing steps: the same retry, engine upkeep and
@@ -82,10 +85,13 @@ class Store:
             yield uow
             uow.commit()
 
-    def settle_engine(self, doing: str) -> int:
+    def settle_engine(self, doing: str, *, wait: bool = True) -> int:
         """Before a whole-vault read (export, copy, backup): apply the engine's waiting rows,
         so what it wrote is in what leaves the vault. A vault that cannot be written (opened
-        read-only) is read as it is, with an EngineWritesNotApplied warning saying so."""
+        read-only) is read as it is, with an EngineWritesNotApplied warning saying so. With
+        `wait=False` (a read of memory on the way) the rows are applied only when the write
+        lock is free at once: a read never waits for a writer, nor for the caller's own unit of
+        work; it says what it leaves out instead."""
         if not is_sqlite(self.engine):
             return 0
         from vault.storage.repositories.engine_table import waiting_counts
@@ -94,34 +100,58 @@ class Store:
             pending = waiting_counts(connection)[0]
         if not pending:
             return 0
+        left_out = f"{doing} leaves out {pending} row(s) the engine wrote that vault has not "
+        if self._cannot_write is not None:  # tried before: this vault is not writable
+            self._warn(left_out, self._cannot_write)
+            return 0
         from vault.services import engine_sync
 
         at = utc_now()
         try:
-            with self.write(at, hooked=False) as uow:
+            with self._settling(at, wait) as uow:
                 return engine_sync.sync(uow, at, self.decay_policy).applied
-        except StorageError as error:
-            warnings.warn(
-                f"{doing} leaves out {pending} row(s) the engine wrote that vault has not "
-                f"applied yet: the vault cannot be written here ({error}); open it writable "
-                "(or run `vault upgrade`) first",
-                EngineWritesNotApplied,
-                stacklevel=3,
+        except BusyError as error:
+            if wait:
+                raise
+            self._warn(
+                left_out,
+                f"another write holds the vault's lock ({error}); the next write applies them",
             )
-            return 0
+        except StorageError as error:
+            self._cannot_write = (
+                f"the vault cannot be written here ({error}); open it writable "
+                "(or run `vault upgrade`) first"
+            )
+            self._warn(left_out, self._cannot_write)
+        return 0
+
+    @contextmanager
+    def _settling(self, now: datetime, wait: bool) -> Iterator[UnitOfWork]:
+        if wait:
+            with self.write(now, hooked=False) as uow:
+                yield uow
+            return
+        unit = UnitOfWork(self._writer_if_free, retry=_ONCE, map_error=vault_error)
+        with unit as uow:
+            yield uow
+            uow.commit()
+
+    @staticmethod
+    def _warn(left_out: str, why: str) -> None:
+        warnings.warn(f"{left_out}applied yet: {why}", EngineWritesNotApplied, stacklevel=4)
 
     def settle_before_reading(self) -> None:
         """Before a read of memory (facts, a summary, the contract, ...): the engine's waiting
-        rows are applied first, so the reader sees what the engine wrote (docs/engine.md). One
-        read of the inbox when nothing waits; a vault opened read-only is read as it is, with
-        an EngineWritesNotApplied warning. (The MEMORY block's read asks in its own statement:
-        `has_engine_inbox`, then `settle_engine`.)"""
+        rows are applied first when the write lock is free at once, so the reader sees what the
+        engine wrote (docs/engine.md). One read of the inbox when nothing waits; otherwise the
+        read goes on as it is, with an EngineWritesNotApplied warning saying why. (The MEMORY
+        block's read asks in its own statement: `has_engine_inbox`, then `settle_engine`.)"""
         if not self.has_engine_inbox:
             return
         with self.read_one() as connection:
             waiting = connection.execute(_ANY_WAITING).scalar()
         if waiting:
-            self.settle_engine("reading memory")
+            self.settle_engine("reading memory", wait=False)
 
     @property
     def has_engine_inbox(self) -> bool:

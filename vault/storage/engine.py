@@ -21,6 +21,7 @@ from vault.domain.errors import InvalidInput, StorageError, VaultError
 
 BUSY_TIMEOUT_MS = 5000
 WRITE = "vault_write"
+NO_WAIT = "vault_no_wait"  # a write that takes the lock only when it is free at once
 ONE_STATEMENT = "vault_one_statement"
 DEFAULT_DB = "vault.db"
 
@@ -224,7 +225,14 @@ def _configure_sqlite(
         if options.get(WRITE):
             if connection.connection.info.pop(_WAL_PENDING, False):
                 _ensure_wal(connection)
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            if not options.get(NO_WAIT):
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            connection.exec_driver_sql("PRAGMA busy_timeout=0")
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            finally:
+                connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         else:
             connection.exec_driver_sql("BEGIN")
 
@@ -267,6 +275,12 @@ def one_statement(engine: Engine) -> Engine:
 def writer(engine: Engine) -> Engine:
     """The same engine (and pool) whose transactions take the write lock when they begin."""
     return engine.execution_options(**{WRITE: True})
+
+
+def writer_if_free(engine: Engine) -> Engine:
+    """`writer`, but a transaction that finds the write lock taken fails at once (busy) instead
+    of waiting for it: for the work a read does on the way (nothing must wait for it)."""
+    return engine.execution_options(**{WRITE: True, NO_WAIT: True})
 
 
 def backup_sqlite(engine: Engine, target: Path) -> Path:
