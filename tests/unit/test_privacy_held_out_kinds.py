@@ -7,7 +7,10 @@ places, splits). Property-based: hypothesis writes the spellings."""
 
 from __future__ import annotations
 
+import re
+
 import phonenumbers
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -242,7 +245,7 @@ def test_a_document_number_is_cut_alone_and_the_words_after_it_stay(
 @settings(max_examples=120, deadline=None)
 @given(
     before=st.sampled_from(["my insta is", "tag", "dm me on insta", "follow", "its"]),
-    handle=st.from_regex(r"@[a-z]{2,8}\.[a-z]{0,3}[0-9]{1,3}", fullmatch=True),
+    handle=st.from_regex(r"@[a-z]{2,8}\.(?:[a-z]{0,3}[0-9]{1,3}|de|io|co|uk)", fullmatch=True),
     after=st.sampled_from(["", " lol", " in the pic", " pls"]),
 )
 def test_a_handle_with_a_dot_is_no_email_and_leaves_the_word_before_it(
@@ -253,7 +256,15 @@ def test_a_handle_with_a_dot_is_no_email_and_leaves_the_word_before_it(
 
 
 def test_an_address_spaced_around_its_at_and_dot_is_still_an_email() -> None:
-    for text in ("write to ana @ gmail . com", "ana.k @ example.org", "mail me: bo@foo.k88"):
+    for text in (
+        "write to ana @ gmail . com",
+        "ana.k @ example.org",
+        "mail me: bo@foo.k88",
+        "ana.k @ seznam.cz",
+        "jo @ firma.co.za",
+        "ana.k@ outlook.com.tr",
+        "write jo @gmail.com",
+    ):
         redacted, kinds = redact_speech(text)
         assert kinds == ("email",), text
         assert "@" not in redacted, redacted
@@ -291,3 +302,22 @@ def test_a_code_and_the_words_after_it_are_no_iban_without_a_country(
     words = " ".join(after)
     redacted, _kinds = redact_speech(f"the code {code} {words}")
     assert redacted.endswith(words), redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "policy number AB12 CDEF 3456 thanks",
+        "my id number is X12 ABCD 9876",
+        "membership number 1234 ABCD",
+        "account number 1234 5678 ABCD 9012 ok",
+        "member # 98 HJKL 7765",
+        "tax number 12 3456 ABCDE 78",
+        "insurance number ABCD 123456 ok",
+    ],
+)
+def test_a_document_number_in_groups_of_capitals_and_digits_is_cut_whole(text: str) -> None:
+    redacted, kinds = redact_speech(text)
+    assert kinds == ("document",)
+    assert not any(ch.isdigit() for ch in redacted), redacted
+    assert not re.search(r"\b[A-Z]{4,}\b", redacted), redacted

@@ -96,11 +96,13 @@ def _emails(text: str) -> list[Span]:
 
 
 def _attached(written: str) -> bool:
-    """An address written whole ("ana@example.com"), or spaced ("ana @ gmail . com") only when
-    it ends in a mail domain's ending: "my insta is @ana.k88" is a handle after a word."""
-    if not any(ch.isspace() for ch in written):
+    """An address, unless it is a handle after a word: "my insta is @ana.k88" has a space
+    before its "@" and none after it ("ana @ gmail.com" and "ana@ outlook.com" are spaced
+    addresses); a handle on a mail service's host ("jo @gmail.com") is still an address."""
+    before, _, host = written.partition("@")
+    if not before[-1:].isspace() or host[:1].isspace():
         return True
-    return re.split(r"\W+", written.rstrip())[-1].lower() in _TLDS
+    return bool({w.lower() for w in re.split(r"\W+", host) if w} & _MAIL_HOSTS)
 
 
 # -- links
@@ -318,13 +320,14 @@ def _birthdates(text: str) -> list[Span]:
 _DOCUMENT = re.compile(
     r"\b(?:(?:passport|driv(?:er'?s|ing) licen[cs]e|licen[cs]e|id card|identity card"
     r"|national id|social security|ssn|nhs|national insurance|tax(?:payer)? id|sort code"
-    r"|routing)(?: (?:number|no\.?|num|#|code))?"
+    r"|routing)(?: (?:number\b|no\b\.?|num\b|#|code\b))?"
     r"|(?:id|document|insurance|policy|membership|member|account|acct|tax)"
-    r" (?:number|no\.?|num|#))(?: is|:| =|'s)? ?#? ?"
-    # a space goes on with the number only before a group with a digit in its first four
-    # characters ("AB 12 34 56"): "078-05-1120 dont tell anyone" ends at the number
+    r" (?:number\b|no\b\.?|num\b|#))(?: is|:| =|'s)? ?#? ?"
+    # a space goes on with the number only before a group of it: one with a digit in its
+    # first four characters ("AB 12 34 56") or of capitals ("AB12 CDEF 3456"), so "078-05-1120
+    # dont tell anyone" ends at the number
     r"(?P<value>(?=[A-Za-z0-9 -]{0,24}\d)[A-Za-z0-9]"
-    r"(?:[A-Za-z0-9-]| (?=[A-Za-z]{0,3}\d)){3,22}[A-Za-z0-9])",
+    r"(?:[A-Za-z0-9-]| (?=[A-Za-z]{0,3}\d|(?-i:[A-Z]{1,6})\b)){3,22}[A-Za-z0-9])",
     re.IGNORECASE,
 )
 _SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
