@@ -223,12 +223,15 @@ def test_a_reply_found_as_a_best_match_is_lifted_by_the_question_before_it(vault
     assert on["a"] == pytest.approx(2 * off["a"], abs=1e-5) and off["a"] > 0
 
 
+@pytest.mark.parametrize(("between", "bursts"), [(3, True), (6, True), (1, False), (6, False)])
 def test_another_chats_messages_in_between_do_not_part_a_question_from_its_reply(
-    vault: Vault,
+    vault: Vault, between: int, bursts: bool
 ) -> None:
     """One owner, two chats written at once: the group's messages sent between Bo's question
-    and Ana's answer in their own chat are skipped, not taken for the end of that chat."""
-    group = [("Mia", "lol"), ("Jo", "same"), ("Mia", "who is up for a game later")]
+    and Ana's answer in their own chat are passed over, not taken for the end of that chat."""
+    group = [
+        ("Mia" if n % 2 else "Jo", f"who is up for a game later, round {n}") for n in range(between)
+    ]
     vault.episodes.add(
         "ana",
         [
@@ -237,12 +240,12 @@ def test_another_chats_messages_in_between_do_not_part_a_question_from_its_reply
                 said(who, text, f"g{n}", 20 + 10 * n, "group")
                 for n, (who, text) in enumerate(group)
             ),
-            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 60, "dm"),
+            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 600, "dm"),
             *other_days(),
         ],
         now=ASKED,
     )
-    assert "a" in refs(vault, "What instruments does Ana play?", k=3)
+    assert "a" in refs(vault, "What instruments does Ana play?", k=3, bursts=bursts)
 
 
 def test_a_question_written_without_its_mark_is_answered_by_the_reply(vault: Vault) -> None:

@@ -11,7 +11,7 @@ asked to (episode_rank.place).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -52,6 +52,7 @@ VECTOR_SCAN = 2000  # the owner's newest episodes whose vectors a query is compa
 VECTOR_TOP = 2  # per place of k: episodes the vectors alone bring in
 BURST_GAP = timedelta(minutes=5)  # one speaker's consecutive messages this close: one burst
 BURST_REACH = 5  # messages fetched on each side of a best match to find its burst
+OTHER_CHAT_ROWS = 8  # more read on each side, for another chat's messages sent in between
 BURST_MAX = 8  # messages of one burst at most
 BURST_SHOWN = 2  # messages of one burst holding words asked about placed at its score
 BURST_CONTEXT = 0.8  # each further message of a burst: the score x this per step from them
@@ -375,16 +376,13 @@ def _add_neighbours(
     chains: list[list[Candidate]] = []
     for seed in [pool[i] for i in seeds]:
         before, after = search.episodes.adjacent(
-            search.owner_id, seed.id, seed.occurred_at, n=reach
+            search.owner_id, seed.id, seed.occurred_at, n=reach + OTHER_CHAT_ROWS
         )
         chain = [seed]
         for side in (before, after):
             last = seed
-            rows = iter(side)
-            for row in rows:  # nearest first
-                other = known.get(row.id) or _candidate(row)
-                if not _same_session(last, other):
-                    continue  # another chat's message sent in between: this chat goes on
+            rows = iter(_same_chat(seed, side, reach, known))
+            for other in rows:  # nearest first
                 if not _passes(other, search.filters):
                     break
                 known.setdefault(other.id, other)
@@ -428,15 +426,33 @@ def _add_neighbours(
     return neighbours, replies
 
 
+def _same_chat(
+    seed: Candidate, rows: Sequence[Any], reach: int, known: dict[int, Candidate]
+) -> list[Candidate]:
+    """The first `reach` of `rows` (nearest first) in the seed's session, passing over the
+    messages of another session sent in between (one owner's chats written at once: a DM and
+    a group chat)."""
+    kept: list[Candidate] = []
+    last = seed
+    for row in rows:
+        if len(kept) == reach:
+            break
+        other = known.get(row.id) or _candidate(row)
+        if _same_session(last, other):
+            kept.append(other)
+            last = other
+    return kept
+
+
 def _burst_from(
-    first: Candidate, rows: Iterator[Any], known: dict[int, Candidate], filters: dict[str, Any]
+    first: Candidate,
+    rows: Iterator[Candidate],
+    known: dict[int, Candidate],
+    filters: dict[str, Any],
 ) -> list[Candidate]:
     """`first` and the messages after it of the same burst, from `rows` (nearest first)."""
     chain = [first]
-    for row in rows:
-        other = known.get(row.id) or _candidate(row)
-        if not _same_session(chain[-1], other):
-            continue
+    for other in rows:
         if not _passes(other, filters) or not _same_burst(chain[-1], other):
             break
         known.setdefault(other.id, other)
