@@ -297,9 +297,9 @@ def _learned_after(observation: Observation, moment: datetime, written_at: datet
 def _removed(uow: UnitOfWork, athlete_id: str) -> dict[tuple[str, str], datetime]:
     """The athlete's archived items by kind and erasure text: when each last left."""
     found: dict[tuple[str, str], datetime] = {}
-    for item in uow.archive.for_athlete(athlete_id):
-        key = (item.kind.value, erasure_text(item.original_text))
-        found[key] = max(found.get(key, item.archived_at), item.archived_at)
+    for kind, text, archived_at in uow.archive.left(athlete_id):
+        key = (kind.value, erasure_text(text))
+        found[key] = max(found.get(key, archived_at), archived_at)
     return found
 
 

@@ -36,6 +36,9 @@ _BY_ATHLETE = (
     .where(archive_table.c.athlete_id == bindparam("athlete"))
     .order_by(archive_table.c.archived_at, archive_table.c.id)
 )
+_LEFT = select(
+    archive_table.c.kind, archive_table.c.original_text, archive_table.c.archived_at
+).where(archive_table.c.athlete_id == bindparam("athlete"))
 
 
 def _archive_facts_statement() -> Any:
@@ -166,6 +169,11 @@ class ArchiveRepository:
     def for_athlete(self, athlete_id: str) -> list[Archived]:
         rows = self.connection.execute(_BY_ATHLETE, {"athlete": athlete_id})
         return [Archived.model_validate(row._mapping) for row in rows]
+
+    def left(self, athlete_id: str) -> list[tuple[Kind, str, datetime]]:
+        """Each archived item of the athlete as (kind, text, when it left): no model per row."""
+        rows = self.connection.execute(_LEFT, {"athlete": athlete_id})
+        return [(Kind(kind), text, archived_at) for kind, text, archived_at in rows]
 
     def superseded_fact(self, athlete_id: str, fact_id: int) -> list[Archived]:
         """The athlete's archived facts that `fact_id` replaced directly."""
