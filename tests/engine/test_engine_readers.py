@@ -7,6 +7,7 @@ import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -193,7 +194,7 @@ def test_a_read_waits_for_no_writer_and_says_what_it_leaves_out(engine_wrote: Pa
     locker.execute("BEGIN IMMEDIATE")  # another process holds the write lock
     try:
         with open_vault(engine_wrote) as vault:
-            with pytest.warns(EngineWritesNotApplied, match="another write holds the vault's lock"):
+            with pytest.warns(EngineWritesNotApplied, match="the vault's write lock is taken"):
                 shown = [f.text for f in vault.facts("ana")]
     finally:
         locker.execute("ROLLBACK")
@@ -210,4 +211,26 @@ def test_a_read_inside_the_callers_own_unit_of_work_does_not_wait_for_it(
             with pytest.warns(EngineWritesNotApplied):
                 vault.facts("ana")
             uow.commit()
+        assert NEW_FACT in {f.text for f in vault.facts("ana")}
+
+
+def test_a_passing_failure_of_the_file_leaves_later_reads_free_to_apply_the_rows(
+    engine_wrote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a read-only vault is left untried; a disk that was full once is tried again."""
+    from vault.domain.errors import StorageError
+    from vault.services import engine_sync
+
+    sync = engine_sync.sync
+    failures = iter([StorageError("the disk is full; nothing was written (disk full)")])
+
+    def full_once(*args: Any, **kwargs: Any) -> Any:
+        for failure in failures:
+            raise failure
+        return sync(*args, **kwargs)
+
+    monkeypatch.setattr(engine_sync, "sync", full_once)
+    with open_vault(engine_wrote) as vault:
+        with pytest.warns(EngineWritesNotApplied, match="disk is full"):
+            vault.facts("ana")
         assert NEW_FACT in {f.text for f in vault.facts("ana")}

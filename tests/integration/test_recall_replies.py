@@ -280,3 +280,27 @@ def test_of_a_reply_sent_in_bits_the_message_that_says_most_comes_first(vault: V
     found = refs(vault, "What instrument is Bo learning?", k=5)
     filler = [found.index(ref) for ref in ("w", "m") if ref in found]
     assert "a" in found and all(found.index("a") < at for at in filler), found
+
+
+def test_of_a_reply_in_bits_the_message_saying_the_kind_asked_for_comes_first(
+    vault: Vault,
+) -> None:
+    vault.episodes.add(
+        "ana",
+        [
+            said("Ana", "have you ever been to a big outdoor concert?", "q", 0, "s1"),
+            said("Bo", "hmm let me think", "h", 20, "s1"),
+            said("Bo", "it was last summer", "t", 40, "s1"),
+            said(
+                "Bo",
+                "amazing night with old friends, we danced until late and ate pizza",
+                "w",
+                60,
+                "s1",
+            ),
+            *other_days(),
+        ],
+        now=ASKED,
+    )
+    found = refs(vault, "When did Bo go to a concert?", k=5)
+    assert "t" in found and ("w" not in found or found.index("t") < found.index("w")), found

@@ -68,7 +68,10 @@ def test_chat_shorthand_is_no_topic(shorthand: str) -> None:
         ("running form drills with Tom", "form"),
         ("we met Tom at the fort", "fort"),
         ("she likes the others", "others"),
-        ("pizzaaa night", "pizzaa"),
+        ("pizzaaa night", "pizza"),
+        ("a loooong ride", "long"),
+        ("i ran with my cat", "cat"),
+        ("connect the dots", "dots"),
     ],
 )
 def test_words_that_look_like_chat_spellings_stay_topics(text: str, kept: str) -> None:

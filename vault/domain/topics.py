@@ -8,7 +8,8 @@ chat filler ("wow", "cool", "awesome"; the interjections and shorthand of chat: 
 "tbh") and a leading "Name:" are dropped. What nobody said as
 a word is no topic: links, vault's own redaction marks ("[email]") and an app's placeholders
 in angle brackets ("<Media omitted>") are taken out first. Chat spellings are read as the
-words they spell: a letter held for emphasis ("sooo", "cooool") is read as the word it holds,
+words they spell: a letter held for emphasis is read as the word it holds ("sooo" and "cooool"
+are filler, "loooong" is "long"),
 and a contraction written without its apostrophe ("ive", "thats", "dont") is no topic. Pure and
 fast (about 20 us a message): it runs in every write of episodes. Measured alternatives are
 in docs/recall.md.
@@ -35,6 +36,7 @@ _NOT_SAID = re.compile(
     re.IGNORECASE,
 )
 _HELD = re.compile(r"(.)\1{2,}")  # "sooo", "yesss": a letter held for emphasis
+_MAY_HOLD_UNSAID = re.compile(r"[/\[<]|www\.")  # a link, a redaction mark, a placeholder
 # contractions written without their apostrophe: an auxiliary and its "n't" ("dont", "didnt",
 # "cant", "wont"), a pronoun and its "'ve", "'re", "'m" or "'s" ("ive", "youre", "im",
 # "thats"). Closed classes of the grammar, so "sore", "form", "met" or "others" stay words
@@ -44,8 +46,9 @@ _AUXILIARIES = frozenset(
 _PRONOUNS = frozenset(
     "i you we they he she it that there here what who where let".split()  # noqa: SIM905
 )
-_CONTRACTED = re.compile(
-    rf"(?:{'|'.join(sorted(_AUXILIARIES))})n?t|(?:{'|'.join(sorted(_PRONOUNS))})(?:ve|re|m|s)"
+_CONTRACTED = frozenset(
+    [aux + "nt" for aux in _AUXILIARIES]  # "dont", "cant" ("ca"), "wont" ("wo"); not "cat"
+    + [pronoun + end for pronoun in _PRONOUNS for end in ("ve", "re", "m", "s")]
 )
 FILLER = frozenset(
     """
@@ -67,22 +70,17 @@ FILLER = frozenset(
 def topics(text: str) -> list[str]:
     """The topics of one message, lower-cased, each once: its phrases of several words, then
     every word of its phrases, in order."""
-    body = _NOT_SAID.sub(" . ", _SPEAKER.sub("", text, count=1))
+    body = _SPEAKER.sub("", text, count=1)
+    if _MAY_HOLD_UNSAID.search(body):  # most messages hold no link, mark or placeholder
+        body = _NOT_SAID.sub(" . ", body)
+    lowered = body.lower().replace("\u2019", "'")
+    held = _HELD.search(lowered) is not None
     found: list[str] = []
-    for piece in _BREAK.split(body.lower()):
+    for piece in _BREAK.split(lowered):
         run: list[str] = []
         for word in (*_WORD.findall(piece), ""):
-            plain = _HELD.sub(r"\1\1", word.replace("\u2019", "'"))  # "cooool": "cool"
-            if (
-                plain
-                and not _said_nothing(plain)
-                and not _said_nothing(_HELD.sub(r"\1", word))  # "sooo": "so"
-                and "'" not in plain
-                and len(plain) >= 3
-                and not any(ch.isdigit() for ch in plain)
-                and not _CONTRACTED.fullmatch(plain)
-            ):
-                run.append(plain)
+            if _is_topic_word(word, held):
+                run.append(_HELD.sub(r"\1", word) if held else word)  # "loooong": "long"
                 continue
             if run:
                 found.append(" ".join(run[-PHRASE_WORDS:])[:TOPIC_MAX])
@@ -92,6 +90,19 @@ def topics(text: str) -> list[str]:
     phrases = [p for p in dict.fromkeys(found) if " " in p][:PER_EPISODE]
     singles = [w for p in found for w in p.split() if not (w.endswith("ed") and len(w) > 4)]
     return [*phrases, *dict.fromkeys(singles)][: PER_EPISODE * 2]
+
+
+def _is_topic_word(word: str, held: bool) -> bool:
+    # letters only: no digit ("55am", "5th"), no apostrophe ("don't" is a stopword's form)
+    if len(word) < 3 or not word.isalpha() or word in STOPWORDS or word in FILLER:
+        return False
+    if word in _CONTRACTED:
+        return False
+    if held and _HELD.search(word):  # "sooo" is "so", "cooool" is "cool": filler either way
+        return not (
+            _said_nothing(_HELD.sub(r"\1\1", word)) or _said_nothing(_HELD.sub(r"\1", word))
+        )
+    return True
 
 
 def _said_nothing(word: str) -> bool:

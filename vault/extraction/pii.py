@@ -97,12 +97,14 @@ def _emails(text: str) -> list[Span]:
 
 def _attached(written: str) -> bool:
     """An address, unless it is a handle after a word: "my insta is @ana.k88" has a space
-    before its "@" and none after it ("ana @ gmail.com" and "ana@ outlook.com" are spaced
-    addresses); a handle on a mail service's host ("jo @gmail.com") is still an address."""
+    before its "@", none after it, and no mail domain's ending; "ana @acme-corp.com", "ana @
+    gmail.com" and "ana@ outlook.com" are addresses (an "@name.de" handle is taken for one:
+    the safer mistake)."""
     before, _, host = written.partition("@")
     if not before[-1:].isspace() or host[:1].isspace():
         return True
-    return bool({w.lower() for w in re.split(r"\W+", host) if w} & _MAIL_HOSTS)
+    labels = [w.lower() for w in re.split(r"\W+", host) if w]
+    return bool(labels) and (labels[-1] in _TLDS or bool(set(labels) & _MAIL_HOSTS))
 
 
 # -- links
@@ -320,14 +322,16 @@ def _birthdates(text: str) -> list[Span]:
 _DOCUMENT = re.compile(
     r"\b(?:(?:passport|driv(?:er'?s|ing) licen[cs]e|licen[cs]e|id card|identity card"
     r"|national id|social security|ssn|nhs|national insurance|tax(?:payer)? id|sort code"
-    r"|routing)(?: (?:number\b|no\b\.?|num\b|#|code\b))?"
+    r"|routing)(?: (?:numbers?\b|no\b\.?|num\b|#|code\b))?"
     r"|(?:id|document|insurance|policy|membership|member|account|acct|tax)"
-    r" (?:number\b|no\b\.?|num\b|#))(?: is|:| =|'s)? ?#? ?"
+    r" (?:numbers?\b|no\b\.?|num\b|#))(?: is|:| =|'s| are)? ?#? ?"
     # a space goes on with the number only before a group of it: one with a digit in its
-    # first four characters ("AB 12 34 56") or of capitals ("AB12 CDEF 3456"), so "078-05-1120
-    # dont tell anyone" ends at the number
+    # first four characters ("AB 12 34 56"), letters followed by such a group ("ab12 cdef
+    # 3456"), or capitals ("1234 5678 ABCD"); so "078-05-1120 dont tell anyone" ends at the
+    # number
     r"(?P<value>(?=[A-Za-z0-9 -]{0,24}\d)[A-Za-z0-9]"
-    r"(?:[A-Za-z0-9-]| (?=[A-Za-z]{0,3}\d|(?-i:[A-Z]{1,6})\b)){3,22}[A-Za-z0-9])",
+    r"(?:[A-Za-z0-9-]| (?=[A-Za-z]{0,3}\d|[A-Za-z]{1,8} [A-Za-z]{0,3}\d|(?-i:[A-Z]{1,8})\b))"
+    r"{3,30}[A-Za-z0-9])",
     re.IGNORECASE,
 )
 _SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")

@@ -17,7 +17,7 @@ from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
 from vault.storage.dialect import is_sqlite
 from vault.storage.engine import one_statement, writer, writer_if_free
-from vault.storage.failures import storage_failure
+from vault.storage.failures import is_read_only, storage_failure
 from vault.storage.uow import RetryPolicy, UnitOfWork
 
 if TYPE_CHECKING:  # imported where writes and erasures need them (start-up of reads)
@@ -110,19 +110,22 @@ class Store:
         try:
             with self._settling(at, wait) as uow:
                 return engine_sync.sync(uow, at, self.decay_policy).applied
-        except BusyError as error:
+        except BusyError:
             if wait:
                 raise
             self._warn(
                 left_out,
-                f"another write holds the vault's lock ({error}); the next write applies them",
+                "the vault's write lock is taken (another write, or this thread's own unit of "
+                "work); the next write applies them",
             )
         except StorageError as error:
-            self._cannot_write = (
+            why = (
                 f"the vault cannot be written here ({error}); open it writable "
                 "(or run `vault upgrade`) first"
             )
-            self._warn(left_out, self._cannot_write)
+            if is_read_only(error):
+                self._cannot_write = why  # it stays read-only: not tried again
+            self._warn(left_out, why)
         return 0
 
     @contextmanager

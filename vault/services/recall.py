@@ -251,8 +251,9 @@ def _offered(
     for ("that was in 2019"), then the others by how near they sit to a held one, the earlier
     first, each at BURST_CONTEXT x the one before it: what answers a question is often the
     message next to the one that repeats its words ("Last week I got a new Ferrari!" / "It's a
-    masterpiece on wheels"). Without a message holding a word asked about, the one that says
-    the most (the most topics; the earliest of equals) is held. Beyond the held messages, one that says
+    masterpiece on wheels"). Without a message holding a word asked about, the one saying the
+    kind of answer asked for, else the one that says the most (the most topics; the earliest
+    of equals), is held. Beyond the held messages, one that says
     nothing (no topic: "ok", "lol") is never worth a place, unless it says the kind of answer
     asked for ("in 2019" to "when ...?"). An episode ranked alone offers itself."""
     members = ranked.candidate.members
@@ -266,9 +267,13 @@ def _offered(
     saying = [
         i for i, m in enumerate(members) if said[i] or (kind is not None and says(kind, m.text))
     ]
-    # without a word asked about (a reply, a neighbour), the message that says the most: the
-    # answer, not the "wait" or "one sec" sent before it
-    most = max(saying, key=lambda i: (said[i], -i), default=0)
+    # without a word asked about (a reply, a neighbour): the message saying the kind of answer
+    # asked for, else the one that says the most: the answer, not the "wait" sent before it
+    most = max(
+        saying,
+        key=lambda i: (kind is not None and says(kind, members[i].text), said[i], -i),
+        default=0,
+    )
     held = holding[:BURST_SHOWN] or ([most] if saying else [0])
     rest = sorted(
         (i for i in saying if i not in held),
@@ -375,8 +380,10 @@ def _add_neighbours(
     asked: list[tuple[int, int]] = []  # (question, its reply)
     chains: list[list[Candidate]] = []
     for seed in [pool[i] for i in seeds]:
+        # another chat's messages can sit in between only where chats are told apart
+        extra = OTHER_CHAT_ROWS if seed.meta.get("session") is not None else 0
         before, after = search.episodes.adjacent(
-            search.owner_id, seed.id, seed.occurred_at, n=reach + OTHER_CHAT_ROWS
+            search.owner_id, seed.id, seed.occurred_at, n=reach + extra
         )
         chain = [seed]
         for side in (before, after):

@@ -223,18 +223,23 @@ def _configure_sqlite(
         if options.get(ONE_STATEMENT):
             return  # SQLite runs a lone SELECT in its own snapshot: no BEGIN round trip
         if options.get(WRITE):
+            if options.get(NO_WAIT):
+                _begin_if_free(connection)  # the switch to WAL waits for readers: left to a write
+                return
             if connection.connection.info.pop(_WAL_PENDING, False):
                 _ensure_wal(connection)
-            if not options.get(NO_WAIT):
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
-                return
-            connection.exec_driver_sql("PRAGMA busy_timeout=0")
-            try:
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
-            finally:
-                connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             connection.exec_driver_sql("BEGIN")
+
+
+def _begin_if_free(connection: Any) -> None:
+    """BEGIN IMMEDIATE that fails at once (busy) when the write lock is taken."""
+    connection.exec_driver_sql("PRAGMA busy_timeout=0")
+    try:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    finally:
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 def _ensure_wal(connection: Any) -> None:

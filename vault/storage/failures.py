@@ -29,6 +29,14 @@ def is_database_failure(error: BaseException) -> bool:
     return isinstance(error, exc.OperationalError)
 
 
+READ_ONLY = "the vault file cannot be written (read-only file, directory or mount)"
+
+
+def is_read_only(error: Exception) -> bool:
+    """The failure of a write to a vault opened read-only or on a read-only file: it stays so."""
+    return isinstance(error, StorageError) and str(error).startswith(READ_ONLY)
+
+
 def storage_failure(error: exc.DBAPIError, doing: str = "the write") -> VaultError:
     """The vault's own error for a database failure: busy, read-only, full disk, I/O, other."""
     message = str(error.orig)
@@ -39,10 +47,7 @@ def storage_failure(error: exc.DBAPIError, doing: str = "the write") -> VaultErr
             f"{doing} did not happen, nothing was written ({message})"
         )
     if "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
-        return StorageError(
-            f"the vault file cannot be written (read-only file, directory or mount); "
-            f"nothing was written ({message})"
-        )
+        return StorageError(f"{READ_ONLY}; nothing was written ({message})")
     if "disk is full" in lowered or "disk full" in lowered:
         return StorageError(f"the disk is full; nothing was written ({message})")
     if "unable to open" in lowered or "disk i/o" in lowered or "cannot open" in lowered:
