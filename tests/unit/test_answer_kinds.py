@@ -73,6 +73,13 @@ def test_a_time_said_in_plain_words(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text", ["in may 2019", "march 2020 was weird", "june 5th", "the 3rd of march", "5 of june"]
+)
+def test_a_month_written_in_lower_case_beside_a_year_or_a_day_says_a_time(text: str) -> None:
+    assert says(TIME, text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "I may go if it stops raining",  # a verb, not the month
@@ -84,6 +91,8 @@ def test_a_time_said_in_plain_words(text: str) -> None:
         "I walked 2000 steps",  # a number, not a year
         "next time I will bring snacks",
         "this may take a while",
+        "you may 5 times over",  # a verb before a bare number
+        "may 5",
     ],
 )
 def test_no_time_said(text: str) -> None:

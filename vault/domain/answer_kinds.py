@@ -58,6 +58,9 @@ _WEEKDAYS_NAMED = "|".join(day.capitalize() for day in WEEKDAYS)
 # month names capitalized (in running text "may" and "march" are verbs), and only where a
 # month is meant: "in June", "June 5th", "5 June", "June 2019", "mid-June"
 _MONTH = "(?:" + "|".join(month.capitalize() for month in MONTHS) + ")"
+# in any case where a number stands beside it ("in may 2019", "june 5th", "the 3rd of march"):
+# chat writes months in lower case, and "may" or "march" beside a day or a year is the month
+_MONTH_ANY_CASE = "(?i:" + "|".join(MONTHS) + ")"
 _PERIOD = r"(?:week|weekend|month|year|night|morning|evening|summer|winter|spring|fall|autumn)"
 _COUNT = (
     r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen"
@@ -73,8 +76,9 @@ _TIME_WORDS = (
     rf"|{_COUNT} (?:hours?|days?|weeks?|months?|years?) ago"
     rf"|(?:{_WEEKDAY})s?|(?:spring|summer|fall|autumn|winter|year) {_YEAR}"
     r"|\d{1,2}(?::\d\d)? ?(?:am|pm))"
-    rf"|{_BEFORE_DATE} {_MONTH}|(?i:mid-){_MONTH}|{_MONTH},? {_YEAR}"
+    rf"|{_BEFORE_DATE} {_MONTH}|(?i:mid-){_MONTH}|{_MONTH_ANY_CASE},? {_YEAR}"
     rf"|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?: of)? {_MONTH}"
+    rf"|{_MONTH_ANY_CASE} \d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}(?:(?:st|nd|rd|th)(?: of)?| of) {_MONTH_ANY_CASE}"
     rf"|{_BEFORE_DATE} {_YEAR}|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d\d-\d\d|\d{{1,2}}:\d\d)\b"
 )
 _GOING = (
