@@ -9,7 +9,8 @@ can read:
 
 - a time: relative days and periods ("yesterday", "last week", "3 days ago"), weekdays, a
   month where a month is meant (after a preposition, beside a day or a year: so neither "May
-  I ..." nor a speaker called June), a year after a preposition or a season, calendar dates
+  I ..." nor a speaker called June; in lower case too, as chat writes it, beside a year or an
+  ordinal day: "in may 2019", "june 5th"), a year after a preposition or a season, calendar dates
   ("5/6/2019", "2019-06-05"), clock times ("at 7pm", "6 a.m.");
 - a number: digits, number words ("one" but not "one of"), frequencies ("twice", "every
   morning"), durations;
