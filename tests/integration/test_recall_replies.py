@@ -39,19 +39,20 @@ def other_days() -> list[dict[str, object]]:
     ]
 
 
+def talk(vault: Vault, *turns: dict[str, object]) -> None:
+    """Ana's conversation: these turns, then the eight later days."""
+    vault.episodes.add("ana", [*turns, *other_days()], now=ASKED)
+
+
 def chat(vault: Vault, after_question: str, asker: str = "Bo") -> None:
     """Bo asks about instruments; the next turn is `after_question`; other days mention
     instruments and playing without saying which."""
-    vault.episodes.add(
-        "ana",
-        [
-            said("Ana", "long day at work, finally home", "s0", 0, "s1"),
-            said(asker, "What instruments do you play these days?", "q", 600, "s1"),
-            said("Ana", after_question, "a", 1200, "s1"),
-            said("Bo", "cool, let's jam some time", "c", 1800, "s1"),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Ana", "long day at work, finally home", "s0", 0, "s1"),
+        said(asker, "What instruments do you play these days?", "q", 600, "s1"),
+        said("Ana", after_question, "a", 1200, "s1"),
+        said("Bo", "cool, let's jam some time", "c", 1800, "s1"),
     )
 
 
@@ -94,41 +95,29 @@ def test_the_asker_going_on_is_not_a_reply(vault: Vault) -> None:
 
 
 def test_a_turn_after_a_statement_gets_no_reply_lift(vault: Vault) -> None:
-    vault.episodes.add(
-        "ana",
-        [
-            said("Bo", "I play instruments in a band these days.", "q", 0, "s1"),
-            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 600, "s1"),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Bo", "I play instruments in a band these days.", "q", 0, "s1"),
+        said("Ana", "mostly violin, and a bit of clarinet lately", "a", 600, "s1"),
     )
     assert "a" not in refs(vault, "What instruments does Ana play?", k=3)
 
 
 def test_a_question_ending_a_session_lifts_nothing_in_the_next(vault: Vault) -> None:
-    vault.episodes.add(
-        "ana",
-        [
-            said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
-            said("Ana", "mostly violin, and a bit of clarinet lately", "a", DAY, "s9"),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
+        said("Ana", "mostly violin, and a bit of clarinet lately", "a", DAY, "s9"),
     )
     assert "a" not in refs(vault, "What instruments does Ana play?", k=3)
 
 
 def test_a_reply_in_several_messages_is_one_burst_all_of_it_reachable(vault: Vault) -> None:
-    vault.episodes.add(
-        "ana",
-        [
-            said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
-            said("Ana", "oh good question!", "a1", 60, "s1"),
-            said("Ana", "mostly violin, and a bit of clarinet lately", "a2", 70, "s1"),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Bo", "What instruments do you play these days?", "q", 0, "s1"),
+        said("Ana", "oh good question!", "a1", 60, "s1"),
+        said("Ana", "mostly violin, and a bit of clarinet lately", "a2", 70, "s1"),
     )
     found = refs(vault, "What instruments are played?", k=4)
     assert {"a1", "a2"} <= set(found)
@@ -232,32 +221,21 @@ def test_another_chats_messages_in_between_do_not_part_a_question_from_its_reply
     group = [
         ("Mia" if n % 2 else "Jo", f"who is up for a game later, round {n}") for n in range(between)
     ]
-    vault.episodes.add(
-        "ana",
-        [
-            said("Bo", "What instruments do you play these days?", "q", 0, "dm"),
-            *(
-                said(who, text, f"g{n}", 20 + 10 * n, "group")
-                for n, (who, text) in enumerate(group)
-            ),
-            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 600, "dm"),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Bo", "What instruments do you play these days?", "q", 0, "dm"),
+        *(said(who, text, f"g{n}", 20 + 10 * n, "group") for n, (who, text) in enumerate(group)),
+        said("Ana", "mostly violin, and a bit of clarinet lately", "a", 600, "dm"),
     )
     assert "a" in refs(vault, "What instruments does Ana play?", k=3, bursts=bursts)
 
 
 def test_a_question_written_without_its_mark_is_answered_by_the_reply(vault: Vault) -> None:
     """Chat leaves the "?" out: "what instruments do u play these days" still asks."""
-    vault.episodes.add(
-        "ana",
-        [
-            said("Bo", "what instruments do u play these days", "q", 0, "s1"),
-            said("Ana", "mostly violin, and a bit of clarinet lately", "a", 60, "s1"),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Bo", "what instruments do u play these days", "q", 0, "s1"),
+        said("Ana", "mostly violin, and a bit of clarinet lately", "a", 60, "s1"),
     )
     assert "a" in refs(vault, "What instruments does Ana play?", k=3)
     assert "a" not in refs(vault, "What instruments does Ana play?", k=3, replies=False)
@@ -266,16 +244,12 @@ def test_a_question_written_without_its_mark_is_answered_by_the_reply(vault: Vau
 def test_of_a_reply_sent_in_bits_the_message_that_says_most_comes_first(vault: Vault) -> None:
     """ "wait" and "sorry my mom called" come before the answer in the reply's burst; the
     answer is what the burst says most, so it is the one placed at the burst's score."""
-    vault.episodes.add(
-        "ana",
-        [
-            said("Ana", "what instrument are you learning these days?", "q", 0, "s1"),
-            said("Bo", "wait", "w", 20, "s1"),
-            said("Bo", "sorry my mom called", "m", 40, "s1"),
-            said("Bo", "bass guitar, been practicing every night at the studio", "a", 60, "s1"),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Ana", "what instrument are you learning these days?", "q", 0, "s1"),
+        said("Bo", "wait", "w", 20, "s1"),
+        said("Bo", "sorry my mom called", "m", 40, "s1"),
+        said("Bo", "bass guitar, been practicing every night at the studio", "a", 60, "s1"),
     )
     found = refs(vault, "What instrument is Bo learning?", k=5)
     filler = [found.index(ref) for ref in ("w", "m") if ref in found]
@@ -285,22 +259,18 @@ def test_of_a_reply_sent_in_bits_the_message_that_says_most_comes_first(vault: V
 def test_of_a_reply_in_bits_the_message_saying_the_kind_asked_for_comes_first(
     vault: Vault,
 ) -> None:
-    vault.episodes.add(
-        "ana",
-        [
-            said("Ana", "have you ever been to a big outdoor concert?", "q", 0, "s1"),
-            said("Bo", "hmm let me think", "h", 20, "s1"),
-            said("Bo", "it was last summer", "t", 40, "s1"),
-            said(
-                "Bo",
-                "amazing night with old friends, we danced until late and ate pizza",
-                "w",
-                60,
-                "s1",
-            ),
-            *other_days(),
-        ],
-        now=ASKED,
+    talk(
+        vault,
+        said("Ana", "have you ever been to a big outdoor concert?", "q", 0, "s1"),
+        said("Bo", "hmm let me think", "h", 20, "s1"),
+        said("Bo", "it was last summer", "t", 40, "s1"),
+        said(
+            "Bo",
+            "amazing night with old friends, we danced until late and ate pizza",
+            "w",
+            60,
+            "s1",
+        ),
     )
     found = refs(vault, "When did Bo go to a concert?", k=5)
     assert "t" in found and ("w" not in found or found.index("t") < found.index("w")), found
