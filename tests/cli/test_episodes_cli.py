@@ -60,6 +60,7 @@ def test_add_then_recall_as_json(tmp_path: Path) -> None:
         "neighbour",
         "speaker",
         "answer",
+        "session",
     }
 
 

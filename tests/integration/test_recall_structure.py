@@ -161,3 +161,48 @@ def test_forget_and_caps_take_the_vectors_with_the_episodes(vault: Vault) -> Non
         "lu", [{"text": "one more", "at": day(5, 6)}], now=ASKED, cap=2, embedder=WordEmbedder()
     )
     assert db.rows("SELECT count(*) FROM episode_vectors") == [(2,)]
+
+
+def test_the_turn_whose_session_says_the_other_words_comes_first(vault: Vault) -> None:
+    def said(ref: str, text: str, session: str, at: datetime) -> dict[str, Any]:
+        return {"text": text, "at": at, "ref": ref, "meta": {"session": session}}
+
+    vault.episodes.add(
+        "dave",
+        [
+            said("s1-1", "Dave: I got picked for the mod workshop next week!", "s1", day(4, 2)),
+            said("s1-2", "Calvin: nice, send pics", "s1", day(4, 2, 1)),
+            said("s1-3", "Dave: a classic muscle car, so fun", "s1", day(4, 2, 2)),
+            said("s2-1", "Dave: a rusty old car, so sad", "s2", day(4, 9)),
+        ],
+        now=ASKED,
+    )
+    found = vault.episodes.recall(
+        "dave", "what car did Dave work on during the workshop", now=ASKED, k=3
+    )
+    places = {e.ref: (place, e.parts.session) for place, e in enumerate(found)}
+    assert places["s1-3"][0] < places["s2-1"][0]  # the workshop's car, not the newer one
+    assert places["s1-3"][1] > 0 and places["s2-1"][1] == 0.0
+
+
+def test_what_was_said_the_next_day_about_the_day_asked_about_is_found(vault: Vault) -> None:
+    def at(date: int, hour: int) -> datetime:
+        return datetime(2023, 10, date, hour, 0, tzinfo=timezone.utc)
+
+    vault.episodes.add(
+        "cal",
+        [
+            {"text": "Calvin: quiet evening with tea", "at": at(2, 20), "ref": "d2"},
+            {
+                "text": "Calvin: Yesterday I was in Boston with the band",
+                "at": at(4, 9),
+                "ref": "d4",
+            },
+            {"text": "Calvin: heading to Tokyo next month", "at": at(4, 10), "ref": "d4b"},
+        ],
+        now=at(20, 12),
+    )
+    found = vault.episodes.recall(
+        "cal", "Which city was Calvin at on October 3, 2023?", now=at(20, 12), k=2
+    )
+    assert refs(found)[0] == "d4" and found[0].parts.time == 1.0

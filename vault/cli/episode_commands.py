@@ -318,6 +318,7 @@ EXPLAINED = (
     ("entity", "names"),
     ("time", "in the time asked about"),
     ("neighbour", "session neighbour (or question replied to) matched"),
+    ("session", "its session says the other words"),
     ("speaker", "said by the person asked about"),
     ("answer", "says the kind of answer asked for"),
     ("vector", "vector"),

@@ -542,7 +542,18 @@ def _day_start(moment: datetime) -> datetime:
     return moment.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _window(lowered: str, now: datetime) -> Window | None:
+@functools.lru_cache(maxsize=16384)
+def said_span(text: str, moment: datetime) -> Window | None:
+    """The time an episode's own words point at, relative to when it was said ("yesterday",
+    "two days ago", "last weekend", "on Monday", "May 2nd", "in July 2023"): None when they
+    point at none. A month named alone is no time here ("we march on", "June said"): in a
+    question it is one."""
+    lowered = text.lower()
+    day = _calendar_day(lowered, moment)
+    return day[0] if day else _window(lowered, moment, bare_months=False)
+
+
+def _window(lowered: str, now: datetime, *, bare_months: bool = True) -> Window | None:
     today = _day_start(now)
     if re.search(r"\byesterday\b", lowered):
         return Window(today - timedelta(days=1), today)
@@ -591,7 +602,7 @@ def _window(lowered: str, now: datetime) -> Window | None:
         return Window(first, _next_month(first))
     for index, month in enumerate(MONTHS, start=1):
         if re.search(rf"\b(in|during|back in|early|late|last) {month}\b", lowered) or (
-            month != "may" and re.search(rf"\b{month}\b", lowered)
+            bare_months and month != "may" and re.search(rf"\b{month}\b", lowered)
         ):
             year = now.year if index <= now.month else now.year - 1
             first = today.replace(year=year, month=index, day=1)

@@ -18,6 +18,12 @@
           + 0.20 x answer    1 when the query asks for a time, a number or a place ("when did
                              ...", "how many ...", "where ...") and the episode says one
                              (vault.domain.answer_kinds)
+          + 0.30 x session   for an episode matching a word of the query: the share of the
+                             query's words (idf-weighted) that other candidates of its session
+                             say and it does not: of the turns about a car, the one in the
+                             session about the workshop answers "what car did Dave work on
+                             during the workshop?" (passage retrieval with the evidence of
+                             its document, Callan 1994)
 
 A query word matches its own stem at weight 1 and its domain synonyms at 0.6 (run / jog,
 knee / leg). An episode that matches nothing (no word, name, time span or vector) is left out,
@@ -43,7 +49,7 @@ from datetime import datetime
 from typing import Any
 
 from vault.domain.answer_kinds import asked_kind, says
-from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, stems, words
+from vault.domain.episode_query import RELATED_WEIGHT, Query, Window, said_span, stems, words
 from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 
 K1 = 1.2
@@ -66,6 +72,7 @@ class Weights:
     reply: float = 0.80
     speaker: float = 0.30
     answer: float = 0.20
+    session: float = 0.30
     recency_half_life_days: float = 30.0
     time_half_life_days: float = 3.0
 
@@ -283,11 +290,19 @@ def _present(text: str, meta_json: str) -> frozenset[str]:
     return frozenset(present)
 
 
-def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[float]:
-    if not query.groups or not pool:
-        return [0.0] * len(pool)
+@dataclass(frozen=True)
+class _WordCounts:
+    """Per candidate, each query word group's term frequency (synonyms at RELATED_WEIGHT)
+    and the candidate's length; per group, its weighted idf."""
+
+    tfs: list[list[float]]
+    lengths: list[int]
+    idf: list[float]
+    dfs: list[int]
+
+
+def _word_counts(query: Query, pool: Sequence[Candidate], total: int) -> _WordCounts:
     groups = [(g.stem, tuple(g.related)) for g in query.groups]
-    group_weights = [g.weight for g in query.groups]
     zeros = itertools.repeat(0)
     tfs: list[list[float]] = []
     lengths = []
@@ -303,17 +318,61 @@ def _text_scores(query: Query, pool: Sequence[Candidate], total: int) -> list[fl
             ]
         )
     n = max(total, len(pool))
-    average = (sum(lengths) / len(lengths)) or 1.0
-    idf = []
-    for index in range(len(groups)):
+    idf, dfs = [], []
+    for index, group in enumerate(query.groups):
         df = sum(1 for tf in tfs if tf[index] > 0)
-        idf.append(group_weights[index] * math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
+        dfs.append(df)
+        idf.append(group.weight * math.log(1.0 + (n - df + 0.5) / (df + 0.5)))
+    return _WordCounts(tfs, lengths, idf, dfs)
+
+
+def _text_scores(
+    query: Query, pool: Sequence[Candidate], total: int, counts: _WordCounts | None = None
+) -> list[float]:
+    if not query.groups or not pool:
+        return [0.0] * len(pool)
+    counts = counts or _word_counts(query, pool, total)
+    lengths, idf = counts.lengths, counts.idf
+    average = (sum(lengths) / len(lengths)) or 1.0
     scores = []
-    for tf, length in zip(tfs, lengths):
+    for tf, length in zip(counts.tfs, lengths):
         norm = K1 * (1 - B + B * length / average)
         scores.append(sum(w * t * (K1 + 1) / (t + norm) for w, t in zip(idf, tf) if t > 0))
     best = max(scores)
     return [s / best if best > 0 else 0.0 for s in scores]
+
+
+def _session_scores(
+    pool: Sequence[Candidate], counts: _WordCounts, word_cap: int | None
+) -> list[float]:
+    """For each candidate that holds a word of the query, the idf-weighted share of the
+    query's words that other candidates of its session hold and it does not (0..1). A word
+    held by `word_cap` candidates or more counts neither for a session nor for the candidate:
+    the pool holds only the newest of its episodes (an older session would look as if it
+    lacked it), and a word said that often tells no session or turn apart ("running" in every
+    talk of a runner: the turn saying only that word is no nearer the shoes of its session)."""
+    whole = sum(counts.idf)
+    if whole <= 0:
+        return [0.0] * len(pool)
+    known = [word_cap is None or df < word_cap for df in counts.dfs]
+    held = [frozenset(i for i, t in enumerate(tf) if t > 0 and known[i]) for tf in counts.tfs]
+    said: dict[str, set[int]] = {}
+    for candidate, own in zip(pool, held):
+        if own:
+            said.setdefault(candidate.session, set()).update(own)
+    return [
+        sum(counts.idf[i] for i in said[candidate.session] - own) / whole if own else 0.0
+        for candidate, own in zip(pool, held)
+    ]
+
+
+def _says_time_in(window: Window, candidate: Candidate) -> bool:
+    """Whether the time the episode's words point at ("yesterday", "two days ago") falls in
+    the query's span: the middle of that time, so "this month" is no day of it."""
+    said = said_span(candidate.text, candidate.occurred_at)
+    return (
+        said is not None and window.start <= said.start + (said.end - said.start) / 2 < window.end
+    )
 
 
 def _entity(query: Query, candidate: Candidate) -> float:
@@ -345,6 +404,7 @@ def rank(
     neighbours: Mapping[int, Sequence[int]] | None = None,
     replies: Mapping[int, Collection[int]] | None = None,
     speakers: frozenset[str] = frozenset(),
+    word_cap: int | None = None,
 ) -> list[Ranked]:
     """The best `k` of `pool` for `query` as of `now` (`window`: the resolved time span).
 
@@ -354,9 +414,15 @@ def rank(
     matches (text and names); `replies` maps a candidate replying to a question to the
     question's id, whose match lifts it at `weights.reply` instead. `speakers`: whom the
     query asks about among who said the episodes (`asked_about`); their episodes get the
-    speaker part. The score parts are built for the chosen `k` only.
+    speaker part. `word_cap`: how many candidates the pool takes per word at most (a word
+    held by that many counts for no session's part). The score parts are built for the
+    chosen `k` only.
     """
-    text = _text_scores(query, pool, total)
+    counts = _word_counts(query, pool, total) if query.groups and pool else None
+    text = _text_scores(query, pool, total, counts)
+    sessions = (
+        _session_scores(pool, counts, word_cap) if counts is not None and weights.session else None
+    )
     names = bool(query.names)
     entities = [_entity(query, c) if names else 0.0 for c in pool]
     lifts = _lifts(pool, text, entities, weights, neighbours, replies) if neighbours else None
@@ -369,6 +435,8 @@ def rank(
         moment = candidate.occurred_at
         entity = entities[index]
         when = _time(window, moment, weights.time_half_life_days) if window is not None else 0.0
+        if when < 1.0 and window is not None and _says_time_in(window, candidate):
+            when = 1.0
         vector = max(0.0, candidate.vector) if candidate.vector is not None else 0.0
         lift = lifts[index] if lifts is not None else 0.0
         own = (
@@ -391,6 +459,7 @@ def rank(
             round(lift, 6) if lift else 0.0,
             own,
             1.0 if answer_kind is not None and says(answer_kind, candidate.text) else 0.0,
+            round(sessions[index], 6) if sessions is not None and sessions[index] else 0.0,
         )
         score = round(
             weights.text * parts[0]
@@ -401,7 +470,8 @@ def rank(
             + weights.vector * parts[5]
             + weights.neighbour * parts[6]
             + weights.speaker * parts[7]
-            + weights.answer * parts[8],
+            + weights.answer * parts[8]
+            + weights.session * parts[9],
             6,
         )
         # ascending order of this key: best score, then newest, then highest id
@@ -487,6 +557,7 @@ def _fill(
             neighbour=parts[6],
             speaker=parts[7],
             answer=parts[8],
+            session=parts[9],
         )
         chosen.append(Ranked(candidate, -negative_score, score_parts))
         if len(chosen) == k:

@@ -134,6 +134,7 @@ class ScoreParts(BaseModel):
     neighbour: float = 0.0
     speaker: float = 0.0
     answer: float = 0.0
+    session: float = 0.0
 
 
 class Episode(BaseModel):

@@ -63,6 +63,7 @@ NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighb
 SESSION_GAP = timedelta(hours=1)  # episodes this close without `session` metadata: one session
 GROUP_CAP = 64  # candidates per query word (newest first) and for all words together
 WINDOW_CAP = 64  # candidates from the query's time span
+SAID_LATER = timedelta(days=8)  # "yesterday", "two days ago", "last Monday": said this much after
 FILTER_KEYS = frozenset({"type", "outcome", "since", "until", "location", "person", "item"})
 
 
@@ -87,6 +88,9 @@ class RecallOptions:
       as a word.
     - `feedback`: the most distinctive words of the best matches join the question at this
       weight, and the episodes they match join the candidates (vault.domain.episode_feedback).
+    - `sessions`: a turn holding a word of the question is lifted by the words its session's
+      other candidates hold and it does not (`Weights.session`): the turn about the car in
+      the session about the workshop.
     - `spread`: each pick's score is lowered by this much per pick already made from its
       session (its `session` metadata, else its day): answers spread over sessions.
     """
@@ -97,6 +101,7 @@ class RecallOptions:
     bursts: bool = True
     speakers: bool = True
     feedback: float = FEEDBACK_WEIGHT
+    sessions: bool = True
     spread: float = 0.0  # measured: every penalty tried lost on LoCoMo dev (docs/recall.md)
 
     @classmethod
@@ -109,6 +114,7 @@ class RecallOptions:
             bursts=False,
             speakers=False,
             feedback=0.0,
+            sessions=False,
             spread=0.0,
         )
 
@@ -122,6 +128,7 @@ class RecallOptions:
             ("+ the speaker asked about preferred", {"speakers": True}),
             ("+ feedback words from the best matches", {"feedback": FEEDBACK_WEIGHT}),
             ("+ the reply to a question asked in the conversation", {"replies": True}),
+            ("+ the words the rest of its session says", {"sessions": True}),
             ("+ top k spread over sessions", {"spread": SESSION_PENALTY}),
         ]
 
@@ -172,13 +179,15 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     window, analyzed = _resolve_time(search, analyzed, now)
     recent = WINDOW_CAP if not analyzed.groups or request.embedder is not None else 0
     search.add(_pool(search, analyzed, window, recent))
+    if window is not None:
+        search.add(_said_later(search, window))
     pool = search.pool
     speaking = named_speakers(analyzed, pool) if options.speakers else ()
     if speaking:
         analyzed = _without_words(analyzed, speaking)
     speakers = asked_about(analyzed, speaking)
     estimate = request.total if request.total is not None else max(len(pool), GROUP_CAP) * 4
-    weights = request.weights
+    weights = request.weights if options.sessions else replace(request.weights, session=0.0)
     neighbours: dict[int, list[int]] | None = None
     replies: dict[int, set[int]] | None = None
     if options.neighbours > 0 and pool:
@@ -202,6 +211,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
         neighbours=neighbours,
         replies=replies,
         speakers=speakers,
+        word_cap=GROUP_CAP,
     )
     if options.feedback > 0 and analyzed.groups:
         # the best that match a word of the question: not those a name or the time alone found
@@ -222,6 +232,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
                 neighbours=neighbours,
                 replies=replies,
                 speakers=speakers,
+                word_cap=GROUP_CAP,
             )
     kind = asked_kind(analyzed.text)
     placed = place(
@@ -569,6 +580,16 @@ def _pg_pool(search: _Search, query: Query, window: Window | None, recent: int) 
     if recent:
         rows.update({row.id: row for row in episodes.recent(owner_id, recent)})
     return [_candidate(row) for row in rows.values()]
+
+
+def _said_later(search: _Search, window: Window) -> list[Candidate]:
+    """The earliest episodes of the days after the query's span: what was said there about
+    the span ("yesterday I met ...") is ranked by the time its words point at
+    (episode_rank: the time part)."""
+    rows = search.episodes.window(
+        search.owner_id, window.end, window.end + SAID_LATER, WINDOW_CAP, earliest=True
+    )
+    return [_candidate(row) for row in rows]
 
 
 def text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query) -> set[int]:

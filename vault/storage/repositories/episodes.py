@@ -90,6 +90,7 @@ _WINDOW = (
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
+_WINDOW_FIRST = _WINDOW.order_by(None).order_by(_E.occurred_at, _E.id)
 _RECENT = (
     select(*COLUMNS)
     .where(_E.owner_id == bindparam("owner"))
@@ -435,9 +436,13 @@ class EpisodeRepository:
         found: datetime | None = self.connection.execute(_OLDEST, {"owner": owner_id}).scalar()
         return found
 
-    def window(self, owner_id: str, start: datetime, end: datetime, cap: int) -> list[Row[Any]]:
+    def window(
+        self, owner_id: str, start: datetime, end: datetime, cap: int, *, earliest: bool = False
+    ) -> list[Row[Any]]:
+        """The owner's `cap` episodes in [start, end): the newest, or with `earliest` the
+        earliest."""
         params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
-        return list(self.connection.execute(_WINDOW, params))
+        return list(self.connection.execute(_WINDOW_FIRST if earliest else _WINDOW, params))
 
     def activity_sessions(
         self, owner_id: str, cap: int
