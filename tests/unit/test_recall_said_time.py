@@ -22,11 +22,13 @@ def day_said(text: str) -> str | None:
     ("text", "expected"),
     [
         ("Yesterday I met some incredible artists in Boston", "2023-10-03/1"),
+        ("last night was wild", "2023-10-03/1"),
+        ("the day before yesterday we hiked", "2023-10-02/1"),
         ("two days ago I wanted to be alone with nature", "2023-10-02/1"),
-        ("On Monday we went to the lake", "2023-10-02/1"),
+        ("this past Monday we went to the lake", "2023-10-02/1"),
         ("last weekend was wild", "2023-09-30/2"),
-        ("my birthday was on September 28th", "2023-09-28/1"),
-        ("the trip back in July 2023", "2023-07-01/31"),
+        ("last week was a blur", "2023-09-25/7"),
+        ("LAST MONTH we moved", "2023-09-01/30"),
     ],
 )
 def test_the_words_point_at_a_time_before_they_were_said(text: str, expected: str) -> None:
@@ -34,10 +36,29 @@ def test_the_words_point_at_a_time_before_they_were_said(text: str, expected: st
 
 
 @pytest.mark.parametrize(
-    "text", ["we march on, June said", "I may be late", "nothing planned", "ok lol"]
+    "text",
+    [
+        "on Saturday I'll fly to Lisbon",  # a plan: "on <weekday>" may lie ahead
+        "see you on May 5!",
+        "the trip in July 2023",
+        "today was long",
+        "we march on, June said",
+        "I may be late",
+        "ok lol",
+        "lol the cert expires 9999-12-31 apparently",
+        "9999999 days ago",
+        "1" * 5000 + " days ago",
+    ],
 )
-def test_a_month_named_alone_or_no_time_word_points_at_nothing(text: str) -> None:
+def test_a_plan_a_date_or_no_time_that_exists_points_at_nothing(text: str) -> None:
     assert said_span(text, SAID) is None
+
+
+@pytest.mark.parametrize(
+    "question", ["what happened 99999999 days ago?", "what expires on 9999-12-31?"]
+)
+def test_a_question_pointing_off_the_calendar_has_no_span(question: str) -> None:
+    assert analyze(question, SAID).window is None
 
 
 def candidate(id: int, text: str, at: datetime) -> Candidate:
@@ -48,7 +69,7 @@ def test_the_episode_that_says_the_day_asked_about_is_in_the_time_asked_about() 
     pool = [
         candidate(1, "Calvin: Yesterday I met some incredible artists in Boston", SAID),
         candidate(2, "Calvin: What a week, so many artists to meet", SAID),
-        candidate(3, "Calvin: the artists I met last month were great", SAID),
+        candidate(3, "Calvin: on Tuesday I'll meet more artists", SAID),
     ]
     query = analyze("Which artists did Calvin meet on October 3, 2023?", SAID)
     assert query.window == Window(SAID.replace(day=3, hour=0), SAID.replace(hour=0))
@@ -58,9 +79,12 @@ def test_the_episode_that_says_the_day_asked_about_is_in_the_time_asked_about() 
     assert 0 < found[2] < 1.0 and found[3] == found[2]
 
 
-def test_this_month_is_no_day_of_it() -> None:
-    said = SAID + timedelta(days=10)
-    pool = [candidate(1, "so many artists this month", said)]
-    query = analyze("Which artists did Calvin meet on October 3, 2023?", said)
-    (found,) = rank(query, pool, said, window=query.window)
+def test_a_longer_time_than_the_span_asked_about_is_not_in_it() -> None:
+    said = SAID + timedelta(days=5)  # Monday the 9th: "last week" is the 2nd to the 8th
+    pool = [candidate(1, "so many artists last week", said)]
+    day = analyze("Which artists did Calvin meet on October 3, 2023?", said)
+    (found,) = rank(day, pool, said, window=day.window)
     assert found.parts.time < 1.0
+    month = analyze("Which artists did Calvin meet in October 2023?", said)
+    (found,) = rank(month, pool, said, window=month.window)
+    assert found.parts.time == 1.0

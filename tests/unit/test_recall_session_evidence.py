@@ -65,3 +65,16 @@ def test_the_part_is_the_idf_share_of_the_words_the_session_adds() -> None:
     # two shares make the whole question
     assert parts[1] + parts[2] == pytest.approx(1.0, abs=1e-5)
     assert parts[1] < parts[2]  # "workshop" is the rarer word: the larger share
+
+
+def test_what_the_session_said_hours_away_does_not_count() -> None:
+    morning = AT - timedelta(days=3, hours=10)
+    pool = [
+        Candidate(1, "Dave: the mod workshop was long", "conversation", morning),
+        Candidate(2, "Dave: a classic muscle car", "conversation", morning + timedelta(hours=3)),
+        Candidate(3, "Dave: ok, a car it is", "conversation", morning + timedelta(minutes=50)),
+    ]
+    found = rank(analyze(QUESTION, AT), pool, AT, k=3, total=50)
+    parts = {r.candidate.id: r.parts.session for r in found}
+    assert parts[3] > 0  # fifty minutes from the workshop: the same talk
+    assert parts[2] == 0.0  # the same day, three hours later: another talk

@@ -460,8 +460,11 @@ def analyze(query: str, now: datetime, *, dates: bool = True) -> Query:
     day: the latest such day not after `now` when the year is not given.
     """
     lowered = query.lower()
-    day = _calendar_day(lowered, now) if dates else None
-    window = day[0] if day else _window(lowered, now)
+    try:
+        day = _calendar_day(lowered, now) if dates else None
+    except OverflowError:
+        day = None  # "9999-12-31": the day after it leaves the calendar
+    window = day[0] if day else _window_or_none(lowered, now)
     anchor = _anchor(lowered)
     # the date's own numbers ("2025-03-05", "5 March 2025") are the time span, not words to find
     said = lowered[: day[1]] + " " + lowered[day[2] :] if day else query
@@ -542,22 +545,40 @@ def _day_start(moment: datetime) -> datetime:
     return moment.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+SAID_PAST_WORDS = ("yesterday", "ago", "last", "past")  # one of them in all said_span reads
+_SAID_PAST = re.compile(rf"\b(?:{'|'.join(SAID_PAST_WORDS)})\b")
+
+
 @functools.lru_cache(maxsize=16384)
 def said_span(text: str, moment: datetime) -> Window | None:
-    """The time an episode's own words point at, relative to when it was said ("yesterday",
-    "two days ago", "last weekend", "on Monday", "May 2nd", "in July 2023"): None when they
-    point at none. A month named alone is no time here ("we march on", "June said"): in a
-    question it is one."""
+    """The earlier time an episode's own words point at, relative to when it was said:
+    "yesterday", "last night", "the day before yesterday", "two days ago", "last weekend",
+    "last week", "last month", "last Monday", "this past Monday". Only words that point back
+    count: a plan or a date may lie ahead ("on Saturday I'll fly", "see you May 5"), so
+    neither is read. None when the words point at no earlier time (or at none that exists)."""
     lowered = text.lower()
-    day = _calendar_day(lowered, moment)
-    return day[0] if day else _window(lowered, moment, bare_months=False)
+    if not _SAID_PAST.search(lowered):
+        return None
+    return _window_or_none(lowered, moment, said=True)
 
 
-def _window(lowered: str, now: datetime, *, bare_months: bool = True) -> Window | None:
+def _window_or_none(lowered: str, now: datetime, *, said: bool = False) -> Window | None:
+    """`_window`, or None where the span would leave the calendar ("99999 days ago")."""
+    try:
+        return _window(lowered, now, said=said)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _window(lowered: str, now: datetime, *, said: bool = False) -> Window | None:
+    """The span a text's time words point at, from `now`; with `said`, only words that point
+    back (said_span)."""
     today = _day_start(now)
-    if re.search(r"\byesterday\b", lowered):
+    if re.search(r"\bthe day before yesterday\b", lowered):
+        return Window(today - timedelta(days=2), today - timedelta(days=1))
+    if re.search(r"\b(yesterday|last night)\b", lowered):
         return Window(today - timedelta(days=1), today)
-    if re.search(r"\b(today|this morning|tonight|this evening)\b", lowered):
+    if not said and re.search(r"\b(today|this morning|tonight|this evening)\b", lowered):
         return Window(today, today + timedelta(days=1))
     ago = re.search(
         r"\b(\d+|one|two|three|four|five|six|seven|a|an|a couple of|a few|several)"
@@ -577,6 +598,8 @@ def _window(lowered: str, now: datetime, *, bare_months: bool = True) -> Window 
     if re.search(r"\blast week\b", lowered):
         monday = today - timedelta(days=today.weekday())
         return Window(monday - timedelta(days=7), monday)
+    if said:
+        return _said_earlier(lowered, today)
     if re.search(r"\bthis week\b", lowered):
         monday = today - timedelta(days=today.weekday())
         return Window(monday, monday + timedelta(days=7))
@@ -602,7 +625,7 @@ def _window(lowered: str, now: datetime, *, bare_months: bool = True) -> Window 
         return Window(first, _next_month(first))
     for index, month in enumerate(MONTHS, start=1):
         if re.search(rf"\b(in|during|back in|early|late|last) {month}\b", lowered) or (
-            bare_months and month != "may" and re.search(rf"\b{month}\b", lowered)
+            month != "may" and re.search(rf"\b{month}\b", lowered)
         ):
             year = now.year if index <= now.month else now.year - 1
             first = today.replace(year=year, month=index, day=1)
@@ -611,6 +634,18 @@ def _window(lowered: str, now: datetime, *, bare_months: bool = True) -> Window 
         if re.search(rf"\b(on|last|this past) {weekday}\b", lowered):
             back = (today.weekday() - index) % 7 or 7
             day = today - timedelta(days=back)
+            return Window(day, day + timedelta(days=1))
+    return None
+
+
+def _said_earlier(lowered: str, today: datetime) -> Window | None:
+    """What only points back of the rest of `_window`: last month, last / this past Monday."""
+    if re.search(r"\blast month\b", lowered):
+        first = today.replace(day=1)
+        return Window((first - timedelta(days=1)).replace(day=1), first)
+    for index, weekday in enumerate(WEEKDAYS):
+        if re.search(rf"\b(last|this past) {weekday}\b", lowered):
+            day = today - timedelta(days=(today.weekday() - index) % 7 or 7)
             return Window(day, day + timedelta(days=1))
     return None
 

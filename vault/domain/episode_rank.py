@@ -45,7 +45,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from vault.domain.answer_kinds import asked_kind, says
@@ -55,6 +55,7 @@ from vault.domain.episodes import PEOPLE_KEYS, PLACE_KEYS, ScoreParts, meta_json
 K1 = 1.2
 B = 0.75
 DAY = 86400.0
+SESSION_REACH = timedelta(hours=1)  # the session part: others of the session said this close
 
 
 @dataclass(frozen=True)
@@ -346,33 +347,47 @@ def _session_scores(
     pool: Sequence[Candidate], counts: _WordCounts, word_cap: int | None
 ) -> list[float]:
     """For each candidate that holds a word of the query, the idf-weighted share of the
-    query's words that other candidates of its session hold and it does not (0..1). A word
-    held by `word_cap` candidates or more counts neither for a session nor for the candidate:
-    the pool holds only the newest of its episodes (an older session would look as if it
-    lacked it), and a word said that often tells no session or turn apart ("running" in every
-    talk of a runner: the turn saying only that word is no nearer the shoes of its session)."""
+    query's words that other candidates of its session said within SESSION_REACH of it hold
+    and it does not (0..1): a conversation keeps to its topic for a while, not for a whole
+    busy day. A word held by `word_cap` candidates or more counts neither for the others nor
+    for the candidate: the pool holds only the newest of its episodes (an older session would
+    look as if it lacked it), and a word said that often tells no turn apart ("running" in
+    every talk of a runner: the turn saying only that word is no nearer the shoes of its
+    session)."""
     whole = sum(counts.idf)
+    scores = [0.0] * len(pool)
     if whole <= 0:
-        return [0.0] * len(pool)
+        return scores
     known = [word_cap is None or df < word_cap for df in counts.dfs]
     held = [frozenset(i for i, t in enumerate(tf) if t > 0 and known[i]) for tf in counts.tfs]
-    said: dict[str, set[int]] = {}
-    for candidate, own in zip(pool, held):
+    sessions: dict[str, list[int]] = {}
+    for index, (candidate, own) in enumerate(zip(pool, held)):
         if own:
-            said.setdefault(candidate.session, set()).update(own)
-    return [
-        sum(counts.idf[i] for i in said[candidate.session] - own) / whole if own else 0.0
-        for candidate, own in zip(pool, held)
-    ]
+            sessions.setdefault(candidate.session, []).append(index)
+    for members in sessions.values():
+        if len(members) < 2:
+            continue
+        members.sort(key=lambda i: pool[i].occurred_at)
+        near: Counter[int] = Counter()
+        first = last = 0  # members[first:last] were said within SESSION_REACH of the current
+        for index in members:
+            moment = pool[index].occurred_at
+            while last < len(members) and pool[members[last]].occurred_at <= moment + SESSION_REACH:
+                near.update(held[members[last]])
+                last += 1
+            while pool[members[first]].occurred_at < moment - SESSION_REACH:
+                near.subtract(held[members[first]])
+                first += 1
+            added = [word for word, count in near.items() if count > 0 and word not in held[index]]
+            scores[index] = sum(counts.idf[word] for word in added) / whole
+    return scores
 
 
 def _says_time_in(window: Window, candidate: Candidate) -> bool:
-    """Whether the time the episode's words point at ("yesterday", "two days ago") falls in
-    the query's span: the middle of that time, so "this month" is no day of it."""
+    """Whether the earlier time the episode's words point at ("yesterday", "two days ago")
+    lies inside the query's span: "last week" is no day of it, "last month" no week."""
     said = said_span(candidate.text, candidate.occurred_at)
-    return (
-        said is not None and window.start <= said.start + (said.end - said.start) / 2 < window.end
-    )
+    return said is not None and window.start <= said.start and said.end <= window.end
 
 
 def _entity(query: Query, candidate: Candidate) -> float:

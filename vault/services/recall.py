@@ -63,7 +63,7 @@ NEIGHBOUR_SEEDS = 20  # at most this many best matches have their session neighb
 SESSION_GAP = timedelta(hours=1)  # episodes this close without `session` metadata: one session
 GROUP_CAP = 64  # candidates per query word (newest first) and for all words together
 WINDOW_CAP = 64  # candidates from the query's time span
-SAID_LATER = timedelta(days=8)  # "yesterday", "two days ago", "last Monday": said this much after
+SAID_LATER = timedelta(days=8)  # "yesterday", "two days ago", "last Monday" said this much after
 FILTER_KEYS = frozenset({"type", "outcome", "since", "until", "location", "person", "item"})
 
 
@@ -583,11 +583,11 @@ def _pg_pool(search: _Search, query: Query, window: Window | None, recent: int) 
 
 
 def _said_later(search: _Search, window: Window) -> list[Candidate]:
-    """The earliest episodes of the days after the query's span: what was said there about
-    the span ("yesterday I met ...") is ranked by the time its words point at
-    (episode_rank: the time part)."""
-    rows = search.episodes.window(
-        search.owner_id, window.end, window.end + SAID_LATER, WINDOW_CAP, earliest=True
+    """The earliest episodes of the days after the query's span that say a word pointing
+    back ("yesterday I met ..."): ranked by the time their words point at (episode_rank:
+    the time part)."""
+    rows = search.episodes.pointing_back(
+        search.owner_id, window.end, window.end + SAID_LATER, WINDOW_CAP
     )
     return [_candidate(row) for row in rows]
 

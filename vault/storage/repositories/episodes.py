@@ -23,12 +23,14 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
     text,
     tuple_,
     update,
 )
 
+from vault.domain.episode_query import SAID_PAST_WORDS
 from vault.domain.episodes import Knowledge, KnowledgeIn
 from vault.domain.text import matches_query
 from vault.domain.times import format_utc, parse_utc
@@ -90,7 +92,19 @@ _WINDOW = (
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
-_WINDOW_FIRST = _WINDOW.order_by(None).order_by(_E.occurred_at, _E.id)
+# the earliest of a span that say a word pointing back in time ("yesterday", "2 days ago"):
+# a substring test in the span's rows, read by the (owner_id, occurred_at) index
+_POINTING_BACK = (
+    select(*COLUMNS)
+    .where(
+        _E.owner_id == bindparam("owner"),
+        _E.occurred_at >= bindparam("start", type_=_E.occurred_at.type),
+        _E.occurred_at < bindparam("end", type_=_E.occurred_at.type),
+        or_(*(_E.text.ilike(f"%{word}%") for word in SAID_PAST_WORDS)),
+    )
+    .order_by(_E.occurred_at, _E.id)
+    .limit(bindparam("cap"))
+)
 _RECENT = (
     select(*COLUMNS)
     .where(_E.owner_id == bindparam("owner"))
@@ -436,13 +450,17 @@ class EpisodeRepository:
         found: datetime | None = self.connection.execute(_OLDEST, {"owner": owner_id}).scalar()
         return found
 
-    def window(
-        self, owner_id: str, start: datetime, end: datetime, cap: int, *, earliest: bool = False
-    ) -> list[Row[Any]]:
-        """The owner's `cap` episodes in [start, end): the newest, or with `earliest` the
-        earliest."""
+    def window(self, owner_id: str, start: datetime, end: datetime, cap: int) -> list[Row[Any]]:
         params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
-        return list(self.connection.execute(_WINDOW_FIRST if earliest else _WINDOW, params))
+        return list(self.connection.execute(_WINDOW, params))
+
+    def pointing_back(
+        self, owner_id: str, start: datetime, end: datetime, cap: int
+    ) -> list[Row[Any]]:
+        """The owner's earliest `cap` episodes in [start, end) that say a word pointing back
+        in time (vault.domain.episode_query.SAID_PAST_WORDS, any case, within a word too)."""
+        params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
+        return list(self.connection.execute(_POINTING_BACK, params))
 
     def activity_sessions(
         self, owner_id: str, cap: int
