@@ -12,6 +12,7 @@ from tests.conftest import Db
 from tests.recall_fakes import WordEmbedder
 from vault import Vault
 from vault.domain.errors import InvalidInput
+from vault.storage.repositories.episodes import EpisodeRepository
 
 ASKED = datetime(2023, 5, 10, 12, 0, tzinfo=timezone.utc)
 
@@ -206,3 +207,52 @@ def test_what_was_said_the_next_day_about_the_day_asked_about_is_found(vault: Va
         "cal", "Which city was Calvin at on October 3, 2023?", now=at(20, 12), k=2
     )
     assert refs(found)[0] == "d4" and found[0].parts.time == 1.0
+
+
+def _at(date: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2023, 10, date, hour, minute, tzinfo=timezone.utc)
+
+
+def test_pointing_back_reads_the_first_of_a_span_for_words_that_point_back(vault: Vault) -> None:
+    vault.episodes.add(
+        "cal",
+        [
+            {"text": "YESTERDAY was long", "at": _at(4, 8), "ref": "in"},
+            {"text": "plastic cups for the party", "at": _at(4, 9), "ref": "substring"},
+            {"text": "see you at the gig", "at": _at(4, 10), "ref": "no-word"},
+            {"text": "two days ago we hiked", "at": _at(5, 8), "ref": "later"},
+            {"text": "last night was great", "at": _at(3, 23), "ref": "before-span"},
+            {"text": "yesterday was fun", "at": _at(12, 8), "ref": "after-span"},
+        ],
+        now=_at(20, 12),
+    )
+    vault.episodes.add("bo", [{"text": "yesterday again", "at": _at(4, 9), "ref": "other"}])
+    with vault.engine.connect() as connection:
+        rows = EpisodeRepository(connection).pointing_back("cal", _at(4, 0), _at(12, 0), 10)
+        assert [r.ref for r in rows] == ["in", "substring", "later"]
+        first_two = EpisodeRepository(connection).pointing_back("cal", _at(4, 0), _at(12, 0), 2)
+        assert [r.ref for r in first_two] == ["in", "substring"]  # of the first two read
+
+
+def test_an_episode_found_only_by_the_day_its_words_point_back_at(vault: Vault) -> None:
+    morning = [
+        {"text": f"at last, plastic cup number {i}", "at": _at(4, 7, i % 60), "ref": f"m{i}"}
+        for i in range(70)  # a busy morning of words holding "last" and "past" as substrings
+    ]
+    vault.episodes.add(
+        "cal",
+        [
+            *morning,
+            {"text": "Yesterday I was in Boston with the band", "at": _at(4, 15), "ref": "said"},
+            {"text": "quiet evening with tea", "at": _at(2, 20), "ref": "d2"},
+        ],
+        now=_at(20, 12),
+    )
+    found = vault.episodes.recall("cal", "Which city was I in on October 3, 2023?", now=_at(20, 12))
+    assert refs(found)[:1] == ["said"] and found[0].parts.time == 1.0
+
+
+def test_a_span_at_the_end_of_the_calendar_has_no_days_after_it(vault: Vault) -> None:
+    vault.episodes.add("cal", [{"text": "the cert expires", "at": _at(4, 8), "ref": "c"}])
+    found = vault.episodes.recall("cal", "what expires on 9999-12-30?", now=_at(20, 12))
+    assert refs(found) == ["c"]

@@ -54,6 +54,36 @@ def test_a_plan_a_date_or_no_time_that_exists_points_at_nothing(text: str) -> No
     assert said_span(text, SAID) is None
 
 
+def test_last_weekend_said_on_a_sunday_may_be_the_one_under_way() -> None:
+    sunday = SAID + timedelta(days=4)
+    assert said_span("last weekend was wild", sunday) is None
+    assert said_span("yesterday was wild", sunday) is not None
+
+
+def test_the_same_moment_in_another_zone_is_the_same_utc_day() -> None:
+    berlin = timezone(timedelta(hours=2))
+    late = datetime(2023, 10, 4, 22, 30, tzinfo=timezone.utc)
+    assert said_span("yesterday was fun", late.astimezone(berlin)) == said_span(
+        "yesterday was fun", late
+    )
+    assert said_span("yesterday!", late) == Window(
+        datetime(2023, 10, 3, tzinfo=timezone.utc), datetime(2023, 10, 4, tzinfo=timezone.utc)
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("what did we eat last night?", "2023-10-03"),
+        ("where were we the day before yesterday?", "2023-10-02"),
+    ],
+)
+def test_a_question_says_last_night_and_the_day_before_yesterday(question: str, day: str) -> None:
+    window = analyze(question, SAID).window
+    assert window is not None and window.start.date().isoformat() == day
+    assert window.end - window.start == timedelta(days=1)
+
+
 @pytest.mark.parametrize(
     "question", ["what happened 99999999 days ago?", "what expires on 9999-12-31?"]
 )

@@ -54,8 +54,28 @@ def test_a_turn_holding_no_word_asked_about_gets_nothing_from_its_session() -> N
     assert 3 not in found or found[3][1] == 0.0
 
 
-def test_without_session_metadata_the_day_is_the_session() -> None:
+def test_without_session_metadata_the_hour_around_it_is_the_session() -> None:
     assert ranked(meta=False)[2][1] == pytest.approx(ranked()[2][1])
+
+
+def test_without_session_metadata_a_talk_goes_on_past_midnight() -> None:
+    night = datetime(2024, 4, 20, 23, 50, tzinfo=timezone.utc)
+    pool = [
+        Candidate(1, "Dave: the mod workshop was long", "conversation", night),
+        Candidate(2, "Dave: a classic muscle car", "conversation", night + timedelta(minutes=20)),
+    ]
+    found = rank(analyze(QUESTION, AT), pool, AT, k=2, total=50)
+    assert {r.candidate.id: r.parts.session for r in found}[2] > 0
+
+
+def test_a_word_held_by_as_many_candidates_as_the_pool_takes_counts_for_nothing() -> None:
+    query = analyze(QUESTION, AT)
+    capped = rank(query, pool(), AT, k=4, total=50, word_cap=2)  # "car" is held by two
+    parts = {r.candidate.id: r.parts.session for r in capped}
+    assert parts[2] == 0.0 and parts[4] == 0.0  # "car" alone is no word of a session
+    assert parts[1] == 0.0  # and no word the session adds to the workshop
+    uncapped = {r.candidate.id: r.parts.session for r in rank(query, pool(), AT, k=4, total=50)}
+    assert uncapped[1] > 0 and uncapped[2] > 0
 
 
 def test_the_part_is_the_idf_share_of_the_words_the_session_adds() -> None:

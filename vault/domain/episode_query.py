@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from vault.domain.lexicon import body
 from vault.domain.stemming import WORD_CACHE, snowball
@@ -549,17 +549,27 @@ SAID_PAST_WORDS = ("yesterday", "ago", "last", "past")  # one of them in all sai
 _SAID_PAST = re.compile(rf"\b(?:{'|'.join(SAID_PAST_WORDS)})\b")
 
 
-@functools.lru_cache(maxsize=16384)
+SAID_CACHE = 16384  # episode texts whose said time is kept per process (pure)
+
+
 def said_span(text: str, moment: datetime) -> Window | None:
     """The earlier time an episode's own words point at, relative to when it was said:
     "yesterday", "last night", "the day before yesterday", "two days ago", "last weekend",
-    "last week", "last month", "last Monday", "this past Monday". Only words that point back
-    count: a plan or a date may lie ahead ("on Saturday I'll fly", "see you May 5"), so
-    neither is read. None when the words point at no earlier time (or at none that exists)."""
+    "last week", "last month", "last Monday", "this past Monday", in UTC days. Only words that
+    point back count, and only a time wholly before the day they were said: a plan or a date
+    may lie ahead ("on Saturday I'll fly", "see you May 5"), and "last weekend" said on a
+    Sunday may be the one under way. None when the words point at no such time."""
+    return _said_span(text, moment.astimezone(timezone.utc))
+
+
+@functools.lru_cache(maxsize=SAID_CACHE)
+def _said_span(text: str, moment: datetime) -> Window | None:
+    # UTC before the cache: two times of one instant in other zones are equal keys
     lowered = text.lower()
     if not _SAID_PAST.search(lowered):
         return None
-    return _window_or_none(lowered, moment, said=True)
+    found = _window_or_none(lowered, moment, said=True)
+    return found if found is not None and found.end <= _day_start(moment) else None
 
 
 def _window_or_none(lowered: str, now: datetime, *, said: bool = False) -> Window | None:
@@ -574,12 +584,48 @@ def _window(lowered: str, now: datetime, *, said: bool = False) -> Window | None
     """The span a text's time words point at, from `now`; with `said`, only words that point
     back (said_span)."""
     today = _day_start(now)
+    back = _pointing_back(lowered, today)
+    if back is not None or said:
+        return back
+    if re.search(r"\b(today|this morning|tonight|this evening)\b", lowered):
+        return Window(today, today + timedelta(days=1))
+    if re.search(r"\bthis week\b", lowered):
+        monday = today - timedelta(days=today.weekday())
+        return Window(monday, monday + timedelta(days=7))
+    month_year = re.search(rf"\b({_MONTH_NAMES}),?\s+((?:19|20)\d\d)\b", lowered)
+    if month_year:
+        first = today.replace(
+            year=int(month_year.group(2)), month=MONTHS.index(month_year.group(1)) + 1, day=1
+        )
+        return Window(first, _next_month(first))
+    in_year = re.search(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", lowered)
+    if in_year or re.search(r"\b(last|this) year\b", lowered):
+        number = (
+            int(in_year.group(1)) if in_year else now.year - (1 if "last year" in lowered else 0)
+        )
+        first = today.replace(year=number, month=1, day=1)
+        return Window(first, first.replace(year=number + 1))
+    if re.search(r"\bthis month\b", lowered):
+        first = today.replace(day=1)
+        return Window(first, _next_month(first))
+    for index, month in enumerate(MONTHS, start=1):
+        if re.search(rf"\b(in|during|back in|early|late|last) {month}\b", lowered) or (
+            month != "may" and re.search(rf"\b{month}\b", lowered)
+        ):
+            year = now.year if index <= now.month else now.year - 1
+            first = today.replace(year=year, month=index, day=1)
+            return Window(first, _next_month(first))
+    return _weekday(lowered, today, r"on")
+
+
+def _pointing_back(lowered: str, today: datetime) -> Window | None:
+    """The span of words that point back from `today`: the day before yesterday, yesterday,
+    last night, N days / weeks / months ago, last weekend, last week, last month, last (or
+    this past) Monday."""
     if re.search(r"\bthe day before yesterday\b", lowered):
         return Window(today - timedelta(days=2), today - timedelta(days=1))
     if re.search(r"\b(yesterday|last night)\b", lowered):
         return Window(today - timedelta(days=1), today)
-    if not said and re.search(r"\b(today|this morning|tonight|this evening)\b", lowered):
-        return Window(today, today + timedelta(days=1))
     ago = re.search(
         r"\b(\d+|one|two|three|four|five|six|seven|a|an|a couple of|a few|several)"
         r"\s+(day|week|month)s?\s+ago\b",
@@ -598,53 +644,16 @@ def _window(lowered: str, now: datetime, *, said: bool = False) -> Window | None
     if re.search(r"\blast week\b", lowered):
         monday = today - timedelta(days=today.weekday())
         return Window(monday - timedelta(days=7), monday)
-    if said:
-        return _said_earlier(lowered, today)
-    if re.search(r"\bthis week\b", lowered):
-        monday = today - timedelta(days=today.weekday())
-        return Window(monday, monday + timedelta(days=7))
-    month_year = re.search(rf"\b({_MONTH_NAMES}),?\s+((?:19|20)\d\d)\b", lowered)
-    if month_year:
-        first = today.replace(
-            year=int(month_year.group(2)), month=MONTHS.index(month_year.group(1)) + 1, day=1
-        )
-        return Window(first, _next_month(first))
-    in_year = re.search(r"\b(?:in|during|of|back in)\s+((?:19|20)\d\d)\b", lowered)
-    if in_year or re.search(r"\b(last|this) year\b", lowered):
-        number = (
-            int(in_year.group(1)) if in_year else now.year - (1 if "last year" in lowered else 0)
-        )
-        first = today.replace(year=number, month=1, day=1)
-        return Window(first, first.replace(year=number + 1))
-    if re.search(r"\blast month\b", lowered):
-        first = today.replace(day=1)
-        previous = (first - timedelta(days=1)).replace(day=1)
-        return Window(previous, first)
-    if re.search(r"\bthis month\b", lowered):
-        first = today.replace(day=1)
-        return Window(first, _next_month(first))
-    for index, month in enumerate(MONTHS, start=1):
-        if re.search(rf"\b(in|during|back in|early|late|last) {month}\b", lowered) or (
-            month != "may" and re.search(rf"\b{month}\b", lowered)
-        ):
-            year = now.year if index <= now.month else now.year - 1
-            first = today.replace(year=year, month=index, day=1)
-            return Window(first, _next_month(first))
-    for index, weekday in enumerate(WEEKDAYS):
-        if re.search(rf"\b(on|last|this past) {weekday}\b", lowered):
-            back = (today.weekday() - index) % 7 or 7
-            day = today - timedelta(days=back)
-            return Window(day, day + timedelta(days=1))
-    return None
-
-
-def _said_earlier(lowered: str, today: datetime) -> Window | None:
-    """What only points back of the rest of `_window`: last month, last / this past Monday."""
     if re.search(r"\blast month\b", lowered):
         first = today.replace(day=1)
         return Window((first - timedelta(days=1)).replace(day=1), first)
+    return _weekday(lowered, today, r"last|this past")
+
+
+def _weekday(lowered: str, today: datetime, before: str) -> Window | None:
+    """The latest such weekday before `today` named after one of the words `before`."""
     for index, weekday in enumerate(WEEKDAYS):
-        if re.search(rf"\b(last|this past) {weekday}\b", lowered):
+        if re.search(rf"\b(?:{before}) {weekday}\b", lowered):
             day = today - timedelta(days=(today.weekday() - index) % 7 or 7)
             return Window(day, day + timedelta(days=1))
     return None

@@ -2,7 +2,9 @@
 
     score = 1.00 x text      BM25 (k1 1.2, b 0.75) over the candidates, divided by the best one
           + 0.30 x entity    share of the names in the query found in the episode (text or metadata)
-          + 0.60 x time      1 inside the query's time span; outside 0.5, halving every 3 days away
+          + 0.60 x time      1 inside the query's time span (or when the episode's words point
+                             back at a time inside it: "yesterday" said on the 4th is the 3rd);
+                             outside 0.5, halving every 3 days away
           + 0.10 x recency   halves every 30 days of age (0.40 when the query says "last time")
           + 0.15 x type      1 when the query names the episode's type ("race", "injury")
           + 0.20 x vector    cosine rescaled from the median (0) to the best (1) of the scanned
@@ -20,7 +22,8 @@
                              (vault.domain.answer_kinds)
           + 0.30 x session   for an episode matching a word of the query: the share of the
                              query's words (idf-weighted) that other candidates of its session
-                             say and it does not: of the turns about a car, the one in the
+                             said within an hour of it say and it does not (a word held by 64
+                             candidates or more counts for neither): of the turns about a car, the one in the
                              session about the workshop answers "what car did Dave work on
                              during the workshop?" (passage retrieval with the evidence of
                              its document, Callan 1994)
@@ -294,7 +297,7 @@ def _present(text: str, meta_json: str) -> frozenset[str]:
 @dataclass(frozen=True)
 class _WordCounts:
     """Per candidate, each query word group's term frequency (synonyms at RELATED_WEIGHT)
-    and the candidate's length; per group, its weighted idf."""
+    and the candidate's length; per group, its weighted idf and how many candidates hold it."""
 
     tfs: list[list[float]]
     lengths: list[int]
@@ -347,9 +350,10 @@ def _session_scores(
     pool: Sequence[Candidate], counts: _WordCounts, word_cap: int | None
 ) -> list[float]:
     """For each candidate that holds a word of the query, the idf-weighted share of the
-    query's words that other candidates of its session said within SESSION_REACH of it hold
-    and it does not (0..1): a conversation keeps to its topic for a while, not for a whole
-    busy day. A word held by `word_cap` candidates or more counts neither for the others nor
+    query's words (feedback words included) that other candidates of its session said within
+    SESSION_REACH of it hold and it does not (0..1): a conversation keeps to its topic for a
+    while, not for a whole busy day. Candidates without `session` metadata are one session
+    cut only by that reach. A word held by `word_cap` candidates or more counts neither for the others nor
     for the candidate: the pool holds only the newest of its episodes (an older session would
     look as if it lacked it), and a word said that often tells no turn apart ("running" in
     every talk of a runner: the turn saying only that word is no nearer the shoes of its
@@ -363,7 +367,8 @@ def _session_scores(
     sessions: dict[str, list[int]] = {}
     for index, (candidate, own) in enumerate(zip(pool, held)):
         if own:
-            sessions.setdefault(candidate.session, []).append(index)
+            # without `session` metadata the hour around it decides, across midnight too
+            sessions.setdefault(str(candidate.meta.get("session", "")), []).append(index)
     for members in sessions.values():
         if len(members) < 2:
             continue
@@ -383,7 +388,7 @@ def _session_scores(
     return scores
 
 
-def _says_time_in(window: Window, candidate: Candidate) -> bool:
+def says_time_in(window: Window, candidate: Candidate) -> bool:
     """Whether the earlier time the episode's words point at ("yesterday", "two days ago")
     lies inside the query's span: "last week" is no day of it, "last month" no week."""
     said = said_span(candidate.text, candidate.occurred_at)
@@ -420,6 +425,7 @@ def rank(
     replies: Mapping[int, Collection[int]] | None = None,
     speakers: frozenset[str] = frozenset(),
     word_cap: int | None = None,
+    said_times: bool = True,
 ) -> list[Ranked]:
     """The best `k` of `pool` for `query` as of `now` (`window`: the resolved time span).
 
@@ -430,8 +436,9 @@ def rank(
     question's id, whose match lifts it at `weights.reply` instead. `speakers`: whom the
     query asks about among who said the episodes (`asked_about`); their episodes get the
     speaker part. `word_cap`: how many candidates the pool takes per word at most (a word
-    held by that many counts for no session's part). The score parts are built for the
-    chosen `k` only.
+    held by that many counts for no session's part). `said_times`: an episode whose words
+    point back at a time inside `window` ("yesterday") is in it. The score parts are built for
+    the chosen `k` only.
     """
     counts = _word_counts(query, pool, total) if query.groups and pool else None
     text = _text_scores(query, pool, total, counts)
@@ -450,7 +457,7 @@ def rank(
         moment = candidate.occurred_at
         entity = entities[index]
         when = _time(window, moment, weights.time_half_life_days) if window is not None else 0.0
-        if when < 1.0 and window is not None and _says_time_in(window, candidate):
+        if when < 1.0 and said_times and window is not None and says_time_in(window, candidate):
             when = 1.0
         vector = max(0.0, candidate.vector) if candidate.vector is not None else 0.0
         lift = lifts[index] if lifts is not None else 0.0

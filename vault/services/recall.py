@@ -11,6 +11,7 @@ asked to (episode_rank.place).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -39,6 +40,7 @@ from vault.domain.episode_rank import (
     named_speakers,
     place,
     rank,
+    says_time_in,
     speaker,
 )
 from vault.domain.episodes import Episode
@@ -64,6 +66,7 @@ SESSION_GAP = timedelta(hours=1)  # episodes this close without `session` metada
 GROUP_CAP = 64  # candidates per query word (newest first) and for all words together
 WINDOW_CAP = 64  # candidates from the query's time span
 SAID_LATER = timedelta(days=8)  # "yesterday", "two days ago", "last Monday" said this much after
+SAID_READ = 2000  # episodes of those days read at most (a busy chat's first days of them)
 FILTER_KEYS = frozenset({"type", "outcome", "since", "until", "location", "person", "item"})
 
 
@@ -91,6 +94,9 @@ class RecallOptions:
     - `sessions`: a turn holding a word of the question is lifted by the words its session's
       other candidates hold and it does not (`Weights.session`): the turn about the car in
       the session about the workshop.
+    - `said_times`: an episode whose own words point back at a time inside the question's
+      span ("yesterday I met ..." said the day after) is in it, and the episodes of the days
+      after the span that say such words join the candidates.
     - `spread`: each pick's score is lowered by this much per pick already made from its
       session (its `session` metadata, else its day): answers spread over sessions.
     """
@@ -102,6 +108,7 @@ class RecallOptions:
     speakers: bool = True
     feedback: float = FEEDBACK_WEIGHT
     sessions: bool = True
+    said_times: bool = True
     spread: float = 0.0  # measured: every penalty tried lost on LoCoMo dev (docs/recall.md)
 
     @classmethod
@@ -115,6 +122,7 @@ class RecallOptions:
             speakers=False,
             feedback=0.0,
             sessions=False,
+            said_times=False,
             spread=0.0,
         )
 
@@ -129,6 +137,7 @@ class RecallOptions:
             ("+ feedback words from the best matches", {"feedback": FEEDBACK_WEIGHT}),
             ("+ the reply to a question asked in the conversation", {"replies": True}),
             ("+ the words the rest of its session says", {"sessions": True}),
+            ("+ the time an episode's words point back at", {"said_times": True}),
             ("+ top k spread over sessions", {"spread": SESSION_PENALTY}),
         ]
 
@@ -179,7 +188,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
     window, analyzed = _resolve_time(search, analyzed, now)
     recent = WINDOW_CAP if not analyzed.groups or request.embedder is not None else 0
     search.add(_pool(search, analyzed, window, recent))
-    if window is not None:
+    if window is not None and options.said_times:
         search.add(_said_later(search, window))
     pool = search.pool
     speaking = named_speakers(analyzed, pool) if options.speakers else ()
@@ -212,6 +221,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
         replies=replies,
         speakers=speakers,
         word_cap=GROUP_CAP,
+        said_times=options.said_times,
     )
     if options.feedback > 0 and analyzed.groups:
         # the best that match a word of the question: not those a name or the time alone found
@@ -233,6 +243,7 @@ def recall(episodes: EpisodeRepository, request: RecallRequest) -> list[Episode]
                 replies=replies,
                 speakers=speakers,
                 word_cap=GROUP_CAP,
+                said_times=options.said_times,
             )
     kind = asked_kind(analyzed.text)
     placed = place(
@@ -583,13 +594,15 @@ def _pg_pool(search: _Search, query: Query, window: Window | None, recent: int) 
 
 
 def _said_later(search: _Search, window: Window) -> list[Candidate]:
-    """The earliest episodes of the days after the query's span that say a word pointing
-    back ("yesterday I met ..."): ranked by the time their words point at (episode_rank:
-    the time part)."""
-    rows = search.episodes.pointing_back(
-        search.owner_id, window.end, window.end + SAID_LATER, WINDOW_CAP
-    )
-    return [_candidate(row) for row in rows]
+    """Of the days after the query's span, the earliest WINDOW_CAP episodes whose words point
+    back at a time inside it ("yesterday I met ..."), among the first SAID_READ said there."""
+    try:
+        end = window.end + SAID_LATER
+    except OverflowError:
+        return []  # a span at the end of the calendar: no days after it
+    rows = search.episodes.pointing_back(search.owner_id, window.end, end, SAID_READ)
+    found = (_candidate(row) for row in rows)
+    return list(itertools.islice((c for c in found if says_time_in(window, c)), WINDOW_CAP))
 
 
 def text_candidate_ids(episodes: EpisodeRepository, owner_id: str, query: Query) -> set[int]:

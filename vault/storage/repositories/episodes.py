@@ -92,18 +92,24 @@ _WINDOW = (
     .order_by(_E.occurred_at.desc(), _E.id.desc())
     .limit(bindparam("cap"))
 )
-# the earliest of a span that say a word pointing back in time ("yesterday", "2 days ago"):
-# a substring test in the span's rows, read by the (owner_id, occurred_at) index
-_POINTING_BACK = (
+# Of the first `cap` episodes of a span (read by the (owner_id, occurred_at) index, so at most
+# `cap` rows are read however busy the span), those that hold a word pointing back in time
+# ("yesterday", "2 days ago"): a substring test; the caller reads the words themselves.
+_SPAN_START = (
     select(*COLUMNS)
     .where(
         _E.owner_id == bindparam("owner"),
         _E.occurred_at >= bindparam("start", type_=_E.occurred_at.type),
         _E.occurred_at < bindparam("end", type_=_E.occurred_at.type),
-        or_(*(_E.text.ilike(f"%{word}%") for word in SAID_PAST_WORDS)),
     )
     .order_by(_E.occurred_at, _E.id)
     .limit(bindparam("cap"))
+    .subquery()
+)
+_POINTING_BACK = (
+    select(*_SPAN_START.c)
+    .where(or_(*(_SPAN_START.c.text.ilike(f"%{word}%") for word in SAID_PAST_WORDS)))
+    .order_by(_SPAN_START.c.occurred_at, _SPAN_START.c.id)
 )
 _RECENT = (
     select(*COLUMNS)
@@ -457,8 +463,9 @@ class EpisodeRepository:
     def pointing_back(
         self, owner_id: str, start: datetime, end: datetime, cap: int
     ) -> list[Row[Any]]:
-        """The owner's earliest `cap` episodes in [start, end) that say a word pointing back
-        in time (vault.domain.episode_query.SAID_PAST_WORDS, any case, within a word too)."""
+        """Of the owner's earliest `cap` episodes in [start, end), earliest first, those that
+        hold a word pointing back in time (vault.domain.episode_query.SAID_PAST_WORDS, any
+        case, within a word too: "plastic" holds "last")."""
         params = {"owner": owner_id, "start": start, "end": end, "cap": cap}
         return list(self.connection.execute(_POINTING_BACK, params))
 
