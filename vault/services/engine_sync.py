@@ -107,14 +107,21 @@ def publish_changed(
 ) -> int:
     """Rewrite the engine row of every athlete whose memory changed in this transaction.
 
+    The items of the athlete a merge wrote last are taken from the set it left in memory
+    (`UnitOfWork.merged_set`: nothing was written since), not read again.
+
     With `published` (the rows this process wrote last), an athlete whose items are the same
     as when vault last wrote the row, and whose row is still that one, is not rendered again."""
     table = EngineTableRepository(uow.connection)
     if not table.present:
         return 0
+    merged = uow.merged_set()  # asked before the dirty list is emptied (a write)
     athletes = table.take_dirty()
     for athlete_id in athletes:
-        rows, origins = queries.engine_rows(uow.connection, athlete_id, now, policy)
+        if merged is not None and merged.athlete_id == athlete_id:
+            rows, origins = queries.engine_rows_of(merged.states, now, policy)
+        else:
+            rows, origins = queries.engine_rows(uow.connection, athlete_id, now, policy)
         signature = _signature(rows, origins) if published is not None else None
         if signature is not None and published is not None:
             known = published.get(athlete_id, signature)

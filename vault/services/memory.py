@@ -74,6 +74,7 @@ def merge(
     archived = uow.archive.add([(athlete_id, r) for r in plan.removals], written.ids, now)
     added_keys = set(plan.added_keys)
     survivors = plan.survivors()
+    uow.merged(athlete_id, survivors)  # what the engine row is published from at commit
     return MergeResult(
         added=tuple(to_output(athlete_id, s) for s in survivors if s.key in added_keys),
         updated=tuple(

@@ -24,7 +24,7 @@ from sqlalchemy import (
 
 from vault.domain.limits import ACTIVE_FLOOR
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
-from vault.domain.rules import DecayPolicy, decayed
+from vault.domain.rules import DecayPolicy, FactState, State, decayed
 from vault.domain.vocabulary import Kind, Source
 from vault.storage import views
 from vault.storage.scope import operation_scope
@@ -255,6 +255,30 @@ def engine_rows(
         item_id: (Source(source), utc_from_driver(learned_at))
         for item_id, (source, learned_at) in origins.items()
     }
+
+
+def engine_rows_of(
+    states: Sequence[State], now: datetime, policy: DecayPolicy
+) -> tuple[dict[Kind, list[PromptRow]], dict[int, tuple[Source, datetime]]]:
+    """`engine_rows` of an active set held in memory, exactly as the tables holding it are
+    read: the same facts (none first observed after `now`), confidences and order (times
+    compared as datetimes, which order as their canonical text does)."""
+    result: list[tuple[Any, ...]] = []
+    origins: dict[int, tuple[Source, datetime]] = {}
+    for state in states:
+        if not isinstance(state, FactState):
+            confidence, last = state.confidence, state.last_reinforced_at
+            result.append(
+                (state.kind.value, state.id, state.text, confidence, None, last, None, None)
+            )
+            continue
+        if state.learned_at > now:
+            continue
+        due = state.decay_due_at <= now
+        base, last, category = state.base_confidence, state.last_reinforced_at, state.category
+        result.append((_FACT, state.id, state.text, state.confidence, base, last, category, due))
+        origins[state.id] = (state.source, state.learned_at)  # type: ignore[index]
+    return _prompt_rows(result, now, policy), origins
 
 
 def _prompt_rows(

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import Connection, Engine, exc
 
+from vault.domain.rules import State
+from vault.storage.dialect import changes_made
 from vault.storage.failures import is_busy
 from vault.storage.repositories import ArchiveRepository, AthleteRepository, MemoryRepository
 from vault.storage.repositories.evidence import EvidenceRepository
@@ -62,6 +64,16 @@ class RetryPolicy:
         return cls(attempts=int(raw)) if raw.isdigit() and int(raw) >= 1 else cls()
 
 
+@dataclass(frozen=True)
+class MergedSet:
+    """The active set a merge left for one athlete, with the connection's change count right
+    after it wrote (`vault.storage.dialect.changes_made`)."""
+
+    athlete_id: str
+    states: tuple[State, ...]
+    changes: int
+
+
 class WriteHooks(Protocol):
     """Work that belongs to every write transaction: right after BEGIN, right before COMMIT."""
 
@@ -105,6 +117,7 @@ class UnitOfWork:
         self._retry = retry or RetryPolicy.from_env()
         self._sleep = sleep
         self.begin_attempts = 0  # how many BEGINs this unit of work needed (tests count them)
+        self._merged: MergedSet | None = None
 
     @property
     def connection(self) -> Connection:
@@ -184,6 +197,7 @@ class UnitOfWork:
                 connection.close()
                 self._connection = None
                 self._episodes = None
+                self._merged = None
         except exc.DBAPIError as failure:  # the rollback itself failed (disk, lost file)
             if self._map_error is None:
                 raise
@@ -191,6 +205,19 @@ class UnitOfWork:
             raise self._map_error(first) from None
         if self._map_error is not None and isinstance(error, exc.DBAPIError):
             raise self._map_error(error) from None
+
+    def merged(self, athlete_id: str, states: list[State]) -> None:
+        """Note the athlete's active set as a merge just wrote it (SQLite)."""
+        changes = changes_made(self.connection)
+        self._merged = None if changes is None else MergedSet(athlete_id, tuple(states), changes)
+
+    def merged_set(self) -> MergedSet | None:
+        """The set `merged` noted, while nothing at all was written since: then it is what the
+        tables hold (the engine row is published from it without reading the items again)."""
+        found = self._merged
+        if found is None or changes_made(self.connection) != found.changes:
+            return None
+        return found
 
     def commit(self) -> None:
         if self._hooks is not None:
