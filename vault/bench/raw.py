@@ -325,8 +325,10 @@ def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
             "updated_at": now_s,
         }
         db.execute(
-            "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at, "
-            "written_by) VALUES (?, ?, ?, 'vault')",
+            "INSERT INTO athlete_memory (athlete_id, memory_json, updated_at, written_by) "
+            "VALUES (?, ?, ?, 'vault') ON CONFLICT (athlete_id) DO UPDATE SET "
+            "memory_json = excluded.memory_json, updated_at = excluded.updated_at, "
+            "written_by = 'vault'",
             (athlete, json.dumps(document, ensure_ascii=False, separators=(",", ":")), stamp),
         )
 
