@@ -14,6 +14,7 @@ from sqlalchemy import text
 
 from vault import FactIn, NoteIn, PatternIn, open_vault
 from vault.domain.rules import DEFAULT_DECAY_POLICY
+from vault.domain.times import utc_now
 from vault.prompt.engine_row import engine_document, engine_json
 from vault.prompt.memory_block import render_rows
 from vault.services import memory as services
@@ -81,3 +82,33 @@ def test_a_write_after_the_merge_reads_the_items_again(tmp_path: Path, reads: li
         assert reads == ["read"]
         row = _row(path, "ana")
         assert row is not None and "rowing" in row and "running" not in row
+
+
+def test_a_merge_undone_by_its_savepoint_is_not_published(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+        with vault.unit_of_work() as uow:  # as of the clock, as the commit's hook
+            # ana's row is due anyway (an earlier write, a repair), and nothing is written after
+            uow.connection.execute(text("INSERT INTO engine_dirty (athlete_id) VALUES ('ana')"))
+            with pytest.raises(RuntimeError), uow.connection.begin_nested():
+                services.merge(uow, "ana", [FactIn(text="has a bad knee")], utc_now())
+                raise RuntimeError("undone")
+            uow.commit()
+        row = _row(path, "ana")
+        assert row is not None and "running" in row and "knee" not in row
+
+
+def test_a_merge_rolled_back_is_not_published(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running")
+        with closing(sqlite3.connect(path)) as raw:  # ana's row due again (a repair, say)
+            raw.execute("INSERT INTO engine_dirty (athlete_id) VALUES ('ana')")
+            raw.commit()
+        with vault.unit_of_work() as uow:
+            services.merge(uow, "ana", [FactIn(text="has a bad knee")], utc_now())
+            uow.rollback()
+            uow.commit()  # a transaction of its own, which writes nothing but the row
+        row = _row(path, "ana")
+        assert row is not None and "running" in row and "knee" not in row

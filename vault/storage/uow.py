@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol
 
-from sqlalchemy import Connection, Engine, exc
+from sqlalchemy import Connection, Engine, RootTransaction, exc
 
 from vault.domain.rules import State
 from vault.storage.dialect import changes_made
@@ -67,11 +67,12 @@ class RetryPolicy:
 @dataclass(frozen=True)
 class MergedSet:
     """The active set a merge left for one athlete, with the connection's change count right
-    after it wrote (`vault.storage.dialect.changes_made`)."""
+    after it wrote (`vault.storage.dialect.changes_made`) and the transaction it wrote in."""
 
     athlete_id: str
     states: tuple[State, ...]
     changes: int
+    transaction: RootTransaction
 
 
 class WriteHooks(Protocol):
@@ -207,15 +208,24 @@ class UnitOfWork:
             raise self._map_error(error) from None
 
     def merged(self, athlete_id: str, states: list[State]) -> None:
-        """Note the athlete's active set as a merge just wrote it (SQLite)."""
+        """Note the athlete's active set as a merge just wrote it (SQLite). Not inside a
+        savepoint: rolling one back undoes writes without changing the count of changes."""
         changes = changes_made(self.connection)
-        self._merged = None if changes is None else MergedSet(athlete_id, tuple(states), changes)
+        transaction = self.connection.get_transaction()
+        if changes is None or transaction is None or self.connection.in_nested_transaction():
+            self._merged = None
+        else:
+            self._merged = MergedSet(athlete_id, tuple(states), changes, transaction)
 
     def merged_set(self) -> MergedSet | None:
         """The set `merged` noted, while nothing at all was written since: then it is what the
         tables hold (the engine row is published from it without reading the items again)."""
         found = self._merged
-        if found is None or changes_made(self.connection) != found.changes:
+        if (
+            found is None
+            or self.connection.get_transaction() is not found.transaction  # committed since
+            or changes_made(self.connection) != found.changes
+        ):
             return None
         return found
 
