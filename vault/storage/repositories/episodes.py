@@ -95,17 +95,7 @@ _WINDOW = (
 # Of the first `cap` episodes of a span (read by the (owner_id, occurred_at) index, so at most
 # `cap` rows are read however busy the span), those that hold a word pointing back in time
 # ("yesterday", "2 days ago"): a substring test; the caller reads the words themselves.
-_SPAN_START = (
-    select(*COLUMNS)
-    .where(
-        _E.owner_id == bindparam("owner"),
-        _E.occurred_at >= bindparam("start", type_=_E.occurred_at.type),
-        _E.occurred_at < bindparam("end", type_=_E.occurred_at.type),
-    )
-    .order_by(_E.occurred_at, _E.id)
-    .limit(bindparam("cap"))
-    .subquery()
-)
+_SPAN_START = _WINDOW.order_by(None).order_by(_E.occurred_at, _E.id).subquery()
 _POINTING_BACK = (
     select(*_SPAN_START.c)
     .where(or_(*(_SPAN_START.c.text.ilike(f"%{word}%") for word in SAID_PAST_WORDS)))
