@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from vault.domain.lexicon import body
@@ -97,8 +98,13 @@ def conflict_key_of(text: str) -> str | None:
 
 
 def _contains(text: str, term: str, plural: bool = False) -> bool:
+    return _term_pattern(term, plural).search(text) is not None
+
+
+@functools.cache  # one pattern per term of the fixed vocabularies, built once per process
+def _term_pattern(term: str, plural: bool) -> re.Pattern[str]:
     suffix = "s?" if plural else ""  # "knees" is still the knee; "works" is not "work"
-    return re.search(rf"\b{re.escape(term)}{suffix}\b", text) is not None
+    return re.compile(rf"\b{re.escape(term)}{suffix}\b")
 
 
 def entity_tags(text: str, category: Category) -> frozenset[str]:
@@ -106,13 +112,26 @@ def entity_tags(text: str, category: Category) -> frozenset[str]:
     lowered = text.lower()
     tags: set[str] = set()
     if category is Category.INJURY:
-        tags.update(f"body:{part}" for part in BODY_PARTS if _contains(lowered, part, plural=True))
+        tags.update(f"body:{part}" for part in _present(lowered, BODY_PARTS, plural=True))
     elif category in (Category.PREFERENCE, Category.TIME_PREFERENCE):
-        tags.update(f"time:{t}" for t in TIME_PREFERENCES if _contains(lowered, t))
-        tags.update(f"intensity:{t}" for t in INTENSITY_TOPICS if _contains(lowered, t))
+        tags.update(f"time:{t}" for t in _present(lowered, TIME_PREFERENCES))
+        tags.update(f"intensity:{t}" for t in _present(lowered, INTENSITY_TOPICS))
     elif category is Category.CONTEXT:
-        tags.update(f"context:{t}" for t in CONTEXT_TOPICS if _contains(lowered, t))
+        tags.update(f"context:{t}" for t in _present(lowered, CONTEXT_TOPICS))
     return frozenset(tags)
+
+
+def _present(text: str, terms: tuple[str, ...], plural: bool = False) -> list[str]:
+    """The terms `text` holds as whole words; most texts hold none, which one search tells."""
+    if _any_term(terms, plural).search(text) is None:
+        return []
+    return [term for term in terms if _contains(text, term, plural)]
+
+
+@functools.cache
+def _any_term(terms: tuple[str, ...], plural: bool) -> re.Pattern[str]:
+    suffix = "s?" if plural else ""
+    return re.compile(rf"\b(?:{'|'.join(re.escape(t) for t in terms)}){suffix}\b")
 
 
 _INJURY_WORDS = re.compile(
@@ -179,9 +198,7 @@ def category_of(text: str) -> Category:
     if key in CONFLICT_CATEGORIES:
         return CONFLICT_CATEGORIES[key]
     lowered = text.lower()
-    if _INJURY_WORDS.search(lowered) and any(
-        _contains(lowered, p, plural=True) for p in BODY_PARTS
-    ):
+    if _INJURY_WORDS.search(lowered) and _any_term(BODY_PARTS, True).search(lowered):
         return Category.INJURY
     canonical = " ".join(lowered.split())
     for pattern, category in _CANONICAL_CATEGORIES:

@@ -1,0 +1,55 @@
+"""Entity tags and the injury category find a vocabulary's terms as whole words, each one on
+its own: the same terms a search per term finds, whatever else the text holds."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vault.domain.text import (
+    BODY_PARTS,
+    CONTEXT_TOPICS,
+    INTENSITY_TOPICS,
+    TIME_PREFERENCES,
+    category_of,
+    entity_tags,
+)
+from vault.domain.vocabulary import Category
+
+
+def _each_term(text: str, terms: tuple[str, ...], plural: bool = False) -> set[str]:
+    suffix = "s?" if plural else ""
+    return {t for t in terms if re.search(rf"\b{re.escape(t)}{suffix}\b", text)}
+
+
+_WORDS = st.sampled_from(
+    [*BODY_PARTS, *TIME_PREFERENCES, *INTENSITY_TOPICS, *CONTEXT_TOPICS]
+    + ["early", "s", "knees", "workout", "homework", "sore", "pain", "my", "-", "'s", "x"]
+)
+_TEXTS = st.lists(
+    st.tuples(_WORDS, st.sampled_from(["", "s", "es", "ing"]), st.sampled_from([" ", "", ", "])),
+    max_size=8,
+).map(lambda parts: "".join(w + ending + gap for w, ending, gap in parts))
+
+
+@given(_TEXTS)
+def test_tags_are_every_term_a_search_per_term_finds(text: str) -> None:
+    lowered = text.lower()
+    assert entity_tags(text, Category.INJURY) == {
+        f"body:{p}" for p in _each_term(lowered, BODY_PARTS, plural=True)
+    }
+    assert entity_tags(text, Category.PREFERENCE) == {
+        f"time:{t}" for t in _each_term(lowered, TIME_PREFERENCES)
+    } | {f"intensity:{t}" for t in _each_term(lowered, INTENSITY_TOPICS)}
+    assert entity_tags(text, Category.CONTEXT) == {
+        f"context:{t}" for t in _each_term(lowered, CONTEXT_TOPICS)
+    }
+
+
+@given(_TEXTS)
+def test_an_injury_needs_a_body_part_as_a_whole_word(text: str) -> None:
+    said = f"sore {text}"
+    parts = _each_term(said.lower(), BODY_PARTS, plural=True)
+    assert (category_of(said) is Category.INJURY) == bool(parts)
