@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -54,3 +57,14 @@ def test_without_the_peer_the_table_says_what_to_install(
     assert main(["--athletes", "20", "--repeat", "3"]) == 0
     out = capsys.readouterr().out
     assert peer.INSTALL in out and "against the peer" not in out
+
+
+@pytest.mark.parametrize("below_cap", [False, True])
+def test_the_minimal_merge_comparison_runs_in_both_kinds(below_cap: bool) -> None:
+    tool = Path(__file__).parents[1] / "tools" / "bench_minimal_merge.py"
+    args = [sys.executable, str(tool), "--athletes", "10", "--merges", "20"]
+    done = subprocess.run(
+        args + (["--below-cap"] if below_cap else []), capture_output=True, text=True, check=True
+    )
+    assert ("(below the cap)" in done.stdout) is below_cap
+    assert "ratio" in done.stdout and "Traceback" not in done.stderr

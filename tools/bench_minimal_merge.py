@@ -1,11 +1,15 @@
 """One new fact: `Vault.merge` against a minimal raw sqlite3 merge of it (the held-out kind of
 comparison in issue 25), on copies of the bench's population, interleaved, one run.
 
-    python tools/bench_minimal_merge.py [--athletes 1000] [--merges 400]
+    python tools/bench_minimal_merge.py [--athletes 1000] [--merges 400] [--below-cap]
 
 The raw side does only what a bare key-value upsert does: BEGIN IMMEDIATE, look the fact up by
 its normalized text, UPDATE or INSERT, COMMIT. No privacy check, caps, archive, evidence,
 decay on load or engine row: the ratio is what everything vault adds to that costs.
+
+The population's athletes are all at the 15-fact cap, so each new fact also evicts one. With
+`--below-cap` the facts go to new athletes instead, ten each (created on both sides before the
+clock starts), so no merge evicts anything.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from vault import FactIn, open_vault
+from vault import FactIn, NoteIn, open_vault
 from vault.bench import raw
 from vault.bench.workload import T0, athlete_id, populate_sqlite, sqlite_time
 from vault.domain.text import normalize_text
 
+_ATHLETE = "INSERT INTO athletes (id, created_at, updated_at) VALUES (?, ?, ?)"
 _FIND = "SELECT id FROM facts WHERE athlete_id = ? AND normalized_text = ?"
 _BUMP = "UPDATE facts SET occurrences = occurrences + 1 WHERE id = ?"
 _ADD = (
@@ -36,16 +41,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--athletes", type=int, default=1000)
     parser.add_argument("--merges", type=int, default=400)
+    parser.add_argument("--below-cap", action="store_true", help="new athletes, ten facts each")
     options = parser.parse_args()
+    newcomers = max(1, options.merges // 10)
     with tempfile.TemporaryDirectory() as tmp:
         vault_file, raw_file = Path(tmp, "vault.db"), Path(tmp, "raw.db")
         open_vault(vault_file, upgrade=True).close()
         populate_sqlite(str(vault_file), 7, options.athletes)
         shutil.copyfile(vault_file, raw_file)
         vault, db = open_vault(vault_file), raw.connect(str(raw_file))
+        if options.below_cap:
+            for k in range(newcomers):
+                vault.merge(f"newcomer-{k}", [NoteIn(text="new to the app")], now=T0)
+                db.execute(_ATHLETE, (f"newcomer-{k}", sqlite_time(T0), sqlite_time(T0)))
         vault_ns, raw_ns = [], []
         for i in range(options.merges):
-            athlete, now = athlete_id(i % options.athletes), T0 + timedelta(seconds=i)
+            athlete = (
+                f"newcomer-{i % newcomers}"
+                if options.below_cap
+                else athlete_id(i % options.athletes)
+            )
+            now = T0 + timedelta(seconds=i)
             text = f"likes trail loop number {i}"
             start = time.perf_counter_ns()
             vault.merge(athlete, [FactIn(text=text)], now=now)
@@ -66,7 +82,7 @@ def main() -> None:
     ours = statistics.median(vault_ns[skip:]) / 1000
     theirs = statistics.median(raw_ns[skip:]) / 1000
     print(
-        f"one new fact: Vault.merge {ours:,.0f} µs, minimal raw {theirs:,.0f} µs, "
+        f"one new fact{' (below the cap)' if options.below_cap else ''}: Vault.merge {ours:,.0f} µs, minimal raw {theirs:,.0f} µs, "
         f"ratio {ours / theirs:.1f} (median of {options.merges - skip} after {skip})"
     )
 
