@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from freezegun import freeze_time
@@ -228,3 +229,54 @@ def test_delete_erases_what_the_engine_left_of_an_athlete_vault_never_held(
     assert rows(path, "SELECT COUNT(*) FROM engine_skipped_items") == [(0,)]
     assert rows(path, "SELECT athlete_id FROM athlete_memory") == [("ana",)]
     assert not _on_disk(path, b"crestmarrow")
+
+
+# texts the row shows otherwise than they were written: a C1 control character (a cp1252
+# apostrophe read as latin-1), combining accents, a bar the block shows as "/"
+SHOWN_OTHERWISE = [
+    "has a sore knee\x90ankle zqxjv",
+    "doesn\x92t rest the knee zqxjv",
+    "knee|ankle zqxjv",
+    "rests the kne\u0301e zqxjv",
+]
+
+
+@pytest.mark.parametrize("text", SHOWN_OTHERWISE)
+def test_an_item_the_row_shows_otherwise_stays_erased(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge(
+            "ana",
+            [
+                FactIn(text=text, confidence=0.9),
+                FactIn(text="primary sport: running"),
+                PatternIn(text=f"skips {text}"),
+                NoteIn(text=f"ask about {text} first"),
+            ],
+            now=T0,
+        )
+    stale = read_memory(path, "ana")
+    assert stale is not None and len(stale["key_facts"]) == 2
+    with open_vault(path) as vault:
+        vault.forget("ana", "zqxjv", now=ERASED_AT)
+    write_memory(path, "ana", stale)
+    assert _state(path) == ({"primary sport: running"}, [], [])
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD"])
+@pytest.mark.parametrize("text", [*SHOWN_OTHERWISE, "drinks caf\u00e9 au lait daily"])
+def test_a_write_back_of_the_shown_form_is_the_same_fact(
+    tmp_path: Path, text: str, form: Literal["NFC", "NFD"]
+) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge("ana", [FactIn(text=text, confidence=0.9)], now=T0)
+    stale = read_memory(path, "ana")
+    assert stale is not None
+    for item in stale["key_facts"]:  # the engine's copy, in the form its keyboard typed
+        item["fact"] = unicodedata.normalize(form, item["fact"])
+    write_memory(path, "ana", stale)
+    with freeze_time(T0 + timedelta(hours=1)), open_vault(path) as vault:
+        vault.admin.sync_engine()
+        facts = vault.facts("ana")
+    assert len(facts) == 1 and facts[0].occurrences == 1

@@ -4,6 +4,7 @@ its own: the same terms a search per term finds, whatever else the text holds.""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,9 +15,12 @@ from vault.domain.text import (
     INTENSITY_TOPICS,
     TIME_PREFERENCES,
     category_of,
+    clean_text,
     entity_tags,
+    normalize_text,
 )
 from vault.domain.vocabulary import Category
+from vault.prompt.items import inline
 
 
 def _each_term(text: str, terms: tuple[str, ...], plural: bool = False) -> set[str]:
@@ -53,3 +57,23 @@ def test_an_injury_needs_a_body_part_as_a_whole_word(text: str) -> None:
     said = f"sore {text}"
     parts = _each_term(said.lower(), BODY_PARTS, plural=True)
     assert (category_of(said) is Category.INJURY) == bool(parts)
+
+
+_ANY_TEXT = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=40
+) | st.sampled_from(["has a sore knee\x90ankle", "doesn\x92t like mornings", "cafe\u0301 au lait"])
+
+
+@given(_ANY_TEXT)
+def test_a_text_and_the_form_the_block_shows_are_one_text(text: str) -> None:
+    """The MEMORY block and the engine's row show `inline(text)`; the engine writes back
+    what it read. Dedup and erasure compare `normalize_text`, so the two must agree."""
+    assert normalize_text(inline(text)) == normalize_text(text)
+    assert normalize_text(inline(clean_text(text))) == normalize_text(clean_text(text))
+
+
+@given(_ANY_TEXT)
+def test_combining_accents_are_the_same_text(text: str) -> None:
+    decomposed = unicodedata.normalize("NFD", text)
+    assert clean_text(decomposed) == clean_text(text)
+    assert normalize_text(decomposed) == normalize_text(text)

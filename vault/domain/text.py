@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 from vault.domain.lexicon import body
 from vault.domain.vocabulary import Category
 
-_SPACE = re.compile(r"[\s\x00-\x1f\x7f]+")
-_NOT_WORD = re.compile(r"[^\w\s]")
+# White space and every control character (C0, DEL, C1): what the MEMORY block and the
+# engine's row show as one space (vault.prompt.items.inline), cleaning and the dedup key fold
+# the same way, so a text and its shown form are one text
+_SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
+_NOT_WORD = re.compile(r"[^\w\s\x00-\x1f\x7f-\x9f]")
 
 # the M13 spec §4.2 entity lists; body parts from the shared vocabulary
 BODY_PARTS = body.NAMES
@@ -63,8 +67,9 @@ _TIME_PREFERENCE = re.compile(
 
 
 def clean_text(text: str) -> str:
-    """Trim and fold every run of white space or control characters into one space."""
-    return _SPACE.sub(" ", text).strip()
+    """Unicode NFC ("café" typed as "e" + U+0301 is "café"), every run of white space or
+    control characters folded into one space, trimmed."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
 
 
 _TRAILING_STOP = re.compile(r"[\s.!;,]+$")
@@ -78,8 +83,10 @@ def canonical_text(text: str) -> str:
 
 
 def normalize_text(text: str) -> str:
-    """The dedup key of the M13 spec: lower case, punctuation dropped, white space folded."""
-    return _SPACE.sub(" ", _NOT_WORD.sub("", text.lower())).strip()
+    """The dedup key of the M13 spec: lower case, punctuation dropped, white space folded; in
+    NFC, so a text typed with combining accents is the same text."""
+    lowered = unicodedata.normalize("NFC", text).lower()
+    return _SPACE.sub(" ", _NOT_WORD.sub("", lowered)).strip()
 
 
 def conflict_key_of(text: str) -> str | None:
