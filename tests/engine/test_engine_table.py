@@ -269,6 +269,23 @@ def test_delete_leaves_no_engine_copy(tmp_path: Path) -> None:
     assert b"zqxjv" not in path.read_bytes()
 
 
+@pytest.mark.parametrize("key", ["jose\u0301", " jos\u00e9", "jos\u00e9\n"])
+@pytest.mark.parametrize("how", [("delete", "jos\u00e9"), ("forget", "jos\u00e9", "zqxjv")])
+def test_erasing_reaches_the_legacy_copy_under_a_variant_key(
+    tmp_path: Path, key: str, how: tuple[str, ...]
+) -> None:
+    path = legacy_device(tmp_path / "vault.db", {key: memory(fact("has a sore knee zqxjv"))})
+    cli(path, "upgrade")
+    with open_vault(path) as vault:
+        assert [f.text for f in vault.facts("jos\u00e9")] == ["has a sore knee zqxjv"]
+    cli(path, *how)
+    assert rows(path, "SELECT COUNT(*) FROM legacy_athlete_memory") == [(0,)]
+    assert rows(path, "SELECT COUNT(*) FROM legacy_adoption") == [(0,)]
+    with closing(sqlite3.connect(path)) as raw:
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert b"zqxjv" not in path.read_bytes()
+
+
 def test_a_plain_table_the_engine_made_is_reported_and_adopted_by_upgrade(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, inspect, text
 
-from vault.domain.legacy import RENAMED_TABLE, LegacyRowError, athlete_of
+from vault.domain.engine_document import canonical_key
+from vault.domain.legacy import RENAMED_TABLE
 from vault.storage.repositories._sql import rowcount
 
 ADOPTION_TABLE = "legacy_adoption"
@@ -25,16 +26,18 @@ def purge_legacy_copy(connection: Connection, athlete_id: str) -> int:
     tables = set(inspect(connection).get_table_names())
     if RENAMED_TABLE not in tables:
         return 0
-    deleted = 0
-    for (raw,) in connection.execute(text(f"SELECT athlete_id FROM {RENAMED_TABLE}")).all():
-        try:
-            same = athlete_of(raw) == athlete_id
-        except LegacyRowError:  # a NULL or malformed key never names this athlete
-            continue
-        if same:
-            statement = text(f"DELETE FROM {RENAMED_TABLE} WHERE athlete_id = :raw")
-            deleted += rowcount(connection.execute(statement, {"raw": raw}))
+    deleted = _delete_keys_naming(connection, RENAMED_TABLE, athlete_id)
     if ADOPTION_TABLE in tables:
-        statement = text(f"DELETE FROM {ADOPTION_TABLE} WHERE athlete_id = :athlete")
-        deleted += rowcount(connection.execute(statement, {"athlete": athlete_id}))
+        deleted += _delete_keys_naming(connection, ADOPTION_TABLE, athlete_id)
+    return deleted
+
+
+def _delete_keys_naming(connection: Connection, table: str, athlete_id: str) -> int:
+    """Delete the rows whose key names the athlete as vault spells ids (trimmed, NFC: a key
+    " ana" or a decomposed "josé" is that athlete, as when the row was adopted)."""
+    deleted = 0
+    for (raw,) in connection.execute(text(f"SELECT DISTINCT athlete_id FROM {table}")).all():
+        if canonical_key(raw) == athlete_id:
+            statement = text(f"DELETE FROM {table} WHERE athlete_id IS :raw")
+            deleted += rowcount(connection.execute(statement, {"raw": raw}))
     return deleted
