@@ -231,6 +231,32 @@ def test_delete_erases_what_the_engine_left_of_an_athlete_vault_never_held(
     assert not _on_disk(path, b"crestmarrow")
 
 
+def test_after_deleting_what_the_engine_left_its_older_facts_do_not_make_the_athlete(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "vault.db"
+    before = "2026-03-01T11:00:00Z"  # learned an hour before the delete
+    with open_vault(path, upgrade=True) as vault:
+        vault.remember("ana", "primary sport: running", now=T0)
+    write_memory(path, "mo", {"key_facts": "has crestmarrow syndrome"})  # unreadable
+    write_memory(
+        path, "pia", {"key_facts": [fact("mail pia.k@example.org", learned_at=before)]}
+    )  # withheld
+    with freeze_time(T0), open_vault(path) as vault:
+        vault.admin.sync_engine()
+        for athlete in ("mo", "pia"):
+            vault.delete_athlete(athlete, now=T0)
+    for athlete in ("mo", "pia"):  # the engine writes what it held of them again
+        write_memory(path, athlete, {"key_facts": [fact("has a sore knee", learned_at=before)]})
+    with freeze_time(T0 + timedelta(hours=1)):
+        assert _state(path, "mo") == _state(path, "pia") == (set(), [], [])
+    write_memory(
+        path, "mo", {"key_facts": [fact("has a sore knee", learned_at=AFTER)]}
+    )  # said since
+    with freeze_time(T0 + timedelta(days=3)):
+        assert _state(path, "mo")[0] == {"has a sore knee"}
+
+
 # texts the row shows otherwise than they were written: a C1 control character (a cp1252
 # apostrophe read as latin-1), combining accents, a bar the block shows as "/"
 SHOWN_OTHERWISE = [

@@ -222,6 +222,9 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str, now: datetime | None = None
         traces = _erase_engine_traces(uow, athlete_id)
         if not traces:
             raise AthleteNotFound(athlete_id)
+        # the engine held memory of them that vault never took: its facts learned before now
+        # stay erased, as a delete of an athlete vault held would have it
+        record_athlete_erasure(uow, athlete_id, [], now or utc_now())
         return traces
     counts: dict[str, int] = {}
     # an id that collided with this one when ids were normalized is the same name: erase it too
