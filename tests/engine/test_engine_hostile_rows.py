@@ -85,7 +85,44 @@ def test_a_20000_fact_row_becomes_at_most_15_facts(ana: Path) -> None:
         stored = vault.facts("ana")
     assert len(stored) == MAX_FACTS
     assert min(f.confidence for f in stored) >= 0.85  # the best, as a merge keeps them
-    assert any("beyond the cap of 15 left out" in line for line in report.lines)
+    # a thousand are read, eight caps' worth examined, the rest archived as a merge caps them
+    assert any("19000 item(s) after the first 1000 read not read" in line for line in report.lines)
+    assert any("880 fact(s) beyond 120 examined left out" in line for line in report.lines)
+    capped = rows(ana, "SELECT COUNT(*) FROM archive WHERE reason = 'capped'")
+    assert capped == [(120 + 1 - MAX_FACTS,)]  # ana's own fact too: it ranks below them
+
+
+def test_a_million_items_are_read_as_a_thousand(ana: Path) -> None:
+    write_memory(ana, "ana", memory(patterns=[f"p{i}" for i in range(1_000_000)]))
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        assert len(vault.patterns("ana")) == 5
+    assert any("999000 item(s) after the first 1000 read not read" in x for x in report.lines)
+
+
+@pytest.mark.parametrize("erase", ["forget", "delete"])
+def test_items_a_row_brought_past_the_caps_stay_out_after_an_erasure(ana: Path, erase: str) -> None:
+    row = memory(
+        *(fact(f"knee zqxjv note {i}", 0.9 - i / 100) for i in range(MAX_FACTS + 2)),
+        patterns=[f"rests the knee zqxjv on day {i}" for i in range(7)],
+    )
+    write_memory(ana, "ana", row)
+    stale = read_memory(ana, "ana")  # the engine reads what it wrote before vault applies it
+    with open_vault(ana) as vault:
+        vault.admin.sync_engine()
+        if erase == "forget":
+            vault.forget("ana", "zqxjv")
+        else:
+            vault.delete_athlete("ana")
+    assert stale is not None
+    write_memory(ana, "ana", stale)  # and writes it back after the erasure
+    with open_vault(ana) as vault:
+        vault.admin.sync_engine()
+        if erase == "delete":
+            assert vault.summary("ana") is None
+        else:
+            assert {f.text for f in vault.facts("ana")} == {"primary sport: running"}
+            assert vault.patterns("ana") == []
 
 
 def test_items_vault_cannot_take_are_skipped_with_their_reason(ana: Path) -> None:
@@ -327,3 +364,13 @@ def test_a_text_over_the_input_limit_is_left_out_before_any_work_on_it(
         "text: text is 2100000 characters; the limit is 200",
         "text: text is 2100000 characters; the limit is 300",
     }
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
+def test_the_non_finite_tokens_are_left_out_like_1e999(ana: Path, value: float) -> None:
+    write_memory(ana, "ana", memory(fact("likes hills", value), fact("has two kids")))
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        assert {f.text for f in vault.facts("ana")} == {"primary sport: running", "has two kids"}
+    assert any("key_facts[0] left out: confidence out of range" in x for x in report.lines)
+    assert rows(ana, "SELECT item, position FROM engine_skipped_items") == [("key_facts", 0)]

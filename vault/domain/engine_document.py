@@ -43,6 +43,7 @@ from vault.domain.vocabulary import Source
 
 FALLBACK_SOURCE = Source.CONVERSATION
 ROW_MAX_CHARS = 10_000_000  # a memory document is ~1 kB; 10 MB is not one (and parses in < 1 s)
+READ_PER_LIST = 1_000  # readable items read of one list; the caps take 15, 5 and 5
 _INT_DIGITS = 20  # a longer integer literal is read as a float (inf past 1e308), never parsed whole
 _SOURCES = {s.value: s for s in Source}
 
@@ -143,20 +144,23 @@ def parse_document(raw: object) -> EngineDocument:
             f"{ROW_MAX_CHARS:,}"
         )
     try:
-        document = json.loads(raw, parse_constant=lambda name: None, parse_int=_integer)
+        # NaN and Infinity tokens are the non-finite numbers they name, as 1e999 is inf
+        document = json.loads(raw, parse_constant=float, parse_int=_integer)
     except (ValueError, RecursionError) as error:
         raise EngineRowError(f"memory_json is not JSON ({error})") from None
     if not isinstance(document, dict):
         raise EngineRowError(f"memory_json is a JSON {type(document).__name__}, not an object")
     notes: list[str] = []
     left_out: list[LeftOut] = []
-    facts = tuple(
-        fact
-        for position, item in enumerate(_list(document, "key_facts", left_out))
-        if (fact := _fact(position, item, notes, left_out)) is not None
-    )
+    facts: list[EngineFact] = []
+    listed = _list(document, "key_facts", left_out)
+    for position, item in enumerate(listed):
+        if _enough("key_facts", len(facts), len(listed) - position, left_out):
+            break
+        if (fact := _fact(position, item, notes, left_out)) is not None:
+            facts.append(fact)
     return EngineDocument(
-        facts=facts,
+        facts=tuple(facts),
         patterns=_texts(document, "patterns", left_out),
         coaching_notes=_texts(document, "coaching_notes", left_out),
         updated_at=_time(document.get("updated_at")),
@@ -209,11 +213,25 @@ def _list(document: dict[str, Any], key: str, left_out: list[LeftOut]) -> list[A
     return value
 
 
+def _enough(key: str, taken: int, rest: int, left_out: list[LeftOut]) -> bool:
+    """Whether READ_PER_LIST items of the list were read: the engine keeps 15/5/5, so a list
+    longer than that is no memory the engine wrote, and what vault does with it must not grow
+    with its length (the rest is counted as one item left out)."""
+    if taken < READ_PER_LIST:
+        return False
+    if rest:
+        left_out.append(LeftOut(key, None, f"{rest} item(s) after the first {taken} read not read"))
+    return True
+
+
 def _texts(
     document: dict[str, Any], key: str, left_out: list[LeftOut]
 ) -> tuple[tuple[int, str], ...]:
-    kept = []
-    for position, item in enumerate(_list(document, key, left_out)):
+    kept: list[tuple[int, str]] = []
+    listed = _list(document, key, left_out)
+    for position, item in enumerate(listed):
+        if _enough(key, len(kept), len(listed) - position, left_out):
+            break
         if not isinstance(item, str) or not item.strip():
             left_out.append(LeftOut(key, position, "not a text"))
         elif (too_long := _too_long(item, ITEM_TEXT_MAX)) is not None:

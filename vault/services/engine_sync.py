@@ -340,18 +340,20 @@ _CAPS = {"fact": MAX_FACTS, "pattern": MAX_PATTERNS, "note": MAX_NOTES}
 def _within_caps(
     observations: list[Observation], legacy: bool, lines: list[str], left_out: list[LeftOut]
 ) -> list[Candidate]:
-    """The candidates a merge could keep, as it ranks them (confidence, then the newest), each
-    text once; items beyond the caps are dropped as a merge drops them, in bounded time."""
+    """The candidates of the row, as a merge ranks them (confidence, then the newest), each
+    text once, at most eight times each cap: the merge keeps the caps' worth and archives the
+    rest as a merge archives what passes a cap (so a forget or a delete finds them, and a
+    stale copy of them stays out); what lies beyond is left out unread."""
     candidates: list[Candidate] = []
     ranked = sorted(observations, key=lambda o: (-o.confidence, -o.observed_at.timestamp()))
     for kind, cap in _CAPS.items():
-        taken = examined = 0
+        examined = 0
         seen: set[str] = set()
         of_kind = [o for o in ranked if o.kind == kind]
         for position, observation in enumerate(of_kind):
-            if taken == cap or examined == cap * _EXAMINED_PER_CAP:
+            if examined == cap * _EXAMINED_PER_CAP:
                 lines.append(
-                    f"{len(of_kind) - position} {kind}(s) beyond the cap of {cap} left out"
+                    f"{len(of_kind) - position} {kind}(s) beyond {examined} examined left out"
                 )
                 break
             key = normalize_text(observation.text[:TEXT_INPUT_MAX])
@@ -362,7 +364,6 @@ def _within_caps(
             candidate = _candidate(observation, legacy, left_out)
             if candidate is not None:
                 candidates.append(candidate)
-                taken += 1
     return candidates
 
 
