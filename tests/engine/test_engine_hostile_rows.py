@@ -196,6 +196,13 @@ def test_a_row_that_is_not_a_memory_document_is_kept_unread_and_doctor_says_so(
     assert rows(ana, "SELECT COUNT(*) FROM engine_inbox") == [(0,)]
 
 
+def test_a_row_kept_unread_keeps_no_copy_of_the_row_it_replaced(ana: Path) -> None:
+    _engine_writes(ana, "ana", "not json, and vault's row is what it replaced")
+    with open_vault(ana) as vault:
+        vault.admin.sync_engine()
+    assert rows(ana, "SELECT previous_json IS NULL FROM engine_inbox") == [(1,)]
+
+
 # ---- property: whatever the engine writes, every other write still works ----------------------
 
 _SCALARS = (

@@ -27,7 +27,8 @@ _PENDING = text(
     "WHERE refused IS NULL ORDER BY id"
 )
 _APPLIED = text("DELETE FROM engine_inbox WHERE id = :id")
-_REFUSE = text("UPDATE engine_inbox SET refused = :reason WHERE id = :id")
+# a row never retried needs no copy of what it replaced (which may be as large as itself)
+_REFUSE = text("UPDATE engine_inbox SET refused = :reason, previous_json = NULL WHERE id = :id")
 # the latest unreadable row of a key is the one that matters (the engine's next row replaces it)
 _OLDER_REFUSED = text(
     "DELETE FROM engine_inbox WHERE refused IS NOT NULL AND id < :id "
