@@ -19,13 +19,14 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import event
 
 from tests.engine.engine_statements import WRITE_MEMORY, read_memory, write_memory
 from tests.engine.test_engine_table import fact, memory, rows
 from vault import EpisodeIn, open_vault
 from vault.cli import main
 from vault.domain.limits import MAX_FACTS
-from vault.services.engine_sync import LEFT_OUT_LISTED
+from vault.services.engine_sync import LEFT_OUT_LISTED, ROWS_PER_TRANSACTION
 from vault.storage.repositories.engine_skips import KEPT_PER_ATHLETE
 
 
@@ -201,6 +202,26 @@ def test_a_row_kept_unread_keeps_no_copy_of_the_row_it_replaced(ana: Path) -> No
     with open_vault(ana) as vault:
         vault.admin.sync_engine()
     assert rows(ana, "SELECT previous_json IS NULL FROM engine_inbox") == [(1,)]
+
+
+def test_a_flood_of_waiting_rows_is_applied_a_batch_per_transaction(ana: Path) -> None:
+    waiting = ROWS_PER_TRANSACTION * 2 + 10
+    with closing(sqlite3.connect(ana)) as engine:
+        for i in range(waiting):
+            engine.execute(WRITE_MEMORY, (f"runner {i}", json.dumps(memory(fact(f"runs {i}k")))))
+        engine.commit()
+    with open_vault(ana) as vault:
+        vault.remember("ana", "has two kids")  # its write applies one batch, then its own work
+        assert vault.admin.engine_writes_waiting() == waiting - ROWS_PER_TRANSACTION
+        begins: list[object] = []
+        count = begins.append
+        event.listen(vault.engine, "begin", count)
+        report = vault.admin.sync_engine()  # the rest, a batch per transaction
+        event.remove(vault.engine, "begin", count)
+        assert vault.admin.engine_writes_waiting() == 0
+    assert report.applied == waiting - ROWS_PER_TRANSACTION and not report.more
+    assert len(begins) == 2  # 50 rows, then the last 10
+    assert read_memory(ana, f"runner {waiting - 1}") is not None
 
 
 # ---- property: whatever the engine writes, every other write still works ----------------------

@@ -38,14 +38,10 @@ class Admin:
 
     def sync_engine(self, now: datetime | None = None) -> engine_sync.EngineSyncReport:
         """Apply the engine's waiting `athlete_memory` writes (and queued legacy rows) and
-        republish every changed athlete's row, in one transaction (docs/engine.md). Every
-        write does this too; `open_vault(upgrade=True)`, `vault upgrade` and the reading
-        commands run it when something waits."""
-        from vault.services import engine_sync
-
-        at = moment(now)
-        with self._store.write(at, hooked=False) as uow:
-            return engine_sync.sync(uow, at, self._store.decay_policy)
+        republish every changed athlete's row, a batch of rows per transaction (docs/engine.md).
+        Every write applies a batch too; `open_vault(upgrade=True)`, `vault upgrade` and the
+        reading commands run this when something waits."""
+        return self._store.sync_engine(moment(now))
 
     def engine_items_left_out(self, limit: int = 10) -> tuple[int, list[SkippedItem]]:
         """Items of the engine's applied rows that vault could not take: how many the record

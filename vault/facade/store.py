@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ from vault.storage.failures import is_read_only, storage_failure
 from vault.storage.uow import RetryPolicy, UnitOfWork
 
 if TYPE_CHECKING:  # imported where writes and erasures need them (start-up of reads)
-    from vault.services.engine_sync import EngineSyncHooks, PublishedRows
+    from vault.services.engine_sync import EngineSyncHooks, EngineSyncReport, PublishedRows
 
 
 def vault_error(error: exc.DBAPIError) -> Exception:
@@ -37,6 +38,7 @@ class EngineWritesNotApplied(UserWarning):
     waiting rows (docs/engine.md)."""
 
 
+TURN_BETWEEN_BATCHES = 0.15  # seconds the write lock is left free between batches of rows
 _ONCE = RetryPolicy(attempts=1)  # the read's own try: a busy lock is not waited for
 _ANY_WAITING = text("SELECT EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL)")
 _INBOX_EXISTS = text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'engine_inbox'")
@@ -104,12 +106,10 @@ class Store:
         if self._cannot_write is not None:  # tried before: this vault is not writable
             self._warn(left_out, self._cannot_write)
             return 0
-        from vault.services import engine_sync
 
         at = utc_now()
         try:
-            with self._settling(at, wait) as uow:
-                return engine_sync.sync(uow, at, self.decay_policy).applied
+            return self.sync_engine(at, wait=wait).applied
         except BusyError:
             if wait:
                 raise
@@ -127,6 +127,23 @@ class Store:
                 self._cannot_write = why  # it stays read-only: not tried again
             self._warn(left_out, why)
         return 0
+
+    def sync_engine(self, now: datetime, *, wait: bool = True) -> EngineSyncReport:
+        """Apply every waiting engine row, a batch per transaction (the write lock is free
+        between batches: other writes, and the engine's own, are not held up by a flood)."""
+        from vault.services import engine_sync
+
+        total = engine_sync.EngineSyncReport()
+        while True:
+            with self._settling(now, wait) as uow:
+                batch = engine_sync.sync(uow, now, self.decay_policy)
+            total.add(batch)
+            if not batch.more:
+                return total
+            # another writer (the engine's INSERT, another vault process) waits in SQLite's busy
+            # handler, which retries after sleeps of up to 100 ms: a free lock this long is its
+            # turn, where taking it back at once would starve it for the whole flood
+            time.sleep(TURN_BETWEEN_BATCHES)
 
     @contextmanager
     def _settling(self, now: datetime, wait: bool) -> Iterator[UnitOfWork]:

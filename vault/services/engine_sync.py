@@ -72,17 +72,38 @@ class EngineSyncReport:
     refused: int = 0
     published: int = 0
     lines: list[str] = field(default_factory=list)
+    more: bool = False  # the batch was full: rows may still wait
+
+    def add(self, later: EngineSyncReport) -> None:
+        """Count in what a later batch did."""
+        self.applied += later.applied
+        self.refused += later.refused
+        self.published += later.published
+        self.lines += later.lines
+        self.more = later.more
+
+
+# Rows applied in one transaction. A write applies at most this many before its own work (the
+# rest wait for the next writes), and a sync applies them a batch per transaction, so a flood
+# of waiting rows (thousands of athletes) never holds the write lock for more than about a
+# second and the engine's own INSERT gets its turn between batches.
+ROWS_PER_TRANSACTION = 50
 
 
 def apply_engine_writes(
-    uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
+    uow: UnitOfWork,
+    now: datetime,
+    policy: DecayPolicy = DEFAULT_DECAY_POLICY,
+    limit: int = ROWS_PER_TRANSACTION,
 ) -> EngineSyncReport:
-    """Merge every waiting engine row (and queued legacy row) into vault, oldest first."""
+    """Merge the oldest `limit` waiting engine rows (and queued legacy rows) into vault."""
     report = EngineSyncReport()
     table = EngineTableRepository(uow.connection)
     if not table.present:
         return report
-    for row in table.pending():
+    waiting = table.pending(limit)
+    report.more = len(waiting) == limit
+    for row in waiting:
         try:
             # a savepoint per row: a row vault cannot apply is kept unread and never blocks
             # the write transaction it rides in (nor every later one)
@@ -186,7 +207,8 @@ def _signature(
 def sync(
     uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
 ) -> EngineSyncReport:
-    """Apply the engine's writes, then publish every changed athlete (`vault upgrade` runs this)."""
+    """Apply a batch of the engine's writes, then publish every changed athlete; `more` says
+    whether rows may still wait (`Store.sync_engine` runs batches until none does)."""
     report = apply_engine_writes(uow, now, policy)
     report.published = publish_changed(uow, now, policy)
     return report

@@ -24,7 +24,7 @@ ADOPTION_TABLE = "legacy_adoption"
 
 _PENDING = text(
     "SELECT id, athlete_id, memory_json, previous_json, written_at, origin FROM engine_inbox "
-    "WHERE refused IS NULL ORDER BY id"
+    "WHERE refused IS NULL ORDER BY id LIMIT :limit"
 )
 _APPLIED = text("DELETE FROM engine_inbox WHERE id = :id")
 # a row never retried needs no copy of what it replaced (which may be as large as itself)
@@ -107,8 +107,10 @@ class EngineTableRepository:
         self._connection = connection
         self.present = is_sqlite(connection)
 
-    def pending(self) -> list[InboxRow]:
-        return [InboxRow(*row) for row in self._connection.execute(_PENDING).all()]
+    def pending(self, limit: int) -> list[InboxRow]:
+        """The oldest `limit` rows waiting to be applied."""
+        found = self._connection.execute(_PENDING, {"limit": limit})
+        return [InboxRow(*row) for row in found.all()]
 
     def applied(self, row_id: int) -> None:
         self._connection.execute(_APPLIED, {"id": row_id})
