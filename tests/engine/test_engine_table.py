@@ -203,6 +203,38 @@ def test_writing_back_what_it_read_is_not_an_observation(tmp_path: Path) -> None
     assert (only.occurrences, only.confidence) == (1, 0.6)
 
 
+@pytest.mark.parametrize("weeks", [1, 3, 12])
+def test_a_read_written_back_after_vault_lowered_it_is_no_reinforcement(
+    tmp_path: Path, weeks: int
+) -> None:
+    path = tmp_path / "vault.db"
+    later = T0 + timedelta(weeks=weeks, hours=1)
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge("ana", [FactIn(text="prefers trail running", confidence=0.9)], now=T0)
+    stale = read_memory(path, "ana")  # the engine reads its row for a prompt
+    with open_vault(path) as vault:  # weeks later vault writes: the row shows the decayed value
+        vault.remember("ana", "weekly hours: 6", now=later)
+        (before,) = [f for f in vault.facts("ana", now=later) if f.text.startswith("prefers")]
+    lowered = read_memory(path, "ana")  # (after 12 weeks: under the row's 0.5 floor, not in it)
+    assert stale is not None and lowered is not None
+    write_memory(path, "ana", stale)  # the engine writes back what it read before
+    with open_vault(path) as vault:
+        vault.admin.sync_engine(now=later + timedelta(minutes=5))
+        facts = {f.text: f for f in vault.facts("ana", now=later + timedelta(minutes=5))}
+    trail = facts["prefers trail running"]
+    assert (trail.occurrences, trail.confidence) == (1, before.confidence)
+    if weeks == 12:
+        return
+    # the engine's own boost of what it read then is still a reinforcement
+    for item in lowered["key_facts"]:
+        item["confidence"] = round(item["confidence"] + 0.1, 6)
+    write_memory(path, "ana", lowered)
+    with open_vault(path) as vault:
+        vault.admin.sync_engine(now=later + timedelta(minutes=10))
+        facts = {f.text: f for f in vault.facts("ana", now=later + timedelta(minutes=10))}
+    assert facts["prefers trail running"].occurrences == 2
+
+
 def test_a_dropped_fact_is_not_a_retraction_and_a_raised_one_is_reinforced(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:

@@ -33,7 +33,7 @@ from vault.domain.engine_document import (
 )
 from vault.domain.erasure import erasure_text
 from vault.domain.errors import InvalidInput
-from vault.domain.limits import MAX_FACTS, MAX_NOTES, MAX_PATTERNS, TEXT_INPUT_MAX
+from vault.domain.limits import DECAY_PERIOD, MAX_FACTS, MAX_NOTES, MAX_PATTERNS, TEXT_INPUT_MAX
 from vault.domain.models import (
     Candidate,
     FactIn,
@@ -42,7 +42,7 @@ from vault.domain.models import (
     PromptRow,
     describe_validation_error,
 )
-from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
+from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy, FactState, decayed
 from vault.domain.text import normalize_text
 from vault.domain.times import utc_now
 from vault.domain.vocabulary import Kind, Source
@@ -238,7 +238,8 @@ def _apply(
     found = changes(_previous(row.previous_json), current, written_at)
     lines = list(found.notes)
     left_out = list(current.left_out)
-    observations = _not_erased(uow, athlete_id, found.observations, lines, written_at)
+    observations = _not_echoes(uow, athlete_id, found.observations, lines, policy)
+    observations = _not_erased(uow, athlete_id, observations, lines, written_at)
     candidates = _within_caps(observations, legacy, lines, left_out)
     if candidates:
         merge(uow, athlete_id, candidates, now, policy)
@@ -315,6 +316,55 @@ def _not_erased(
         else:
             kept.append(observation)
     return kept
+
+
+def _not_echoes(
+    uow: UnitOfWork,
+    athlete_id: str,
+    observations: list[Observation],
+    lines: list[str],
+    policy: DecayPolicy,
+) -> list[Observation]:
+    """A fact vault holds, written at a confidence vault itself showed since the fact was last
+    reinforced (its confidence then, or after one of the weekly decay steps since), is the
+    engine writing back an older read, not a reinforcement: vault's decay lowered the row in
+    between (or took the fact under the row's 0.5 floor). A genuine reinforcement (the
+    engine's +0.1) lands on no such value."""
+    risen = [o for o in observations if o.kind == "fact"]
+    if not risen:
+        return observations
+    facts = {
+        normalize_text(state.text): state
+        for state in uow.memory.load_active(athlete_id)
+        if isinstance(state, FactState)
+    }
+    echoes = set()
+    for observation in risen:
+        state = facts.get(normalize_text(observation.text))
+        if state is not None and observation.confidence in _shown_since(state, policy):
+            echoes.add(id(observation))
+            lines.append(
+                "a fact written back at a confidence vault showed before is no reinforcement"
+            )
+    return [o for o in observations if id(o) not in echoes]
+
+
+def _shown_since(state: FactState, policy: DecayPolicy) -> set[float]:
+    """The confidences vault showed of the fact since it was last reinforced: its base, then
+    each weekly decay step down to its current value."""
+    factor = policy.factor(state.category)
+    shown = {state.base_confidence, state.confidence}
+    moment = state.last_reinforced_at
+    for _ in range(_STEPS_LOOKED_AT):
+        moment += DECAY_PERIOD
+        value = decayed(state.base_confidence, state.last_reinforced_at, moment, factor)
+        if value <= state.confidence:
+            break
+        shown.add(value)
+    return shown
+
+
+_STEPS_LOOKED_AT = 520  # ten years of weekly steps; a fact under 0.3 is archived long before
 
 
 def _learned_after(observation: Observation, moment: datetime, written_at: datetime) -> bool:
