@@ -6,9 +6,7 @@ import csv
 import io
 import itertools
 import json
-import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -16,7 +14,6 @@ import click
 from vault.api import Vault
 from vault.cli.app import FloatRange, apply_engine_writes, database_url, echo_json, main
 from vault.cli.output import table
-from vault.facade.store import EngineWritesNotApplied
 from vault.storage.engine import create_vault_engine, sqlite_file
 from vault.storage.sql_firewall import MAX_RESULT_BYTES
 
@@ -64,7 +61,6 @@ def sql(
         raise click.UsageError("QUERY is empty")
     with (
         _read_only_vault(ctx) as vault,
-        _said_once(),
         vault.admin.sql(
             query, timeout=timeout, limit=limit, max_bytes=int(max_mb * 1024 * 1024)
         ) as (
@@ -110,7 +106,7 @@ def _emit(
 @click.pass_context
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Count the rows of every vault table and the stored facts per category."""
-    with _read_only_vault(ctx) as vault, _said_once():
+    with _read_only_vault(ctx) as vault:
         counts = vault.admin.stats()
     if as_json:
         echo_json(counts)
@@ -129,17 +125,9 @@ def _read_only_vault(ctx: click.Context) -> Vault:
     if path is not None and not path.exists():
         raise click.ClickException(f"no vault at {path}; `vault upgrade` creates one")
     vault = Vault(create_vault_engine(url, read_only=True))
-    if vault.admin.engine_writes_waiting():
+    waiting = vault.admin.engine_writes_waiting()
+    if waiting:
         vault.close()
-        apply_engine_writes(url)
+        apply_engine_writes(url, waiting)
         vault = Vault(create_vault_engine(url, read_only=True))
     return vault
-
-
-@contextmanager
-def _said_once() -> Iterator[None]:
-    """The reads of an analyst command: what `_read_only_vault` could not apply it said once,
-    in the CLI's words; the library's warning would say it again."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", EngineWritesNotApplied)
-        yield

@@ -23,11 +23,12 @@ import os
 import re
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from types import FrameType
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
@@ -200,7 +201,8 @@ class VaultGroup(click.Group):
         ctx.meta[_GUARD_KEY] = guard
         previous = _install_sigint(guard.handler)
         try:
-            result = super().invoke(ctx)
+            with _engine_writes_said_once():
+                result = super().invoke(ctx)
             sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
             return result
         except BrokenPipeError:  # `vault facts ana | head -5`: the reader has what it wanted
@@ -250,6 +252,40 @@ class FloatRange(click.FloatRange):
 def _shortened(text: str, limit: int) -> str:
     """Click's own shortening of a command's help line (what `get_short_help_str` does)."""
     return click.Command("_", help=text).get_short_help_str(limit)
+
+
+@contextmanager
+def _engine_writes_said_once() -> Iterator[None]:
+    """The command's first EngineWritesNotApplied warning as one `warning:` line; the rest are
+    dropped. Every read of a vault it cannot write warns again (the library's contract), and
+    Python's own record would show the caller's file and code line to a CLI user."""
+    with warnings.catch_warnings():
+        show_as_python_does = warnings.showwarning
+        said = False
+
+        def show(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
+            nonlocal said
+            if not _is_engine_warning(category):
+                show_as_python_does(message, category, filename, lineno, file, line)
+            elif not said:
+                said = True
+                warn(str(message))
+
+        warnings.showwarning = show
+        yield
+
+
+def _is_engine_warning(category: type[Warning]) -> bool:
+    """An EngineWritesNotApplied (its module is loaded by whatever raised it: no import here)."""
+    store = sys.modules.get("vault.facade.store")
+    return store is not None and issubclass(category, store.EngineWritesNotApplied)
 
 
 def _database_error(error: Exception) -> CliError | None:
@@ -369,39 +405,55 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
         vault = open_vault(url, upgrade=True)
     else:
         vault = open_vault(url, read_only=read_only)
-        if vault.admin.engine_writes_waiting():
+        waiting = vault.admin.engine_writes_waiting()
+        if waiting:
             if read_only:
-                vault = _with_engine_writes_applied(vault, url)
+                vault = _with_engine_writes_applied(vault, url, waiting)
             else:
                 try:
                     vault.admin.sync_engine()
                 except VaultError as error:
-                    warn(f"the engine's latest writes are not applied yet ({error})")
+                    _engine_writes_left_out(waiting, error)
     write_guard(ctx).attach(vault.engine)
     ctx.call_on_close(vault.close)
     return vault
 
 
-def _with_engine_writes_applied(vault: Vault, url: str) -> Vault:
+def _with_engine_writes_applied(vault: Vault, url: str, waiting: int) -> Vault:
     """A reading command shows what the on-device engine wrote too: vault applies the engine's
     waiting rows first (one write transaction, as any vault write would), then reads. A file
     it may not write is read as it is, with a warning."""
     from vault.api import open_vault
 
     vault.close()
-    apply_engine_writes(url)
+    apply_engine_writes(url, waiting)
     return open_vault(url, read_only=True)
 
 
-def apply_engine_writes(url: str) -> None:
-    """Apply the engine's waiting rows of the vault at `url` (a warning when it cannot)."""
+def apply_engine_writes(url: str, waiting: int) -> None:
+    """Apply the `waiting` engine rows of the vault at `url` (a warning when it cannot)."""
     from vault.api import open_vault
 
     try:
         with open_vault(url) as writable:
             writable.admin.sync_engine()
     except VaultError as error:
-        warn(f"the engine's latest writes are not applied yet ({error})")
+        _engine_writes_left_out(waiting, error)
+
+
+def _engine_writes_left_out(waiting: int, error: VaultError) -> None:
+    """Warn that the command reads the vault without the engine's `waiting` rows, and why. It is
+    the library's EngineWritesNotApplied, so the command's later reads, which warn again, add
+    no line (`_engine_writes_said_once`)."""
+    from vault.facade.store import EngineWritesNotApplied
+
+    rows, them = ("1 row", "it") if waiting == 1 else (f"{waiting} rows", "them")
+    warnings.warn(
+        f"{rows} the engine wrote {'is' if waiting == 1 else 'are'} not applied, so this "
+        f"command leaves {them} out: {error}",
+        EngineWritesNotApplied,
+        stacklevel=2,
+    )
 
 
 def parse_at(value: str | None) -> datetime | None:

@@ -31,7 +31,7 @@ def copy(source: str, destination: str, as_json: bool) -> None:
     with open_vault(src_url, read_only=True) as src:
         waiting = src.admin.engine_writes_waiting()
     if waiting:  # what the on-device engine wrote goes too (its own table is not copied)
-        apply_engine_writes(src_url)
+        apply_engine_writes(src_url, waiting)
     with open_vault(src_url, read_only=True) as src, open_vault(dest_url, upgrade=True) as dest:
         with progress(src.admin.athlete_count(), "copying athletes") as advance:
             report = src.transfer.copy_to(dest, on_batch=advance)
