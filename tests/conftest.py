@@ -25,8 +25,10 @@ half is skipped with one `SKIPPED [n] tests/conftest.py: ...` line; `VAULT_REQUI
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import os
+import pkgutil
 import secrets
 import sys
 import textwrap
@@ -51,6 +53,29 @@ T0 = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
 # A frozen clock must not freeze pytest's own timer (`--durations` printed 1.7e9 s setups).
 freezegun.configure(extend_ignore_list=["_pytest.timing"])
+
+
+def _build_every_model_on_the_real_clock() -> None:
+    """vault's pydantic models build their schema on first use (start-up time, issue 26). One
+    first used inside a test's frozen clock would be built with freezegun's fake datetime class
+    as its field type and fail in every later test, so the order of tests would decide the
+    outcome: build them all now."""
+    from pydantic import BaseModel
+
+    for module in pkgutil.walk_packages(vault_package.__path__, "vault."):
+        try:
+            importlib.import_module(module.name)
+        except ImportError:  # an optional extra that is not installed
+            continue
+    pending = list(BaseModel.__subclasses__())
+    while pending:
+        model = pending.pop()
+        pending.extend(model.__subclasses__())
+        if model.__module__.startswith("vault."):
+            model.model_rebuild()
+
+
+_build_every_model_on_the_real_clock()
 
 PG_URL_ENV = "VAULT_TEST_PG_URL"
 PARTITIONS_ENV = "VAULT_TEST_PG_PARTITIONS"  # N: the run's database is made by --partitions N

@@ -68,12 +68,19 @@ def test_delete_erases_the_rows_under_every_variant_key_from_the_disk(tmp_path: 
     assert _doctor(path)["engine table"]["ok"]
 
 
-def test_doctor_reports_a_row_under_a_key_that_names_no_athlete(tmp_path: Path) -> None:
+@pytest.mark.parametrize("key", ["", "\ufeffana", "ana\u200b", "x" * 300, None])
+def test_a_row_under_a_key_that_names_no_athlete_keeps_no_text_and_doctor_says_so(
+    tmp_path: Path, key: str | None
+) -> None:
     path = tmp_path / "vault.db"
     open_vault(path, upgrade=True).close()
-    write_memory(path, "", memory(fact("has a dog")))
+    for _ in range(3):  # NULL keys never conflict: each write adds a row
+        write_memory(path, key, memory(fact("mail me at pia.k@example.org zqxjv")))  # type: ignore[arg-type]
     with open_vault(path) as vault:
-        vault.admin.sync_engine()
+        report = vault.admin.sync_engine()
+    assert any("taken down" in line for line in report.lines)
+    assert rows(path, "SELECT COUNT(*) FROM athlete_memory") == [(0,)]
+    assert rows(path, "SELECT COUNT(*), MAX(memory_json) FROM engine_inbox") == [(1, "")]
+    assert not _on_disk(path, b"zqxjv")
     check = _doctor(path)["engine table"]
-    assert not check["ok"] and "kept unread" in str(check["detail"])
-    assert "''" in str(check["detail"])
+    assert check["ok"] and "names no athlete, taken down" in str(check["detail"])

@@ -225,8 +225,17 @@ def _apply(
     legacy = row.origin == "legacy"
     try:
         athlete_id = engine_athlete(row.athlete_key)
+    except InvalidInput as error:
+        reason = str(error)
+        table.refuse_keyless(row.id, row.athlete_key, reason)
+        report.refused += 1
+        report.lines.append(f"engine row for {row.athlete_key!r} taken down: {reason}")
+        if legacy:
+            table.record_adoption(_key_text(row.athlete_key) or None, "skipped", reason, _NONE)
+        return
+    try:
         current = parse_document(row.memory_json)
-    except (InvalidInput, EngineRowError) as error:
+    except EngineRowError as error:
         reason = str(error)
         table.refuse(row.id, reason)
         report.refused += 1

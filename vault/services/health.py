@@ -26,7 +26,12 @@ from vault.storage.dialect import is_sqlite
 from vault.storage.engine import NEW_FILE_MODE, sqlite_file
 from vault.storage.health_checks import invariant_problems
 from vault.storage.repositories.engine_skips import skipped_items
-from vault.storage.repositories.engine_table import non_canonical_keys, shadowed, waiting_counts
+from vault.storage.repositories.engine_table import (
+    keyless_refused,
+    non_canonical_keys,
+    shadowed,
+    waiting_counts,
+)
 from vault.storage.scope import operation_scope
 from vault.storage.views import CURRENT_VIEWS
 
@@ -158,7 +163,15 @@ def _engine_table(connection: Connection) -> Check:
             "vault and it does not see what vault learns; run `vault upgrade` to adopt its rows",
         )
     pending, unread = waiting_counts(connection)
+    keyless = keyless_refused(connection) if unread else 0
+    unread -= keyless
     detail = f"vault's; {pending} engine write(s) waiting"
+    if keyless:
+        detail += (
+            f"; {keyless} row(s) the engine wrote under a key that names no athlete, taken "
+            "down (their text is not kept: no id can name them to erase it; reasons in "
+            "engine_inbox.refused, for the engine team)"
+        )
     if unread:
         detail += (
             f"; {unread} row(s) the engine wrote kept unread, never retried (reasons in "
@@ -171,7 +184,7 @@ def _engine_table(connection: Connection) -> Check:
         detail += (
             f"; {len(odd)} engine row(s) under a key that is not an athlete id as vault spells "
             f"it ({shown}): the next vault write applies a variant's row to its athlete and "
-            "removes it; a key naming no athlete stays the engine's own"
+            "removes it, and takes down a row under a key naming no athlete"
         )
     return Check("engine table", not unread and not odd, detail)
 

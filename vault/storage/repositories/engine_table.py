@@ -34,6 +34,14 @@ _OLDER_REFUSED = text(
     "DELETE FROM engine_inbox WHERE refused IS NOT NULL AND id < :id "
     "AND athlete_id IS (SELECT athlete_id FROM engine_inbox WHERE id = :id)"
 )
+# a key naming no athlete (NULL, empty, invisible characters, too long) can never be applied
+# nor erased by an id: its row keeps the reason only, and the engine's rows under it go
+_KEYLESS = text(
+    "UPDATE engine_inbox SET refused = :reason, memory_json = '', previous_json = NULL "
+    "WHERE id = :id"
+)
+_DROP_KEYLESS = text("DELETE FROM athlete_memory WHERE athlete_id IS :key")
+_REFUSED_KEYLESS = text("SELECT athlete_id FROM engine_inbox WHERE refused IS NOT NULL")
 _IDS_PER_STATEMENT = 500  # far under SQLite's limit of bound values
 _TAKE_DIRTY = text("DELETE FROM engine_dirty RETURNING athlete_id")
 _MARK = text("INSERT OR IGNORE INTO engine_dirty (athlete_id) VALUES (:athlete)")
@@ -120,6 +128,13 @@ class EngineTableRepository:
         self._connection.execute(_REFUSE, {"id": row_id, "reason": reason})
         self._connection.execute(_OLDER_REFUSED, {"id": row_id})
 
+    def refuse_keyless(self, row_id: int, key: object, reason: str) -> None:
+        """A row under a key that names no athlete: its reason is kept, its text is not (no
+        `vault delete` can name it), and the engine's rows under that key are taken down."""
+        self._connection.execute(_KEYLESS, {"id": row_id, "reason": reason})
+        self._connection.execute(_OLDER_REFUSED, {"id": row_id})
+        self._connection.execute(_DROP_KEYLESS, {"key": key})
+
     def take_dirty(self) -> list[str]:
         """The athletes whose memory changed since the last publish; the list is emptied."""
         return list(self._connection.execute(_TAKE_DIRTY).scalars())
@@ -189,7 +204,17 @@ def shadowed(connection: Connection) -> bool:
 def non_canonical_keys(connection: Connection) -> list[object]:
     """Keys of engine rows that are not an athlete's id as vault spells it (a variant such as
     "ana\\n", or no valid id at all): rows vault neither publishes nor erases by name."""
-    return [key for _row, key in connection.execute(_ENGINE_KEYS) if canonical_key(key) != key]
+    return [
+        key
+        for _row, key in connection.execute(_ENGINE_KEYS)
+        if key is None or canonical_key(key) != key
+    ]
+
+
+def keyless_refused(connection: Connection) -> int:
+    """Rows kept unread because their key names no athlete (their text is not kept)."""
+    keys = connection.execute(_REFUSED_KEYLESS).scalars()
+    return sum(canonical_key(key) is None for key in keys)
 
 
 def waiting_counts(connection: Connection) -> tuple[int, int]:
