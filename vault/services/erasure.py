@@ -2,8 +2,9 @@
 
 Whatever removes an item (`forget`, `delete`, an item's delete or "this is wrong" on the memory
 page or over MCP, an edit's old text, consolidation) records it here, in the same unit of
-work as the removal; whatever might bring an item back (the engine writing back a row it read
-before the erasure, a later import) asks here first. The record keeps keyed hashes only
+work as the removal; whatever might bring an item back unasked (the engine writing back a row
+it read before the erasure, a merge of evidence observed before it) asks here first. `vault
+import` does not: it restores a document exactly, as the operator asked (docs/import-export.md). The record keeps keyed hashes only
 (`vault.domain.erasure`: HMAC-SHA256 under the vault's secret of the athlete id and of the
 item's normalised text), the time and the reason: never the text, never a plain athlete id,
 and it outlives the athlete (`vault delete` leaves one row per erased item and one for the
