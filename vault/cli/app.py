@@ -406,14 +406,11 @@ def open_from_cli(ctx: click.Context, *, create: bool = False, read_only: bool =
     else:
         vault = open_vault(url, read_only=read_only)
         waiting = vault.admin.engine_writes_waiting()
-        if waiting:
-            if read_only:
-                vault = _with_engine_writes_applied(vault, url, waiting)
-            else:
-                try:
-                    vault.admin.sync_engine()
-                except VaultError as error:
-                    _engine_writes_left_out(waiting, error)
+        if waiting and read_only:
+            vault = _with_engine_writes_applied(vault, url, waiting)
+        # otherwise the command's own write applies the oldest rows first (a batch) and its
+        # reads of memory, export, copy and backup apply the rest: no writing command waits
+        # here for a flood of rows of other athletes
     write_guard(ctx).attach(vault.engine)
     ctx.call_on_close(vault.close)
     return vault
