@@ -203,7 +203,7 @@ class Vault:
         at = moment(now)
         if not checked:
             return MergeResult()
-        with self._store.write(at) as uow:
+        with self._store.write(at, athlete_id=athlete) as uow:
             return services.merge(uow, athlete, checked, at, self.decay_policy, trusted=trusted)
 
     def remember(
@@ -246,7 +246,7 @@ class Vault:
         if not isinstance(query, str):
             raise InvalidInput(f"the query must be text, got {type(query).__name__}")
         at = moment(now)
-        with self._store.erasing(), self._store.write(at) as uow:
+        with self._store.erasing(), self._store.write(at, athlete_id=athlete) as uow:
             result = services.forget(uow, athlete, query, at)
         return result.model_copy(update={"erased_from_disk": self._store.checkpoint()})
 

@@ -26,6 +26,7 @@ from tests.engine.test_engine_table import fact, memory, rows
 from vault import EpisodeIn, open_vault
 from vault.cli import main
 from vault.domain.limits import MAX_FACTS
+from vault.facade import store
 from vault.services.engine_sync import LEFT_OUT_LISTED, ROWS_PER_TRANSACTION
 from vault.storage.repositories.engine_skips import KEPT_PER_ATHLETE
 
@@ -220,8 +221,44 @@ def test_a_flood_of_waiting_rows_is_applied_a_batch_per_transaction(ana: Path) -
         event.remove(vault.engine, "begin", count)
         assert vault.admin.engine_writes_waiting() == 0
     assert report.applied == waiting - ROWS_PER_TRANSACTION and not report.more
-    assert len(begins) == 2  # 50 rows, then the last 10
+    assert len(begins) == 3  # what waits is counted, then 50 rows, then the last 10
     assert read_memory(ana, f"runner {waiting - 1}") is not None
+
+
+def _flood(path: Path, rows: int, first: int = 0) -> None:
+    with closing(sqlite3.connect(path)) as engine:
+        for i in range(first, first + rows):
+            engine.execute(WRITE_MEMORY, (f"runner {i}", json.dumps(memory(fact(f"runs {i}k")))))
+        engine.commit()
+
+
+def test_a_forget_acts_on_what_the_engine_wrote_behind_a_flood(ana: Path) -> None:
+    _flood(ana, ROWS_PER_TRANSACTION + 10)
+    document = read_memory(ana, "ana")
+    assert document is not None
+    document["key_facts"].append(fact("prefers evening swims"))
+    write_memory(ana, "ana", document)  # waits behind the flood
+    with open_vault(ana) as vault:
+        assert vault.forget("ana", "evening swims").facts == 1
+        assert [f.text for f in vault.facts("ana")] == ["primary sport: running"]
+
+
+def test_a_sync_ends_with_the_rows_that_waited_when_it_began(
+    ana: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _flood(ana, ROWS_PER_TRANSACTION + 10)
+    written = iter(range(1_000, 100_000, ROWS_PER_TRANSACTION))
+
+    def an_engine_that_never_pauses(seconds: float) -> None:
+        _flood(ana, ROWS_PER_TRANSACTION, next(written))  # a full batch in every pause
+
+    monkeypatch.setattr(store.time, "sleep", an_engine_that_never_pauses)
+    with open_vault(ana) as vault:
+        report = vault.admin.sync_engine()
+        assert (
+            report.applied == ROWS_PER_TRANSACTION * 2
+        )  # two batches: the 60 that waited began it
+        assert vault.admin.engine_writes_waiting() == 10  # written meanwhile: the next write
 
 
 # ---- property: whatever the engine writes, every other write still works ----------------------

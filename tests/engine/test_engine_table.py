@@ -235,6 +235,50 @@ def test_a_read_written_back_after_vault_lowered_it_is_no_reinforcement(
     assert facts["prefers trail running"].occurrences == 2
 
 
+def _trail(path: Path) -> tuple[float, float, int]:
+    ((row),) = rows(
+        path,
+        "SELECT confidence, base_confidence, occurrences FROM facts WHERE text = ?",
+        "prefers morning runs",
+    )
+    return row
+
+
+def test_an_echo_of_a_row_republished_without_a_merge_is_no_reinforcement(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    week = timedelta(weeks=1, hours=1)
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge(
+            "ana",
+            [
+                FactIn(text="prefers morning runs", confidence=0.8),
+                FactIn(text="has two kids"),
+                FactIn(text="has a cat"),
+            ],
+            now=T0,
+        )
+        vault.forget("ana", "kids", now=T0 + week)  # a republish; the stored value waits
+        stale = read_memory(path, "ana")  # the engine reads the decayed value of week 1
+        vault.forget("ana", "cat", now=T0 + 2 * week)  # republished again: week 2's value
+        write_memory(path, "ana", stale or {})  # the engine writes back its week-1 read
+        vault.admin.sync_engine(now=T0 + 2 * week)
+    assert _trail(path)[1:] == (0.8, 1)
+
+
+def test_a_fact_stated_anew_at_its_old_confidence_is_reinforced(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    later = T0 + timedelta(weeks=8, hours=1)
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge("ana", [FactIn(text="prefers morning runs", confidence=0.7)], now=T0)
+        vault.merge("ana", [FactIn(text="prefers long intervals", confidence=0.9)], now=later)
+        document = read_memory(path, "ana") or {}
+        stated = (later + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        document["key_facts"].append(fact("prefers morning runs", 0.7, learned_at=stated))
+        write_memory(path, "ana", document)
+        vault.admin.sync_engine(now=later + timedelta(hours=2))
+    assert _trail(path)[2] == 2
+
+
 def test_a_dropped_fact_is_not_a_retraction_and_a_raised_one_is_reinforced(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:

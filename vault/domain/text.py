@@ -10,10 +10,10 @@ from vault.domain.lexicon import body
 from vault.domain.vocabulary import Category
 
 # White space and every control character (C0, DEL, C1): what the MEMORY block and the
-# engine's row show as one space (vault.prompt.items.inline), cleaning and the dedup key fold
-# the same way, so a text and its shown form are one text
+# engine's row show as one space (vault.prompt.items.inline); cleaning folds them the same way,
+# so a stored text and its shown form are one text
 _SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
-_NOT_WORD = re.compile(r"[^\w\s\x00-\x1f\x7f-\x9f]")
+_NOT_WORD = re.compile(r"[^\w\s]")
 
 # the M13 spec §4.2 entity lists; body parts from the shared vocabulary
 BODY_PARTS = body.NAMES
@@ -83,10 +83,9 @@ def canonical_text(text: str) -> str:
 
 
 def normalize_text(text: str) -> str:
-    """The dedup key of the M13 spec: lower case, punctuation dropped, white space folded; in
-    NFC, so a text typed with combining accents is the same text."""
-    lowered = unicodedata.normalize("NFC", text).lower()
-    return _SPACE.sub(" ", _NOT_WORD.sub("", lowered)).strip()
+    """The dedup key of the M13 spec: lower case, punctuation dropped, white space folded.
+    Unchanged for stored rows: texts are cleaned (NFC, control characters folded) before it."""
+    return _SPACE.sub(" ", _NOT_WORD.sub("", text.lower())).strip()
 
 
 def conflict_key_of(text: str) -> str | None:

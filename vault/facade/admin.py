@@ -41,7 +41,7 @@ class Admin:
         republish every changed athlete's row, a batch of rows per transaction (docs/engine.md).
         Every write applies a batch too; `open_vault(upgrade=True)`, `vault upgrade` and the
         reading commands run this when something waits."""
-        return self._store.sync_engine(moment(now))
+        return self._store.sync_engine(None if now is None else moment(now))
 
     def engine_items_left_out(self, limit: int = 10) -> tuple[int, list[SkippedItem]]:
         """Items of the engine's applied rows that vault could not take: how many the record

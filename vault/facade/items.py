@@ -43,7 +43,7 @@ class Items:
         chosen, number = _kind(kind), _item_id(item_id)
         [checked] = checked_candidates([{"kind": chosen.value, "text": text}], trusted=trusted)
         at = moment(now)
-        with self._store.write(at) as uow:
+        with self._store.write(at, athlete_id=athlete) as uow:
             return corrections.edit(
                 uow, athlete, chosen, number, checked, at, self._store.decay_policy, trusted=trusted
             )
@@ -72,7 +72,7 @@ class Items:
         athlete = validated_athlete(athlete_id)
         chosen, number = _kind(kind), _item_id(item_id)
         at = moment(now)
-        with self._store.erasing(), self._store.write(at) as uow:
+        with self._store.erasing(), self._store.write(at, athlete_id=athlete) as uow:
             corrections.remove(uow, athlete, chosen, number, reason, at)
         return Removed(
             kind=chosen, id=number, reason=reason.value, erased_from_disk=self._store.checkpoint()

@@ -68,20 +68,26 @@ class Store:
             self._writer, retry=self.busy_retry, hooks=self.hooks(None), map_error=vault_error
         )
 
-    def hooks(self, now: datetime | None) -> EngineSyncHooks:
-        """Every write transaction applies the engine's writes and republishes its rows."""
+    def hooks(self, now: datetime | None, athlete_id: str | None = None) -> EngineSyncHooks:
+        """Every write transaction applies the engine's writes (the oldest batch, and all of
+        `athlete_id`'s) and republishes its rows."""
         from vault.services.engine_sync import EngineSyncHooks, PublishedRows
 
         if self._published is None:
             self._published = PublishedRows()
-        return EngineSyncHooks(policy=self.decay_policy, now=now, published=self._published)
+        return EngineSyncHooks(
+            policy=self.decay_policy, now=now, published=self._published, athlete_id=athlete_id
+        )
 
     @contextmanager
-    def write(self, now: datetime | None = None, *, hooked: bool = True) -> Iterator[UnitOfWork]:
+    def write(
+        self, now: datetime | None = None, *, hooked: bool = True, athlete_id: str | None = None
+    ) -> Iterator[UnitOfWork]:
         """One write transaction as of `now` (None: the clock); a database failure becomes one
         VaultError: BusyError, StorageError (read-only, disk full), ConflictError or VaultError.
-        `hooked=False` leaves out the engine table upkeep (for the call that does it itself)."""
-        hooks = self.hooks(now) if hooked else None
+        `hooked=False` leaves out the engine table upkeep (for the call that does it itself);
+        `athlete_id`, the athlete the write is about, has all their engine rows applied first."""
+        hooks = self.hooks(now, athlete_id) if hooked else None
         unit = UnitOfWork(self._writer, retry=self.busy_retry, hooks=hooks, map_error=vault_error)
         with unit as uow:
             yield uow
@@ -107,9 +113,8 @@ class Store:
             self._warn(left_out, self._cannot_write)
             return 0
 
-        at = utc_now()
         try:
-            return self.sync_engine(at, wait=wait).applied
+            return self.sync_engine(wait=wait).applied
         except BusyError:
             if wait:
                 raise
@@ -128,17 +133,24 @@ class Store:
             self._warn(left_out, why)
         return 0
 
-    def sync_engine(self, now: datetime, *, wait: bool = True) -> EngineSyncReport:
-        """Apply every waiting engine row, a batch per transaction (the write lock is free
-        between batches: other writes, and the engine's own, are not held up by a flood)."""
+    def sync_engine(self, now: datetime | None = None, *, wait: bool = True) -> EngineSyncReport:
+        """Apply the engine rows waiting now, a batch per transaction (the write lock is free
+        between batches: other writes, and the engine's own, are not held up by a flood).
+        Each batch is applied as of its own time unless `now` is given; rows the engine writes
+        meanwhile are left to the next write (an engine writing without pause cannot keep a
+        sync going)."""
         from vault.services import engine_sync
+        from vault.storage.repositories.engine_table import waiting_counts
 
+        with self.read() as connection:
+            waiting = waiting_counts(connection)[0]
         total = engine_sync.EngineSyncReport()
         while True:
-            with self._settling(now, wait) as uow:
-                batch = engine_sync.sync(uow, now, self.decay_policy)
+            at = now if now is not None else utc_now()
+            with self._settling(at, wait) as uow:
+                batch = engine_sync.sync(uow, at, self.decay_policy)
             total.add(batch)
-            if not batch.more:
+            if not batch.more or total.applied + total.refused >= waiting:
                 return total
             # another writer (the engine's INSERT, another vault process) waits in SQLite's busy
             # handler, which retries after sleeps of up to 100 ms: a free lock this long is its

@@ -103,7 +103,31 @@ def apply_engine_writes(
         return report
     waiting = table.pending(limit)
     report.more = len(waiting) == limit
-    for row in waiting:
+    _apply_rows(uow, table, waiting, now, policy, report)
+    return report
+
+
+def apply_waiting_of(
+    uow: UnitOfWork, athlete_id: str, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
+) -> EngineSyncReport:
+    """Merge the rows still waiting for one athlete (after a write's own batch): a forget, an
+    edit or a merge of that athlete must act on what the engine wrote of them first."""
+    report = EngineSyncReport()
+    table = EngineTableRepository(uow.connection)
+    if table.present:
+        _apply_rows(uow, table, table.pending_of(athlete_id), now, policy, report)
+    return report
+
+
+def _apply_rows(
+    uow: UnitOfWork,
+    table: EngineTableRepository,
+    rows: list[InboxRow],
+    now: datetime,
+    policy: DecayPolicy,
+    report: EngineSyncReport,
+) -> None:
+    for row in rows:
         try:
             # a savepoint per row: a row vault cannot apply is kept unread and never blocks
             # the write transaction it rides in (nor every later one)
@@ -117,7 +141,6 @@ def apply_engine_writes(
             report.refused += 1
             report.lines.append(f"engine row for {row.athlete_key!r} kept unread: {reason}")
             log.warning("engine row for %r kept unread: %s", row.athlete_key, reason)
-    return report
 
 
 def publish_changed(
@@ -209,6 +232,9 @@ def sync(
 ) -> EngineSyncReport:
     """Apply a batch of the engine's writes, then publish every changed athlete; `more` says
     whether rows may still wait (`Store.sync_engine` runs batches until none does)."""
+    table = EngineTableRepository(uow.connection)
+    if table.present:
+        table.take_down_keyless()
     report = apply_engine_writes(uow, now, policy)
     report.published = publish_changed(uow, now, policy)
     return report
@@ -247,7 +273,7 @@ def _apply(
     found = changes(_previous(row.previous_json), current, written_at)
     lines = list(found.notes)
     left_out = list(current.left_out)
-    observations = _not_echoes(uow, athlete_id, found.observations, lines, policy)
+    observations = _not_echoes(uow, athlete_id, found.observations, lines, now, policy)
     observations = _not_erased(uow, athlete_id, observations, lines, written_at)
     candidates = _within_caps(observations, legacy, lines, left_out)
     if candidates:
@@ -332,6 +358,7 @@ def _not_echoes(
     athlete_id: str,
     observations: list[Observation],
     lines: list[str],
+    now: datetime,
     policy: DecayPolicy,
 ) -> list[Observation]:
     """A fact vault holds, written at a confidence vault itself showed since the fact was last
@@ -350,7 +377,9 @@ def _not_echoes(
     echoes = set()
     for observation in risen:
         state = facts.get(normalize_text(observation.text))
-        if state is not None and observation.confidence in _shown_since(state, policy):
+        if state is None or _stated_since(observation, state):
+            continue
+        if observation.confidence in _shown_since(state, now, policy):
             echoes.add(id(observation))
             lines.append(
                 "a fact written back at a confidence vault showed before is no reinforcement"
@@ -358,18 +387,24 @@ def _not_echoes(
     return [o for o in observations if id(o) not in echoes]
 
 
-def _shown_since(state: FactState, policy: DecayPolicy) -> set[float]:
+def _stated_since(observation: Observation, state: FactState) -> bool:
+    """The engine learned the fact after vault last reinforced it: a new statement."""
+    learned = observation.learned_at
+    return learned is not None and learned > state.last_reinforced_at
+
+
+def _shown_since(state: FactState, now: datetime, policy: DecayPolicy) -> set[float]:
     """The confidences vault showed of the fact since it was last reinforced: its base, then
-    each weekly decay step down to its current value."""
+    each weekly decay step up to now (a row republished without a merge shows the decayed
+    value while the stored one waits for the next merge or `vault decay`)."""
     factor = policy.factor(state.category)
     shown = {state.base_confidence, state.confidence}
     moment = state.last_reinforced_at
     for _ in range(_STEPS_LOOKED_AT):
         moment += DECAY_PERIOD
-        value = decayed(state.base_confidence, state.last_reinforced_at, moment, factor)
-        if value <= state.confidence:
+        if moment > now:
             break
-        shown.add(value)
+        shown.add(decayed(state.base_confidence, state.last_reinforced_at, moment, factor))
     return shown
 
 
@@ -512,12 +547,15 @@ class EngineSyncHooks:
     policy: DecayPolicy = DEFAULT_DECAY_POLICY
     now: datetime | None = None
     published: PublishedRows | None = None
+    athlete_id: str | None = None  # the athlete the write is about: all their rows first
 
     def _moment(self) -> datetime:
         return self.now if self.now is not None else utc_now()
 
     def after_begin(self, uow: UnitOfWork) -> None:
-        apply_engine_writes(uow, self._moment(), self.policy)
+        batch = apply_engine_writes(uow, self._moment(), self.policy)
+        if batch.more and self.athlete_id is not None:  # a flood: this athlete's rows too
+            apply_waiting_of(uow, self.athlete_id, self._moment(), self.policy)
 
     def before_commit(self, uow: UnitOfWork) -> None:
         publish_changed(uow, self._moment(), self.policy, self.published)

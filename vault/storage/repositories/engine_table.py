@@ -26,6 +26,11 @@ _PENDING = text(
     "SELECT id, athlete_id, memory_json, previous_json, written_at, origin FROM engine_inbox "
     "WHERE refused IS NULL ORDER BY id LIMIT :limit"
 )
+_PENDING_KEYS = text("SELECT id, athlete_id FROM engine_inbox WHERE refused IS NULL")
+_PENDING_BY_ID = text(
+    "SELECT id, athlete_id, memory_json, previous_json, written_at, origin FROM engine_inbox "
+    "WHERE refused IS NULL AND id IN :ids ORDER BY id"
+).bindparams(bindparam("ids", expanding=True))
 _APPLIED = text("DELETE FROM engine_inbox WHERE id = :id")
 # a row never retried needs no copy of what it replaced (which may be as large as itself)
 _REFUSE = text("UPDATE engine_inbox SET refused = :reason, previous_json = NULL WHERE id = :id")
@@ -41,7 +46,13 @@ _KEYLESS = text(
     "WHERE id = :id"
 )
 _DROP_KEYLESS = text("DELETE FROM athlete_memory WHERE athlete_id IS :key")
-_REFUSED_KEYLESS = text("SELECT athlete_id FROM engine_inbox WHERE refused IS NOT NULL")
+_REFUSED_KEYLESS = text(
+    "SELECT athlete_id FROM engine_inbox WHERE refused IS NOT NULL AND memory_json = ''"
+)
+_REFUSED_WITH_TEXT = text(
+    "SELECT id, athlete_id, refused FROM engine_inbox "
+    "WHERE refused IS NOT NULL AND memory_json <> ''"
+)
 _IDS_PER_STATEMENT = 500  # far under SQLite's limit of bound values
 _TAKE_DIRTY = text("DELETE FROM engine_dirty RETURNING athlete_id")
 _MARK = text("INSERT OR IGNORE INTO engine_dirty (athlete_id) VALUES (:athlete)")
@@ -115,6 +126,21 @@ class EngineTableRepository:
         self._connection = connection
         self.present = is_sqlite(connection)
 
+    def pending_of(self, athlete_id: str) -> list[InboxRow]:
+        """The rows waiting under any key naming the athlete, oldest first (keys are read
+        and normalised here, then only those rows are read whole)."""
+        ids = [
+            row_id
+            for row_id, key in self._connection.execute(_PENDING_KEYS)
+            if canonical_key(key) == athlete_id
+        ]
+        rows: list[InboxRow] = []
+        for start in range(0, len(ids), _IDS_PER_STATEMENT):
+            chunk = ids[start : start + _IDS_PER_STATEMENT]
+            found = self._connection.execute(_PENDING_BY_ID, {"ids": chunk})
+            rows += [InboxRow(*row) for row in found.all()]
+        return rows
+
     def pending(self, limit: int) -> list[InboxRow]:
         """The oldest `limit` rows waiting to be applied."""
         found = self._connection.execute(_PENDING, {"limit": limit})
@@ -134,6 +160,18 @@ class EngineTableRepository:
         self._connection.execute(_KEYLESS, {"id": row_id, "reason": reason})
         self._connection.execute(_OLDER_REFUSED, {"id": row_id})
         self._connection.execute(_DROP_KEYLESS, {"key": key})
+
+    def take_down_keyless(self) -> int:
+        """Rows kept unread, text and all, under a key naming no athlete (refused before vault
+        took such rows down): taken down now; how many."""
+        found = [
+            (row_id, key, reason)
+            for row_id, key, reason in self._connection.execute(_REFUSED_WITH_TEXT)
+            if canonical_key(key) is None
+        ]
+        for row_id, key, reason in found:
+            self.refuse_keyless(row_id, key, reason)
+        return len(found)
 
     def take_dirty(self) -> list[str]:
         """The athletes whose memory changed since the last publish; the list is emptied."""
