@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,15 +41,20 @@ def _missing() -> str | None:
 pytestmark = pytest.mark.skipif(_missing() is not None, reason=f"Rust engine check: {_missing()}")
 
 
-@pytest.fixture(scope="module")
-def engine_binary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    home = tmp_path_factory.mktemp("cargo-home")
+def _build() -> tuple[Path, str | None]:
+    """Build the engine once, when this module is collected, before any test has run: built
+    from inside a session after other tests, rustc read stray bytes as its probe input in some
+    runs (not understood; a clean process never did). Returns the binary and the build's
+    error, if any."""
+    scratch = Path(tempfile.mkdtemp(prefix="vault-rust-engine-"))
+    home = scratch / "cargo-home"
+    home.mkdir()
     (home / "config.toml").write_text(
         '[source.crates-io]\nreplace-with = "debian"\n\n'
         f'[source.debian]\ndirectory = "{REGISTRY}"\n\n[net]\noffline = true\n',
         encoding="utf-8",
     )
-    target = Path(os.environ.get("VAULT_RUST_TARGET", tmp_path_factory.mktemp("target")))
+    target = Path(os.environ.get("VAULT_RUST_TARGET", scratch / "target"))
     env = {**os.environ, "CARGO_HOME": str(home), "CARGO_TARGET_DIR": str(target)}
     build = subprocess.run(
         [CARGO, "build", "--quiet", "--offline", "--manifest-path", str(CRATE / "Cargo.toml")],
@@ -56,10 +62,22 @@ def engine_binary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         capture_output=True,
         text=True,
         timeout=1200,
+        stdin=subprocess.DEVNULL,
     )
-    assert build.returncode == 0, build.stderr[-3000:]
     (CRATE / "Cargo.lock").unlink(missing_ok=True)  # made by the build; depends on the registry
-    yield target / "debug" / "engine-memory-check"
+    failed = None if build.returncode == 0 else build.stderr[-3000:]
+    return target / "debug" / "engine-memory-check", failed
+
+
+_BUILT = _build() if _missing() is None else None
+
+
+@pytest.fixture(scope="module")
+def engine_binary() -> Iterator[Path]:
+    assert _BUILT is not None
+    binary, failed = _BUILT
+    assert failed is None, failed
+    yield binary
 
 
 def run(binary: Path, db: Path, *args: str, stdin: str = "") -> str:
