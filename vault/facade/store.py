@@ -142,8 +142,10 @@ class Store:
         from vault.services import engine_sync
         from vault.storage.repositories.engine_table import waiting_counts
 
-        with self.read() as connection:
-            waiting = waiting_counts(connection)[0]
+        waiting = 0
+        if self.has_engine_inbox:  # PostgreSQL and files before revision 0007 have none
+            with self.read() as connection:
+                waiting = waiting_counts(connection)[0]
         total = engine_sync.EngineSyncReport()
         while True:
             at = now if now is not None else utc_now()
