@@ -366,25 +366,27 @@ def _not_echoes(
     engine writing back an older read, not a reinforcement: vault's decay lowered the row in
     between (or took the fact under the row's 0.5 floor). A genuine reinforcement (the
     engine's +0.1) lands on no such value."""
-    risen = [o for o in observations if o.kind == "fact"]
-    if not risen:
+    if not any(o.kind == "fact" for o in observations):
         return observations
-    facts = {
+    held = {
         normalize_text(state.text): state
         for state in uow.memory.load_active(athlete_id)
         if isinstance(state, FactState)
     }
-    echoes = set()
-    for observation in risen:
-        state = facts.get(normalize_text(observation.text))
-        if state is None or _stated_since(observation, state):
-            continue
-        if observation.confidence in _shown_since(state, now, policy):
-            echoes.add(id(observation))
-            lines.append(
-                "a fact written back at a confidence vault showed before is no reinforcement"
-            )
-    return [o for o in observations if id(o) not in echoes]
+
+    def echo(observation: Observation) -> bool:
+        state = held.get(normalize_text(observation.text)) if observation.kind == "fact" else None
+        return (
+            state is not None
+            and not _stated_since(observation, state)
+            and observation.confidence in _shown_since(state, now, policy)
+        )
+
+    kept = [o for o in observations if not echo(o)]
+    lines += ["a fact written back at a confidence vault showed before is no reinforcement"] * (
+        len(observations) - len(kept)
+    )
+    return kept
 
 
 def _stated_since(observation: Observation, state: FactState) -> bool:
