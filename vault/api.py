@@ -83,7 +83,7 @@ def open_vault(
     engine = create_vault_engine(url, read_only=read_only, synchronous=synchronous)
     try:
         if upgrade and not read_only:
-            migrate.upgrade(engine)
+            upgrade_schema(engine)
         else:
             migrate.check_schema(engine)
     except exc.DBAPIError as error:
@@ -103,6 +103,15 @@ def open_vault(
             engine.dispose()
             raise
     return vault
+
+
+def upgrade_schema(engine: Engine) -> int:
+    """Upgrade the database to the newest schema in one transaction, counting the tokens of
+    items stored without them on the way (the engine's `athlete_memory` view needs them);
+    returns how many items it counted."""
+    from vault.services.item_pieces import count_all
+
+    return migrate.upgrade(engine, count_items=count_all)
 
 
 class Vault:

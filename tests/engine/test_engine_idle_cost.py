@@ -1,66 +1,47 @@
-"""Cheap when idle: a write that leaves an athlete's items as they were renders no row."""
+"""Cheap when idle: a write pays one indexed read of the engine's inbox and nothing else for
+the engine; the engine's row is computed when the engine reads it."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from sqlalchemy import text
+from sqlalchemy import event
 
 from tests.engine.engine_statements import read_memory
-from vault import Vault, open_vault
-from vault.services import engine_sync
+from vault import FactIn, Vault, open_vault
 
 
-def _touch(vault: Vault) -> None:
-    """A write to ana's facts that changes nothing the row is made of (marks ana changed)."""
-    with vault.unit_of_work() as uow:
-        uow.connection.execute(text("UPDATE facts SET occurrences = occurrences"))
-        uow.commit()
+def _sqlite_statements(vault: Vault, action: Callable[[], object]) -> list[str]:
+    """Every statement SQLite runs for `action`, triggers' included (its trace callback)."""
+    sent: list[str] = []
+
+    def trace(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+        dbapi_connection.set_trace_callback(sent.append)
+
+    event.listen(vault.engine, "checkout", trace)
+    try:
+        action()
+    finally:
+        event.remove(vault.engine, "checkout", trace)
+    return sent
 
 
-@pytest.fixture
-def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-    real = engine_sync.render_rows
-
-    def counting(rows: Any, **kwargs: Any) -> Any:
-        calls.append("render")
-        return real(rows, **kwargs)
-
-    monkeypatch.setattr(engine_sync, "render_rows", counting)
-    return calls
-
-
-def test_an_unchanged_row_is_not_rendered_again(tmp_path: Path, renders: list[str]) -> None:
+def test_a_merge_runs_no_statement_for_the_engine_but_the_inbox_read(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
-        vault.remember("ana", "primary sport: running")
-        assert renders == ["render"]
-        before = read_memory(path, "ana")
-        _touch(vault)
-        assert renders == ["render"]  # same items, same row: nothing rendered or written
-        assert read_memory(path, "ana") == before
-        vault.remember("ana", "has a bad knee")
-        assert renders == ["render", "render"]
-
-
-def test_a_row_someone_else_replaced_is_written_again(tmp_path: Path, renders: list[str]) -> None:
-    path = tmp_path / "vault.db"
-    with open_vault(path, upgrade=True) as vault:
-        vault.remember("ana", "primary sport: running")
-        before = read_memory(path, "ana")
-        with closing(sqlite3.connect(path)) as raw:  # another vault process, say
-            raw.execute(
-                "UPDATE athlete_memory SET memory_json = ? WHERE athlete_id = 'ana'",
-                ('{"key_facts":[],"patterns":[],"coaching_notes":[]}',),
-            )
-            raw.commit()
-        _touch(vault)
-        assert len(renders) == 2
-        after = read_memory(path, "ana")
-        assert before is not None and after is not None
-        assert after["key_facts"] == before["key_facts"] != []
+        vault.merge("ana", [FactIn(text="primary sport: running")])
+        sent = _sqlite_statements(
+            vault, lambda: vault.merge("ana", [FactIn(text="has a bad knee")])
+        )
+    assert any(s.startswith("INSERT INTO facts") for s in sent)  # the trace saw the merge
+    engine_work = [s for s in sent if "athlete_memory" in s or "engine_" in s]
+    assert len(engine_work) == 1 and "FROM engine_inbox" in engine_work[0], engine_work
+    assert not [s for s in sent if s.startswith("-- TRIGGER")]  # no trigger on the items
+    document = read_memory(path, "ana")  # and the engine reads what the merge wrote
+    assert document is not None
+    assert {f["fact"] for f in document["key_facts"]} == {
+        "primary sport: running",
+        "has a bad knee",
+    }

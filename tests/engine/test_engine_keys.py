@@ -30,7 +30,7 @@ def _on_disk(path: Path, marker: bytes) -> bool:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=["space", "newline", "nfd", "tab"])
-def test_a_row_under_a_variant_key_is_applied_to_the_athlete_and_published_once(
+def test_a_row_under_a_variant_key_is_applied_to_the_athlete_and_shown_under_its_id_only(
     tmp_path: Path, variant: str
 ) -> None:
     path = tmp_path / "vault.db"

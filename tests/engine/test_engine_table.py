@@ -203,6 +203,45 @@ def test_writing_back_what_it_read_is_not_an_observation(tmp_path: Path) -> None
     assert (only.occurrences, only.confidence) == (1, 0.6)
 
 
+@pytest.mark.parametrize("crowded_out", ["pattern", "note"])
+def test_an_item_the_budget_left_out_since_the_read_is_not_reinforced_by_its_echo(
+    tmp_path: Path, crowded_out: str
+) -> None:
+    path = tmp_path / "vault.db"
+    item = {"pattern": PatternIn, "note": NoteIn}[crowded_out]
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge("ana", [item(text="rests on sundays with family")], now=T0)
+    stale = read_memory(path, "ana")  # the engine reads its row: the item is in it
+    assert stale is not None and len(stale["patterns"] + stale["coaching_notes"]) == 1
+    words = " ".join(f"zq{n}x" for n in range(60))[:236]  # about 165 tokens
+    with open_vault(path) as vault:  # a long pattern now takes the budget: the item leaves the row
+        vault.merge("ana", [PatternIn(text=words)], now=T0 + timedelta(hours=1))
+        dropped = [(d.kind.value, d.reason.value) for d in vault.memory_block("ana").dropped]
+        assert (crowded_out, "budget") in dropped
+    write_memory(path, "ana", stale)  # and writes back what it read
+    with open_vault(path) as vault:
+        vault.admin.sync_engine(now=T0 + timedelta(hours=2))
+        held = vault.memory("ana", now=T0 + timedelta(hours=2))
+    (kept,) = [i for i in held.patterns + held.notes if i.text == "rests on sundays with family"]
+    assert kept.occurrences == 1 and kept.last_reinforced_at == T0
+
+
+def test_a_held_pattern_the_engines_own_row_left_out_is_reinforced_when_it_comes_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge("ana", [PatternIn(text="trains late after long office days")], now=T0)
+    shown = read_memory(path, "ana")
+    assert shown is not None and shown["patterns"] == ["trains late after long office days"]
+    write_memory(path, "ana", {**shown, "patterns": []})  # the engine's own cap left it out
+    write_memory(path, "ana", shown)  # and its analysis finds it again: a new observation
+    with open_vault(path) as vault:
+        vault.admin.sync_engine(now=T0 + timedelta(hours=1))
+        (pattern,) = vault.memory("ana", now=T0 + timedelta(hours=1)).patterns
+    assert pattern.occurrences == 2
+
+
 @pytest.mark.parametrize("weeks", [1, 3, 12])
 def test_a_read_written_back_after_vault_lowered_it_is_no_reinforcement(
     tmp_path: Path, weeks: int
@@ -244,25 +283,20 @@ def _trail(path: Path) -> tuple[float, float, int]:
     return row
 
 
-def test_an_echo_of_a_row_republished_without_a_merge_is_no_reinforcement(tmp_path: Path) -> None:
+@pytest.mark.parametrize("said", [0.8, 0.8123456789012345])  # the row shows 15 digits
+def test_an_echo_of_a_row_read_between_two_decay_runs_is_no_reinforcement(
+    tmp_path: Path, said: float
+) -> None:
     path = tmp_path / "vault.db"
     week = timedelta(weeks=1, hours=1)
     with open_vault(path, upgrade=True) as vault:
-        vault.merge(
-            "ana",
-            [
-                FactIn(text="prefers morning runs", confidence=0.8),
-                FactIn(text="has two kids"),
-                FactIn(text="has a cat"),
-            ],
-            now=T0,
-        )
-        vault.forget("ana", "kids", now=T0 + week)  # a republish; the stored value waits
-        stale = read_memory(path, "ana")  # the engine reads the decayed value of week 1
-        vault.forget("ana", "cat", now=T0 + 2 * week)  # republished again: week 2's value
-        write_memory(path, "ana", stale or {})  # the engine writes back its week-1 read
+        vault.merge("ana", [FactIn(text="prefers morning runs", confidence=said)], now=T0)
+        stale = read_memory(path, "ana")  # the engine reads the stored confidence
+        vault.decay(now=T0 + week)  # vault lowers it a step
+        vault.decay(now=T0 + 2 * week)  # and another
+        write_memory(path, "ana", stale or {})  # the engine writes back its first read
         vault.admin.sync_engine(now=T0 + 2 * week)
-    assert _trail(path)[1:] == (0.8, 1)
+    assert _trail(path)[1:] == (said, 1)
 
 
 def test_a_fact_stated_anew_at_its_old_confidence_is_reinforced(tmp_path: Path) -> None:
@@ -369,8 +403,8 @@ def test_a_plain_table_the_engine_made_is_reported_and_adopted_by_upgrade(tmp_pa
     schema = rows(
         path, "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'athlete_memory'"
     )
-    with closing(sqlite3.connect(path)) as raw:  # an old engine build replaced vault's table
-        raw.execute("DROP TABLE athlete_memory")
+    with closing(sqlite3.connect(path)) as raw:  # an old engine build replaced vault's view
+        raw.execute("DROP VIEW athlete_memory")
     ensure_tables(path)
     write_memory(path, "ben", memory(fact("prefers evening sessions")))
     doctor = CliRunner().invoke(main, ["--db", str(path), "doctor"])
@@ -378,7 +412,7 @@ def test_a_plain_table_the_engine_made_is_reported_and_adopted_by_upgrade(tmp_pa
     cli(path, "upgrade")
     assert "prefers evening sessions" in engine_block(read_memory(path, "ben"))
     assert_same_block(path, "ana")
-    # the repair spells revision 0007's table and trigger exactly
+    # the repair spells revision 0016's view and trigger exactly
     assert (
         rows(path, "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'athlete_memory'")
         == schema
@@ -405,6 +439,26 @@ def test_downgrade_restores_the_engines_table(tmp_path: Path) -> None:
     )
 
 
+def test_a_downgrade_below_the_view_keeps_what_the_engine_reads(tmp_path: Path) -> None:
+    from vault.storage.engine import create_vault_engine, sqlite_url
+    from vault.storage.migrations import downgrade
+
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge("ana", [FactIn(text="swims | lifts on tuesdays"), NoteIn(text="likes data")])
+        vault.remember("ben", "prefers evening sessions")
+    before = {athlete: read_memory(path, athlete) for athlete in ("ana", "ben")}
+    engine = create_vault_engine(sqlite_url(path))
+    try:
+        downgrade(engine, "0015")
+    finally:
+        engine.dispose()
+    assert rows(path, "SELECT type FROM sqlite_master WHERE name = 'athlete_memory'") == [
+        ("table",)
+    ]
+    assert {athlete: read_memory(path, athlete) for athlete in ("ana", "ben")} == before
+
+
 def test_vault_export_contract_has_what_the_engine_structs_require(tmp_path: Path) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
@@ -416,7 +470,7 @@ def test_vault_export_contract_has_what_the_engine_structs_require(tmp_path: Pat
     check_structs(document)  # and the engine's structs
 
 
-def test_a_vault_file_from_before_the_engine_table_publishes_every_athlete_on_upgrade(
+def test_a_vault_file_from_before_the_engine_table_shows_every_athlete_after_upgrade(
     tmp_path: Path,
 ) -> None:
     from vault.storage.engine import create_vault_engine, sqlite_url
@@ -460,7 +514,7 @@ def test_a_row_vault_cannot_apply_is_kept_unread_and_blocks_no_write(
         assert {f.text for f in vault.facts("ana")} == {"primary sport: running", "has kids"}
     ((reason,),) = rows(path, "SELECT refused FROM engine_inbox")
     assert "refused for the test" in reason
-    assert "has kids" in engine_block(read_memory(path, "ana"))  # republished as vault's
+    assert "has kids" in engine_block(read_memory(path, "ana"))  # shown as vault's
 
 
 def test_what_the_engine_wrote_shows_in_vault_at_once(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def test_doctor_reports_a_broken_cap(vault: Vault) -> None:
     columns = (
         "athlete_id, category, source, source_ref, extractor, confidence, "
         "base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, "
-        "updated_at, decay_due_at"
+        "updated_at, decay_due_at, inline_tokens, inline_tokens_last"
     )
     with vault.engine.begin() as connection:  # bypass the library: 16 facts for one athlete
         for i in range(16):

@@ -126,7 +126,6 @@ def test_delete_athlete_erases_every_row_and_only_theirs(vault: Vault, db_path: 
             athlete, [FactIn(text="knee pain again", category="injury")], now=T0 + timedelta(days=1)
         )
     counts = vault.delete_athlete("ana")
-    engine_row = {"athlete_memory": 1} if vault.engine.dialect.name == "sqlite" else {}
     # the merged knee fact kept the first message's evidence beside the second's
     assert counts == {
         "fact_tags": 1,
@@ -140,7 +139,6 @@ def test_delete_athlete_erases_every_row_and_only_theirs(vault: Vault, db_path: 
         "episodes": 0,
         "episode_vectors": 0,
         "episode_archive": 0,
-        **engine_row,
     }
     for table in ("facts", "patterns", "notes", "archive", "athletes"):
         assert rows(

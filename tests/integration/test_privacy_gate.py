@@ -526,7 +526,6 @@ SERVICE_NOT_WRITES = {
     # the engine's rows: item by item through privacy_gate.candidate_problem, then merge's gate
     "vault.services.engine_sync.apply_engine_writes",
     "vault.services.engine_sync.apply_waiting_of",
-    "vault.services.engine_sync.publish_changed",
     "vault.services.engine_sync.sync",
     # facts consolidated from stored sessions: merged through merge's gate
     "vault.services.consolidation.run",

@@ -13,6 +13,7 @@ import pytest
 
 from vault import SchemaOutOfDate, SchemaTooNew, open_vault
 from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.engine_view import CREATE_VIEW, VIEW_NAME
 from vault.storage.episode_tables import CONVERSATION_TOPICS_V1, EPISODE_LIST_V1
 from vault.storage.evidence_tables import FACT_EVIDENCE_V2
 from vault.storage.migrations import head_revision, upgrade
@@ -34,6 +35,7 @@ def test_views_in_the_file_are_exactly_the_canonical_sql(db_path: Path) -> None:
         EPISODE_LIST_V1["sqlite"].name: EPISODE_LIST_V1["sqlite"].create_sql(),
         FACT_EVIDENCE_V2.name: FACT_EVIDENCE_V2.create_sql(),
         CONVERSATION_TOPICS_V1.name: CONVERSATION_TOPICS_V1.create_sql(),
+        VIEW_NAME: CREATE_VIEW,  # 0016: the engine's athlete_memory
     }
 
 

@@ -13,6 +13,7 @@ from contextlib import closing
 from pathlib import Path
 
 from vault.storage.engine import create_vault_engine, sqlite_url
+from vault.storage.engine_view import CREATE_VIEW, VIEW_NAME
 from vault.storage.episode_tables import CONVERSATION_TOPICS_V1, EPISODE_LIST_V1
 from vault.storage.evidence_tables import FACT_EVIDENCE_V2
 from vault.storage.migrations import downgrade, upgrade
@@ -102,6 +103,7 @@ def test_every_revision_leaves_the_views_it_promises(db_path: Path) -> None:
             episodes.name: episodes.create_sql(),
             FACT_EVIDENCE_V2.name: FACT_EVIDENCE_V2.create_sql(),  # 0009, 0013: the facts' evidence
             CONVERSATION_TOPICS_V1.name: CONVERSATION_TOPICS_V1.create_sql(),  # 0011: topics
+            VIEW_NAME: CREATE_VIEW,  # 0016: the engine's athlete_memory
         }
         downgrade(engine, "0002")
         assert _stored_views(db_path) == expected

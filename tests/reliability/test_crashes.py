@@ -269,7 +269,7 @@ def memory_json(facts: list[dict[str, Any]], **rest: Any) -> str:
 
 
 def memory_rows(path: Path) -> tuple[list[tuple[Any, ...]], ...]:
-    """What adoption wrote, without the clock's times (adoption publishes with the time it ran)."""
+    """What adoption wrote, without the clock's times (adoption stamps the time it ran)."""
     return (
         rows(path, "SELECT athlete_id, text, confidence, occurrences FROM facts ORDER BY 1, 2"),
         rows(path, "SELECT COUNT(*) FROM athlete_memory"),

@@ -232,13 +232,13 @@ def test_doctor_counts_caps_and_duplicates_without_the_unique_rules(vault_file: 
     with closing(sqlite3.connect(vault_file, isolation_level=None)) as raw:
         columns = (
             "athlete_id, text, normalized_text, source, confidence, occurrences, learned_at, "
-            "last_reinforced_at, updated_at"
+            "last_reinforced_at, updated_at, inline_tokens, inline_tokens_last"
         )
-        for n in range(6):
+        for n in range(6):  # counted as vault counts them: only the cap is broken
             raw.execute(
                 f"INSERT INTO patterns ({columns}) VALUES ('ana', ?, ?, 'behavior', 0.7, 1, "
                 "'2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z', "
-                "'2026-01-01T00:00:00.000000Z')",
+                "'2026-01-01T00:00:00.000000Z', 2, 3)",
                 (f"p{n}", f"p{n}"),
             )
     code, report = _doctor(vault_file)

@@ -310,8 +310,8 @@ def _engine_write(vault: Any, who: str, text: str) -> None:
             }
         )
         connection.execute(  # how the engine writes: its whole row, replaced
-            "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at, written_by)"
-            " VALUES (?, ?, ?, 'engine')",
+            "INSERT OR REPLACE INTO athlete_memory (athlete_id, memory_json, updated_at)"
+            " VALUES (?, ?, ?)",
             (who, json.dumps(memory), (NOW + timedelta(minutes=1)).isoformat()),
         )
 

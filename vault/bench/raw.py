@@ -8,7 +8,6 @@ replace by conflict key, insert, floor and the 15-fact cap. No validation, no mo
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -58,7 +57,8 @@ _UPDATE_FACT = (
 _INSERT_FACT = (
     "INSERT INTO facts (athlete_id, text, normalized_text, category, conflict_key, source, "
     "confidence, base_confidence, occurrences, learned_at, observed_at, last_reinforced_at, "
-    "updated_at, decay_due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "updated_at, decay_due_at, inline_text, inline_tokens, inline_tokens_last) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_ARCHIVE = (
     "INSERT INTO archive (athlete_id, kind, original_id, original_text, category, conflict_key, "
@@ -176,7 +176,6 @@ def merge(
                 if n in kept
             ],
         )
-        publish_engine_rows(db, now_s)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
@@ -204,7 +203,7 @@ def _write(
     )
     for fact in facts:
         if fact[ID] is None:
-            cursor = db.execute(_INSERT_FACT, (athlete, *fact[TEXT:]))
+            cursor = db.execute(_INSERT_FACT, (athlete, *fact[TEXT:], *inline_pieces(fact[TEXT])))
             fact[ID] = cursor.lastrowid
     db.executemany(
         _INSERT_ARCHIVE,
@@ -272,65 +271,13 @@ def memory_block(db: sqlite3.Connection, athlete: str, now: datetime) -> tuple[s
                 break
 
 
-_ENGINE_FACTS = (
-    "SELECT text, source, confidence, learned_at FROM facts WHERE athlete_id = ? "
-    f"AND confidence >= 0.5 {_ORDER} LIMIT 15"
-)
-_FOLD = {
-    "user_message": "conversation",
-    "manual": "conversation",
-    "activity_note": "behavior",
-    "pattern_analysis": "behavior",
-}
-
-
-def publish_engine_rows(db: sqlite3.Connection, now_s: str) -> None:
-    """The same work as vault's engine table upkeep: each changed athlete's block items, fitted
-    to the budget, written as the engine's JSON row (inside the caller's transaction)."""
+def inline_pieces(text: str) -> tuple[str | None, int, int]:
+    """The same work as vault's write of a new item (revision 0016): its inline text and the
+    tokens of " text" and " text\\n", which the engine's `athlete_memory` view sums. The bench's
+    texts need only the bar made "/" of vault's `inline` (no line breaks or doubled spaces)."""
     encode = encoder().encode_ordinary
-    stamp = now_s[:19].replace("T", " ")
-    for (athlete,) in db.execute("DELETE FROM engine_dirty RETURNING athlete_id").fetchall():
-        facts = [
-            (t.replace("|", "/"), src, c, learned)
-            for t, src, c, learned in db.execute(_ENGINE_FACTS, (athlete,))
-        ]
-        lists = [
-            [text.replace("|", "/") for (text,) in db.execute(sql, (athlete,))]
-            for _, sql in _BLOCK_QUERIES[1:]
-        ]
-        sections = [[f[0] for f in facts], *lists]
-        while True:
-            lines = [
-                f"{label}{' | '.join(items)}\n"
-                for (label, _), items in zip(_BLOCK_QUERIES, sections)
-                if items
-            ]
-            block = "MEMORY:\n" + "".join(lines) if lines else ""
-            if not block or len(encode(block)) <= BUDGET:
-                break
-            for index in (0, 2, 1):
-                if sections[index]:
-                    sections[index].pop()
-                    break
-        if not block:
-            db.execute("DELETE FROM athlete_memory WHERE athlete_id = ?", (athlete,))
-            continue
-        document = {
-            "key_facts": [
-                {"fact": t, "source": _FOLD.get(src, src), "confidence": c, "learned_at": learned}
-                for t, src, c, learned in facts[: len(sections[0])]
-            ],
-            "patterns": sections[1],
-            "coaching_notes": sections[2],
-            "updated_at": now_s,
-        }
-        db.execute(
-            "INSERT INTO athlete_memory (athlete_id, memory_json, updated_at, written_by) "
-            "VALUES (?, ?, ?, 'vault') ON CONFLICT (athlete_id) DO UPDATE SET "
-            "memory_json = excluded.memory_json, updated_at = excluded.updated_at, "
-            "written_by = 'vault'",
-            (athlete, json.dumps(document, ensure_ascii=False, separators=(",", ":")), stamp),
-        )
+    shown = text.replace("|", "/")
+    return (None if shown == text else shown, len(encode(f" {shown}")), len(encode(f" {shown}\n")))
 
 
 _DECAYED = (
@@ -358,7 +305,6 @@ def decay(db: sqlite3.Connection, now: datetime) -> int:
             params,
         )
         db.execute("DELETE FROM facts WHERE confidence < 0.3")
-        publish_engine_rows(db, params["now"])
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

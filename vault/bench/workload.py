@@ -22,6 +22,7 @@ from sqlalchemy.dialects import sqlite
 from vault.domain.rules import DEFAULT_DECAY_POLICY, decay_due, decayed
 from vault.domain.text import category_of, conflict_key_of, entity_tags, normalize_text
 from vault.domain.vocabulary import Category
+from vault.prompt.memory_block import item_pieces
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,
@@ -79,6 +80,7 @@ NOTE_TEXTS = (
     "asks about nutrition often",
 )
 
+INLINE_COLUMNS = ("inline_text", "inline_tokens", "inline_tokens_last")
 _FACT_COLUMNS = (
     "id",
     "athlete_id",
@@ -97,6 +99,7 @@ _FACT_COLUMNS = (
     "last_reinforced_at",
     "updated_at",
     "decay_due_at",
+    *INLINE_COLUMNS,
 )
 _ITEM_COLUMNS = (
     "id",
@@ -111,6 +114,7 @@ _ITEM_COLUMNS = (
     "learned_at",
     "last_reinforced_at",
     "updated_at",
+    *INLINE_COLUMNS,
 )
 
 
@@ -199,6 +203,7 @@ def profile(seed: int, index: int) -> Profile:
                 "last_reinforced_at": reinforced,
                 "updated_at": reinforced,
                 "decay_due_at": decay_due(reinforced, T0),
+                **_inline(fact_text),
             }
         )
         tags.extend(
@@ -231,9 +236,15 @@ def _items(
                 "learned_at": reinforced - timedelta(days=5),
                 "last_reinforced_at": reinforced,
                 "updated_at": reinforced,
+                **_inline(item_text),
             }
         )
     return rows
+
+
+def _inline(item_text: str) -> dict[str, Any]:
+    """The item's inline text and token counts, as vault stores them with every item."""
+    return dict(zip(INLINE_COLUMNS, item_pieces(item_text)))
 
 
 def turns(seed: int, athletes: int, count: int) -> list[Turn]:

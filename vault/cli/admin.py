@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from vault.api import open_vault
+from vault.api import open_vault, upgrade_schema
 from vault.cli.app import (
     committing,
     database_url,
@@ -41,8 +41,9 @@ EARLIER_SHOWN = 10  # items left out of engine rows applied before, printed by `
 def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: bool) -> None:
     """Create the vault file or upgrade it to the newest schema, in one transaction.
 
-    Then vault applies what waits in the engine's athlete_memory table (legacy rows to adopt,
-    writes the engine made) and publishes every athlete's row for the engine. Ends with one
+    That transaction also counts the tokens of items stored without them (the engine's
+    `athlete_memory` view needs them). Then vault applies what waits in the engine's inbox (legacy rows to adopt, writes the
+    engine made). Ends with one
     line: the revision before and after, and how many engine rows were applied; each item left
     out of an engine row is a warning on stderr, those of rows earlier writes applied too (the
     latest 10, from the record `vault doctor` reads).
@@ -57,8 +58,9 @@ def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: 
         guard = write_guard(ctx)
         guard.attach(engine)
         with committing(ctx, "the upgrade (one transaction)"):
+            counted_items = 0  # a new partitioned database holds no items
             if partitions is None:
-                migrate.upgrade(engine)
+                counted_items = upgrade_schema(engine)
             else:
                 migrate.create_partitioned(engine, partitions)
         after = migrate.current_revision(engine)
@@ -76,7 +78,7 @@ def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: 
         warn(f"earlier engine row for {line}")
     if left_out > len(latest):
         warn(f"{left_out} items left out of engine rows in all: `vault doctor`")
-    counts = {"applied": report.applied, "refused": report.refused, "published": report.published}
+    counts = {"applied": report.applied, "refused": report.refused, "counted": counted_items}
     if as_json:
         echo_json(
             {
@@ -94,6 +96,8 @@ def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: 
         if report.applied or report.refused
         else ""
     )
+    if counted_items:
+        engine_rows += f"; {counted(counted_items, 'item')} counted for the engine's view"
     if before == after:
         click.echo(f"already at the newest schema ({after}){engine_rows}")
         return

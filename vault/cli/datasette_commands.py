@@ -19,6 +19,7 @@ import click
 
 from vault.cli.app import database_url, db_option, echo_json, main
 from vault.storage.engine import sqlite_file
+from vault.storage.engine_view import ENGINE_VIEW_DOCS, VIEW_NAME
 from vault.storage.episode_tables import EPISODE_VIEW_DOCS, EPISODE_VIEWS
 from vault.storage.evidence_tables import FACT_EVIDENCE_DOCS, FACT_EVIDENCE_V1
 from vault.storage.views import CURRENT_VIEWS, VIEW_DOCS
@@ -59,8 +60,11 @@ def datasette_metadata(database: str) -> dict[str, Any]:
     for name in views:
         description, columns = _VIEW_DOCS[name]
         tables[name] = {"description": description, "columns": dict(columns)}
-    description, columns = FACT_EVIDENCE_DOCS
-    tables[FACT_EVIDENCE_V1.name] = {"description": description, "columns": dict(columns)}
+    for name, (description, columns) in (
+        (FACT_EVIDENCE_V1.name, FACT_EVIDENCE_DOCS),
+        (VIEW_NAME, ENGINE_VIEW_DOCS),
+    ):
+        tables[name] = {"description": description, "columns": dict(columns)}
     for name, description in TABLE_DOCS.items():
         tables[name] = {"description": description}
     for name in HIDDEN:

@@ -37,10 +37,9 @@ class Admin:
         return self._store.checkpoint(float(wait))
 
     def sync_engine(self, now: datetime | None = None) -> engine_sync.EngineSyncReport:
-        """Apply the engine's waiting `athlete_memory` writes (and queued legacy rows) and
-        republish every changed athlete's row, a batch of rows per transaction (docs/engine.md).
-        Every write applies a batch too; `open_vault(upgrade=True)`, `vault upgrade` and the
-        reading commands run this when something waits."""
+        """Apply the engine's waiting `athlete_memory` writes (and queued legacy rows), a batch
+        per transaction (docs/engine.md). Every write applies a batch too; `open_vault(upgrade=
+        True)`, `vault upgrade` and the reading commands run this when rows wait."""
         return self._store.sync_engine(None if now is None else moment(now))
 
     def engine_items_left_out(self, limit: int = 10) -> tuple[int, list[SkippedItem]]:

@@ -1,7 +1,7 @@
 """`v.items`: the athlete corrects one memory item by id: edit it, say it is wrong, delete it.
 
 The memory page (`vault ui`) and the MCP correction tools call these; each is one transaction
-with the same validation and privacy gate as `merge`, and the engine row republished at commit.
+with the same validation and privacy gate as `merge`; the engine's next read shows the change.
 """
 
 from __future__ import annotations

@@ -16,13 +16,14 @@ from vault.domain.errors import BusyError, ConflictError, InvalidInput, StorageE
 from vault.domain.models import aware_in_range
 from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy
 from vault.domain.times import utc_now
+from vault.prompt.memory_block import item_pieces
 from vault.storage.dialect import is_sqlite
 from vault.storage.engine import one_statement, writer, writer_if_free
 from vault.storage.failures import is_read_only, storage_failure
 from vault.storage.uow import RetryPolicy, UnitOfWork
 
 if TYPE_CHECKING:  # imported where writes and erasures need them (start-up of reads)
-    from vault.services.engine_sync import EngineSyncHooks, EngineSyncReport, PublishedRows
+    from vault.services.engine_sync import EngineSyncHooks, EngineSyncReport
 
 
 def vault_error(error: exc.DBAPIError) -> Exception:
@@ -56,7 +57,6 @@ class Store:
         self._one_statement = one_statement(engine)
         self._reader: Connection | None = None
         self._reader_lock = threading.Lock()
-        self._published: PublishedRows | None = None  # spares re-rendering an unchanged row
         self._has_engine_inbox: bool | None = None  # known at the first read of memory
         self._cannot_write: str | None = None  # why, once a write of the engine's rows failed
         self._writer_if_free = writer_if_free(engine)
@@ -65,19 +65,19 @@ class Store:
         """A write unit of work for callers composing steps: the same retry, engine upkeep and
         errors as every write of the facade."""
         return UnitOfWork(
-            self._writer, retry=self.busy_retry, hooks=self.hooks(None), map_error=vault_error
+            self._writer,
+            retry=self.busy_retry,
+            hooks=self.hooks(None),
+            map_error=vault_error,
+            pieces=item_pieces,
         )
 
     def hooks(self, now: datetime | None, athlete_id: str | None = None) -> EngineSyncHooks:
         """Every write transaction applies the engine's writes (the oldest batch, and all of
-        `athlete_id`'s) and republishes its rows."""
-        from vault.services.engine_sync import EngineSyncHooks, PublishedRows
+        `athlete_id`'s)."""
+        from vault.services.engine_sync import EngineSyncHooks
 
-        if self._published is None:
-            self._published = PublishedRows()
-        return EngineSyncHooks(
-            policy=self.decay_policy, now=now, published=self._published, athlete_id=athlete_id
-        )
+        return EngineSyncHooks(policy=self.decay_policy, now=now, athlete_id=athlete_id)
 
     @contextmanager
     def write(
@@ -88,7 +88,13 @@ class Store:
         `hooked=False` leaves out the engine table upkeep (for the call that does it itself);
         `athlete_id`, the athlete the write is about, has all their engine rows applied first."""
         hooks = self.hooks(now, athlete_id) if hooked else None
-        unit = UnitOfWork(self._writer, retry=self.busy_retry, hooks=hooks, map_error=vault_error)
+        unit = UnitOfWork(
+            self._writer,
+            retry=self.busy_retry,
+            hooks=hooks,
+            map_error=vault_error,
+            pieces=item_pieces,
+        )
         with unit as uow:
             yield uow
             uow.commit()
@@ -165,7 +171,9 @@ class Store:
             with self.write(now, hooked=False) as uow:
                 yield uow
             return
-        unit = UnitOfWork(self._writer_if_free, retry=_ONCE, map_error=vault_error)
+        unit = UnitOfWork(
+            self._writer_if_free, retry=_ONCE, map_error=vault_error, pieces=item_pieces
+        )
         with unit as uow:
             yield uow
             uow.commit()

@@ -1,21 +1,21 @@
-"""The `athlete_memory` JSON document: the one builder of that shape. Pure.
+"""The `athlete_memory` JSON document, as `vault export --contract` builds it. Pure.
 
-Two outputs have the engine's `AthleteMemory` shape, and both are built here:
+Two outputs have the engine's `AthleteMemory` shape:
 
-- the engine's row in the `athlete_memory` table (`vault.prompt.engine_row.engine_document`);
-- `vault export --contract` and `Vault.contract`
-  (`vault.prompt.contract.to_contract`).
+- the engine's row, which the `athlete_memory` view builds in SQL when the engine reads it
+  (vault.storage.engine_view; tests/engine/test_engine_view.py checks it against this builder
+  and the MEMORY block);
+- `vault export --contract` and `Vault.contract` (`vault.prompt.contract.to_contract`), built here.
 
-They differ only in what their callers pass (docs/engine.md, the section on the engine's row and
-`export --contract`): which items (the MEMORY block's, or the top 15/5/5),
-how a text is shown (the block's inline-safe text, or as stored) and whether `updated_at` is
-there. Everything else (the keys, each fact's four fields, the three source words, the times
-as RFC 3339 in UTC) is decided once, here.
+They differ only in (docs/engine.md, the section on the engine's row and
+`export --contract`): which items (the MEMORY block's, or the top 15/5/5), how a text is shown
+(the block's inline-safe text, or as stored) and whether `updated_at` is there. The keys, each
+fact's four fields, the three source words and the times as RFC 3339 in UTC are the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -26,34 +26,27 @@ from vault.prompt.items import utc_text
 FactFields = tuple[str, Source, float, datetime]
 
 
-def _as_stored(text: str) -> str:
-    return text
-
-
 def athlete_memory_document(
     facts: Iterable[FactFields],
     patterns: Iterable[str],
     notes: Iterable[str],
     *,
     updated_at: datetime | None = None,
-    shown: Callable[[str], str] = _as_stored,
 ) -> dict[str, Any]:
-    """The document of these items, in the order given (plain JSON types).
-
-    `shown` makes each text what the document shows (the engine's row passes `inline`);
-    `updated_at`, when given, is the top-level time (the JSON-Schema contract has none)."""
+    """The document of these items, in the order given (plain JSON types); `updated_at`,
+    when given, is the top-level time (the JSON-Schema contract has none)."""
     document: dict[str, Any] = {
         "key_facts": [
             {
-                "fact": shown(text),
+                "fact": text,
                 "source": CONTRACT_SOURCE[source],
                 "confidence": confidence,
                 "learned_at": utc_text(learned_at),
             }
             for text, source, confidence, learned_at in facts
         ],
-        "patterns": [shown(text) for text in patterns],
-        "coaching_notes": [shown(text) for text in notes],
+        "patterns": list(patterns),
+        "coaching_notes": list(notes),
     }
     if updated_at is not None:
         document["updated_at"] = utc_text(updated_at)

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict
 from vault.domain.errors import InvalidInput
 from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS, PROMPT_BUDGET_TOKENS, PROMPT_FLOOR
 from vault.domain.models import AthleteMemory, PromptRow
+from vault.domain.pieces import InlinePieces
 from vault.domain.vocabulary import Kind
 from vault.prompt.items import Item, inline, ranked
 from vault.prompt.tokens import DEFAULT_ENCODING, check_encoding, count_each
@@ -232,6 +233,14 @@ def _sizes(shown: _Shown, encoding: str) -> _Sizes:
         separator=separator,
         items={text: (a, b) for text, a, b in zip(texts, inside, last)},
     )
+
+
+def item_pieces(text: str) -> InlinePieces:
+    """How the block shows a stored item: its inline text (None when unchanged) and its two
+    token counts (`_Sizes`), which the engine's `athlete_memory` view adds up."""
+    shown = inline(text)
+    inside, last = count_each([f" {shown}", f" {shown}\n"], DEFAULT_ENCODING)
+    return InlinePieces(None if shown == text else shown, inside, last)
 
 
 _CAPS = {Kind.FACT: MAX_FACTS, Kind.PATTERN: MAX_LIST_ITEMS, Kind.NOTE: MAX_LIST_ITEMS}

@@ -77,7 +77,7 @@ def remove(
 ) -> None:
     """Remove the item ("wrong" or "deleted"): no archive copy, an erasure record instead."""
     old = _active_item(uow, athlete_id, kind, item_id)
-    uow.athletes.touch(athlete_id, now)  # the engine row is republished at commit
+    uow.athletes.touch(athlete_id, now)  # the engine row's updated_at
     uow.memory.delete_ids(
         kind, athlete_id, [item_id]
     )  # its evidence goes with it (ON DELETE CASCADE)

@@ -1,20 +1,21 @@
-"""Keep the engine's `athlete_memory` table and vault's memory one memory (SQLite).
+"""Keep the engine's `athlete_memory` and vault's memory one memory (SQLite).
 
-Every write transaction of the facade runs `apply_engine_writes` right after BEGIN (so the
-operation sees what the engine wrote) and `publish_changed` right before COMMIT (so the
-engine's next read sees what the operation changed). Both run under the write lock, so the
-engine cannot write in between: its next read returns what it wrote or what vault made of it.
+`athlete_memory` is a view computed from vault's items when the engine reads it
+(vault.storage.engine_view): what an operation changes is in the engine's next read, with no
+work at commit. The engine's writes wait in `engine_inbox`; every write transaction of the
+facade runs `apply_engine_writes` right after BEGIN, so the operation sees what the engine
+wrote, and the view shows the engine's waiting row until then.
 
 What an engine row means is `vault.domain.engine_document`. Rows go through the same input
 rules and privacy filter as `remember`; items they refuse are left out, recorded without their
 text (`engine_skipped_items`, which `vault doctor` and `vault upgrade` report; for a legacy row
-also in `legacy_adoption.reason`), and the athlete's row is republished without them.
+also in `legacy_adoption.reason`), and the athlete's row no longer shows them.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
+import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -39,14 +40,12 @@ from vault.domain.models import (
     FactIn,
     NoteIn,
     PatternIn,
-    PromptRow,
     describe_validation_error,
 )
-from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy, FactState, decayed
+from vault.domain.rules import DEFAULT_DECAY_POLICY, DecayPolicy, FactState, State, decayed
 from vault.domain.text import normalize_text
 from vault.domain.times import utc_now
-from vault.domain.vocabulary import Kind, Source
-from vault.prompt.engine_row import engine_document, engine_json
+from vault.domain.vocabulary import Kind
 from vault.prompt.items import utc_text
 from vault.prompt.memory_block import render_rows
 from vault.services.erasure import athlete_erased_at, erased_items
@@ -70,7 +69,6 @@ class EngineSyncReport:
 
     applied: int = 0
     refused: int = 0
-    published: int = 0
     lines: list[str] = field(default_factory=list)
     more: bool = False  # the batch was full: rows may still wait
 
@@ -78,7 +76,6 @@ class EngineSyncReport:
         """Count in what a later batch did."""
         self.applied += later.applied
         self.refused += later.refused
-        self.published += later.published
         self.lines += later.lines
         self.more = later.more
 
@@ -143,101 +140,15 @@ def _apply_rows(
             log.warning("engine row for %r kept unread: %s", row.athlete_key, reason)
 
 
-def publish_changed(
-    uow: UnitOfWork,
-    now: datetime,
-    policy: DecayPolicy = DEFAULT_DECAY_POLICY,
-    published: PublishedRows | None = None,
-) -> int:
-    """Rewrite the engine row of every athlete whose memory changed in this transaction.
-
-    The items of the athlete a merge wrote last are taken from the set it left in memory
-    (`UnitOfWork.merged_set`: nothing was written since), not read again.
-
-    With `published` (the rows this process wrote last), an athlete whose items are the same
-    as when vault last wrote the row, and whose row is still that one, is not rendered again."""
-    table = EngineTableRepository(uow.connection)
-    if not table.present:
-        return 0
-    merged = uow.merged_set()  # asked before the dirty list is emptied (a write)
-    athletes = table.take_dirty()
-    for athlete_id in athletes:
-        if merged is not None and merged.athlete_id == athlete_id:
-            rows, origins = queries.engine_rows_of(merged.states, now, policy)
-        else:
-            rows, origins = queries.engine_rows(uow.connection, athlete_id, now, policy)
-        signature = _signature(rows, origins) if published is not None else None
-        if signature is not None and published is not None:
-            known = published.get(athlete_id, signature)
-            if known is not _UNKNOWN and table.current(athlete_id) == known:
-                continue  # the row would not change
-        block = render_rows(rows)
-        document = engine_json(engine_document(rows, block, origins, now)) if block.text else None
-        if document is None:
-            table.unpublish(athlete_id)  # the engine reads None: no MEMORY block, as vault prints
-        else:
-            table.publish(athlete_id, document, now)
-        if signature is not None and published is not None:
-            published.put(athlete_id, signature, document)
-    return len(athletes)
-
-
-_UNKNOWN = object()
-
-
-class PublishedRows:
-    """What this process last wrote as each athlete's engine row, and the items it was made
-    from (bounded: the most recently written `size` athletes). Only a shortcut: the row in
-    the table is compared before anything is skipped, so another process's write, a rolled
-    back one or the engine's own is never taken for ours."""
-
-    def __init__(self, size: int = 256) -> None:
-        self._size = size
-        self._rows: OrderedDict[str, tuple[int, str | None]] = OrderedDict()
-
-    def get(self, athlete_id: str, signature: int) -> object:
-        """The document written for these items (None: no row), or _UNKNOWN."""
-        found = self._rows.get(athlete_id)
-        if found is None or found[0] != signature:
-            return _UNKNOWN
-        self._rows.move_to_end(athlete_id)
-        return found[1]
-
-    def put(self, athlete_id: str, signature: int, document: str | None) -> None:
-        self._rows[athlete_id] = (signature, document)
-        self._rows.move_to_end(athlete_id)
-        while len(self._rows) > self._size:
-            self._rows.popitem(last=False)
-
-    def forget(self, athlete_id: str) -> None:
-        self._rows.pop(athlete_id, None)
-
-
-def _signature(
-    rows: dict[Kind, list[PromptRow]], origins: dict[int, tuple[Source, datetime]]
-) -> int:
-    """Everything the row is made of but its time: the items, in order, and the facts' origins."""
-    return hash(
-        (
-            tuple(rows[Kind.FACT]),
-            tuple(rows[Kind.PATTERN]),
-            tuple(rows[Kind.NOTE]),
-            tuple(sorted(origins.items())),
-        )
-    )
-
-
 def sync(
     uow: UnitOfWork, now: datetime, policy: DecayPolicy = DEFAULT_DECAY_POLICY
 ) -> EngineSyncReport:
-    """Apply a batch of the engine's writes, then publish every changed athlete; `more` says
-    whether rows may still wait (`Store.sync_engine` runs batches until none does)."""
+    """Apply a batch of the engine's writes; `more` says whether rows may still wait
+    (`Store.sync_engine` runs batches until none does)."""
     table = EngineTableRepository(uow.connection)
     if table.present:
         table.take_down_keyless()
-    report = apply_engine_writes(uow, now, policy)
-    report.published = publish_changed(uow, now, policy)
-    return report
+    return apply_engine_writes(uow, now, policy)
 
 
 def _apply(
@@ -253,7 +164,7 @@ def _apply(
         athlete_id = engine_athlete(row.athlete_key)
     except InvalidInput as error:
         reason = str(error)
-        table.refuse_keyless(row.id, row.athlete_key, reason)
+        table.refuse_keyless(row.id, reason)
         report.refused += 1
         report.lines.append(f"engine row for {row.athlete_key!r} taken down: {reason}")
         if legacy:
@@ -279,12 +190,9 @@ def _apply(
     if candidates:
         merge(uow, athlete_id, candidates, now, policy)
     # else: nothing to keep; an athlete vault does not have (deleted, or never had memory) is
-    # not made, and the row the engine wrote is taken down at commit
-    table.mark_dirty(athlete_id)  # republish even when nothing merged: withheld text leaves the row
+    # not made, and the view no longer shows the row the engine wrote
     table.applied(row.id)
-    # one athlete, one key: the engine's copy under a variant key is vault's now, and the rows
-    # of that athlete kept unread before this one are out of date
-    table.drop_variants(athlete_id)
+    # the rows of that athlete kept unread before this one are out of date
     table.purge_refused(athlete_id)
     # what was left out outlives the row (deleted now): `vault doctor` and `vault upgrade`
     # report it later, from the record; never the item's text
@@ -361,32 +269,49 @@ def _not_echoes(
     now: datetime,
     policy: DecayPolicy,
 ) -> list[Observation]:
-    """A fact vault holds, written at a confidence vault itself showed since the fact was last
-    reinforced (its confidence then, or after one of the weekly decay steps since), is the
-    engine writing back an older read, not a reinforcement: vault's decay lowered the row in
-    between (or took the fact under the row's 0.5 floor). A genuine reinforcement (the
-    engine's +0.1) lands on no such value."""
-    if not any(o.kind == "fact" for o in observations):
-        return observations
-    held = {
-        normalize_text(state.text): state
-        for state in uow.memory.load_active(athlete_id)
-        if isinstance(state, FactState)
+    """The engine writing back an older read, not a reinforcement:
+
+    - a fact vault holds, written at a confidence vault itself showed since the fact was last
+      reinforced (its confidence then, or after one of the weekly decay steps since): vault's
+      decay lowered the row in between (or took the fact under the row's 0.5 floor). A
+      genuine reinforcement (the engine's +0.1) lands on no such value;
+    - a pattern or note vault holds and its row leaves out now (the token budget or a cap):
+      the row the engine read showed it before that; the engine's structs carry no time or
+      confidence that could tell a new statement. One vault's row shows is reinforced (the
+      engine's own earlier row may have left it out).
+    """
+    held: dict[tuple[str, str], State] = {
+        (state.kind.value, normalize_text(state.text)): state
+        for state in (uow.memory.load_active(athlete_id) if observations else ())
     }
+    listed = [o for o in observations if o.kind != "fact"]
+    shown = _shown_items(uow, athlete_id, now, policy) if listed else set()
 
     def echo(observation: Observation) -> bool:
-        state = held.get(normalize_text(observation.text)) if observation.kind == "fact" else None
-        return (
-            state is not None
-            and not _stated_since(observation, state)
-            and observation.confidence in _shown_since(state, now, policy)
+        state = held.get((observation.kind, normalize_text(observation.text)))
+        if state is None or not isinstance(state, FactState):
+            return state is not None and (state.kind, state.id) not in shown
+        return not _stated_since(observation, state) and _among(
+            observation.confidence, _shown_since(state, now, policy)
         )
 
-    kept = [o for o in observations if not echo(o)]
-    lines += ["a fact written back at a confidence vault showed before is no reinforcement"] * (
-        len(observations) - len(kept)
-    )
+    kept = []
+    for observation in observations:
+        if echo(observation):
+            lines.append(
+                f"a {observation.kind} written back from an older read is no reinforcement"
+            )
+        else:
+            kept.append(observation)
     return kept
+
+
+def _shown_items(
+    uow: UnitOfWork, athlete_id: str, now: datetime, policy: DecayPolicy
+) -> set[tuple[Kind, int | None]]:
+    """The patterns and notes the athlete's row shows now (the MEMORY block's), by kind and id."""
+    block = render_rows(queries.prompt_rows(uow.connection, athlete_id, now, policy))
+    return {(kind, i) for kind in (Kind.PATTERN, Kind.NOTE) for i in block.included.of(kind)}
 
 
 def _stated_since(observation: Observation, state: FactState) -> bool:
@@ -395,10 +320,18 @@ def _stated_since(observation: Observation, state: FactState) -> bool:
     return learned is not None and learned > state.last_reinforced_at
 
 
+def _among(confidence: float, shown: set[float]) -> bool:
+    """`confidence` is one of `shown` as the engine's row carried it: the view writes a stored
+    confidence with SQLite's 15 significant digits (a confidence given with 17 comes back
+    shortened), while vault's own arithmetic rounds to 6 decimals."""
+    return any(math.isclose(confidence, value, rel_tol=1e-12, abs_tol=1e-12) for value in shown)
+
+
 def _shown_since(state: FactState, now: datetime, policy: DecayPolicy) -> set[float]:
     """The confidences vault showed of the fact since it was last reinforced: its base, then
-    each weekly decay step up to now (a row republished without a merge shows the decayed
-    value while the stored one waits for the next merge or `vault decay`)."""
+    each weekly decay step up to now (the engine's row shows the stored confidence, which a
+    merge or `vault decay` lowers a step at a time; a read by an older vault showed the
+    decayed value of the day)."""
     factor = policy.factor(state.category)
     shown = {state.base_confidence, state.confidence}
     moment = state.last_reinforced_at
@@ -541,14 +474,13 @@ def _shown_error(error: Exception | str) -> str:
 
 @dataclass
 class EngineSyncHooks:
-    """The facade's write hooks (`UnitOfWork(hooks=...)`): engine writes in, changed rows out.
+    """The facade's write hook (`UnitOfWork(hooks=...)`): the engine's writes in.
 
     `now` is the operation's time; None reads the clock when the hook runs.
     """
 
     policy: DecayPolicy = DEFAULT_DECAY_POLICY
     now: datetime | None = None
-    published: PublishedRows | None = None
     athlete_id: str | None = None  # the athlete the write is about: all their rows first
 
     def _moment(self) -> datetime:
@@ -558,6 +490,3 @@ class EngineSyncHooks:
         batch = apply_engine_writes(uow, self._moment(), self.policy)
         if batch.more and self.athlete_id is not None:  # a flood: this athlete's rows too
             apply_waiting_of(uow, self.athlete_id, self._moment(), self.policy)
-
-    def before_commit(self, uow: UnitOfWork) -> None:
-        publish_changed(uow, self._moment(), self.policy, self.published)

@@ -30,6 +30,7 @@ from vault.storage.repositories.engine_table import (
     keyless_refused,
     non_canonical_keys,
     shadowed,
+    uncounted_items,
     waiting_counts,
 )
 from vault.storage.scope import operation_scope
@@ -159,13 +160,19 @@ def _engine_table(connection: Connection) -> Check:
         return Check(
             "engine table",
             False,
-            "a plain athlete_memory table shadows vault's: the engine's writes do not reach "
+            "a plain athlete_memory table shadows vault's view: the engine's writes do not reach "
             "vault and it does not see what vault learns; run `vault upgrade` to adopt its rows",
         )
     pending, unread = waiting_counts(connection)
     keyless = keyless_refused(connection) if unread else 0
     unread -= keyless
-    detail = f"vault's; {pending} engine write(s) waiting"
+    detail = f"vault's view; {pending} engine write(s) waiting"
+    uncounted = uncounted_items(connection)
+    if uncounted:
+        detail += (
+            f"; {uncounted} item(s) stored without their token counts, left out of the "
+            "engine's row: run `vault upgrade`"
+        )
     if keyless:
         detail += (
             f"; {keyless} row(s) the engine wrote under a key that names no athlete, taken "
@@ -186,7 +193,7 @@ def _engine_table(connection: Connection) -> Check:
             f"it ({shown}): the next vault write applies a variant's row to its athlete and "
             "removes it, and takes down a row under a key naming no athlete"
         )
-    return Check("engine table", not unread and not odd, detail)
+    return Check("engine table", not unread and not odd and not uncounted, detail)
 
 
 def _engine_items_left_out(connection: Connection) -> Check:

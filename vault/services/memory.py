@@ -74,7 +74,6 @@ def merge(
     archived = uow.archive.add([(athlete_id, r) for r in plan.removals], written.ids, now)
     added_keys = set(plan.added_keys)
     survivors = plan.survivors()
-    uow.merged(athlete_id, survivors)  # what the engine row is published from at commit
     return MergeResult(
         added=tuple(to_output(athlete_id, s) for s in survivors if s.key in added_keys),
         updated=tuple(
@@ -196,7 +195,7 @@ def forget(uow: UnitOfWork, athlete_id: str, query: str, now: datetime) -> Forge
     purge_legacy_copy(uow.connection, athlete_id)  # the pre-vault JSON copy holds the text too
     engine_table = EngineTableRepository(uow.connection)
     if engine_table.present:
-        engine_table.purge_refused(athlete_id)  # the engine row itself is republished at commit
+        engine_table.purge_refused(athlete_id)  # the engine's view shows the rest at once
     if episodes["episodes"]:
         purge_erased_terms(uow.connection)  # and the full-text index, until its segments merge
     uow.archive.log_forget(athlete_id, now, counts)
@@ -251,12 +250,13 @@ def delete_athlete(uow: UnitOfWork, athlete_id: str, now: datetime | None = None
 
 
 def _erase_engine_traces(uow: UnitOfWork, athlete_id: str) -> dict[str, int]:
-    """The legacy copy, the engine's rows under every key naming the athlete, and the record
+    """The legacy copy, the engine's waiting rows under every key naming the athlete (the
+    `athlete_memory` view shows nothing of an athlete vault no longer holds), and the record
     of items left out (keyed by the plain athlete id): counts per table, those found only."""
     engine_table = EngineTableRepository(uow.connection)
     counts = {
         "legacy_athlete_memory": purge_legacy_copy(uow.connection, athlete_id),
-        "athlete_memory": engine_table.purge(athlete_id) if engine_table.present else 0,
+        "engine_inbox": engine_table.purge(athlete_id) if engine_table.present else 0,
         "engine_skipped_items": purge_skipped(uow.connection, athlete_id),
     }
     return {table: count for table, count in counts.items() if count}

@@ -40,16 +40,6 @@ def is_sqlite(bind: Connection | Engine) -> bool:
     return bind.dialect.name == SQLITE
 
 
-def changes_made(connection: Connection) -> int | None:
-    """SQLite: how many rows this connection has inserted, updated or deleted since it opened
-    (the driver's `total_changes`, triggers' rows included); None on PostgreSQL. Equal counts
-    at two moments of one write transaction mean nothing was written in between."""
-    if not is_sqlite(connection):
-        return None
-    driver = connection.connection.driver_connection
-    return None if driver is None else int(driver.total_changes)
-
-
 def has_fts5(bind: Connection | Engine) -> bool:
     """Full text through FTS5 (`episodes_fts`, revision 0005): SQLite. PostgreSQL searches the
     `search` tsvector instead."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,6 +36,7 @@ REVISIONS = (
     "0013",
     "0014",
     "0015",
+    "0016",
 )
 HEAD = REVISIONS[-1]
 
@@ -106,17 +107,32 @@ def check_schema(engine: Engine) -> None:
         )
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was."""
+def upgrade(
+    engine: Engine,
+    revision: str = "head",
+    *,
+    count_items: Callable[[Connection], int] | None = None,
+) -> int:
+    """Upgrade in one transaction that holds the write lock; a failure leaves the file as it was.
+
+    Upgrading to head, `count_items` counts the tokens of items stored without them (revision
+    0016: the engine's view needs them; a revision imports no tokenizer) in that transaction,
+    also on a file at head holding such items. Returns how many it counted."""
     from alembic import command
 
     if ensure_not_newer(engine) == HEAD and revision in ("head", HEAD):
-        if engine_table_shadowed(engine):
-            with writer(engine).begin() as connection:
+        counting = count_items is not None and uncounted_items(engine)
+        shadowed = engine_table_shadowed(engine)
+        if not counting and not shadowed:
+            return 0  # nothing to upgrade: never take the write lock for it
+        with writer(engine).begin() as connection:
+            if shadowed:
                 repair_engine_table(connection)
-        return  # nothing to upgrade: never take the write lock for it
+            return count_items(connection) if counting and count_items is not None else 0
     with _migration_connection(engine) as connection:
         command.upgrade(alembic_config(connection), revision)
+        at_head = current_revision(connection) == HEAD
+        return count_items(connection) if count_items is not None and at_head else 0
 
 
 def create_partitioned(engine: Engine, partitions: int) -> list[str]:
@@ -196,14 +212,23 @@ def legacy_row_count(engine: Engine) -> int:
 
 
 def engine_sync_pending(engine: Engine) -> bool:
-    """Whether engine writes or changed athletes wait for vault (revision 0007, SQLite only)."""
+    """Whether engine writes wait for vault (revision 0007, SQLite only)."""
     if engine.dialect.name != "sqlite":
         return False
     with engine.connect() as connection:
         waiting = connection.execute(
-            text(
-                "SELECT EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL) "
-                "OR EXISTS (SELECT 1 FROM engine_dirty)"
-            )
+            text("SELECT EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL)")
         ).scalar_one()
     return bool(waiting)
+
+
+def uncounted_items(engine: Engine) -> bool:
+    """Whether items wait for their token counts (revision 0016: stored before it, or by
+    another program); each table's partial index answers at once."""
+    with engine.connect() as connection, operation_scope("all"):
+        return any(
+            connection.execute(
+                text(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE inline_tokens IS NULL)")
+            ).scalar_one()
+            for table in ("facts", "patterns", "notes")
+        )

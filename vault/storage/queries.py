@@ -24,8 +24,8 @@ from sqlalchemy import (
 
 from vault.domain.limits import ACTIVE_FLOOR
 from vault.domain.models import AthleteMemory, AthleteSummary, Fact, ListItem, PromptRow
-from vault.domain.rules import DecayPolicy, FactState, State, decayed
-from vault.domain.vocabulary import Kind, Source
+from vault.domain.rules import DecayPolicy, decayed
+from vault.domain.vocabulary import Kind
 from vault.storage import views
 from vault.storage.scope import operation_scope
 from vault.storage.tables import (
@@ -88,7 +88,7 @@ _SUMMARY = select(views.athlete_summary).where(
 _WAITING = "waiting"
 
 
-def _prompt_rows_statement(with_origins: bool = False, waiting: bool = False) -> Any:
+def _prompt_rows_statement(waiting: bool = False) -> Any:
     """Every item of the athlete as (kind, id, text, confidence, base, last reinforced,
     category, due): facts from their table (today's confidence is computed from these),
     patterns and notes from theirs. One statement, one snapshot, no ORDER BY: the rows are
@@ -97,13 +97,11 @@ def _prompt_rows_statement(with_origins: bool = False, waiting: bool = False) ->
 
     Patterns and notes come from their tables: the `active_*` views add a window rank that
     SQLite cannot push the athlete filter through (measured: 34 vs 20 µs per read).
-    `with_origins` adds each fact's source and learned_at (what the engine's row carries);
-    `waiting` one more row when the engine left rows vault has not applied (SQLite at
+    `waiting` adds one more row when the engine left rows vault has not applied (SQLite at
     revision 0007 or later), so a reader of the MEMORY block learns it without another
     statement.
     """
     f = _facts_table
-    origins = [as_stored(f.c.source), as_stored(f.c.learned_at)] if with_origins else []
     facts = select(
         literal_column(f"'{Kind.FACT.value}'").label("kind"),
         f.c.id,
@@ -113,7 +111,6 @@ def _prompt_rows_statement(with_origins: bool = False, waiting: bool = False) ->
         as_stored(f.c.last_reinforced_at),
         as_stored(f.c.category),
         (f.c.decay_due_at <= bindparam("now", type_=UTCDateTime())).label("due"),
-        *origins,
     ).where(
         # as of `now`: nothing first observed after it (a read of a past day is that day's)
         (f.c.athlete_id == bindparam("athlete"))
@@ -129,16 +126,13 @@ def _prompt_rows_statement(with_origins: bool = False, waiting: bool = False) ->
             t.c.last_reinforced_at,
             null(),
             null(),
-            *(null() for _ in origins),
         ).where(t.c.athlete_id == bindparam("athlete"))
         for kind, t in ((Kind.PATTERN, _patterns), (Kind.NOTE, _notes))
     ]
     if waiting:
         inbox: Any = literal_column("EXISTS (SELECT 1 FROM engine_inbox WHERE refused IS NULL)")
         items.append(
-            select(
-                literal_column(f"'{_WAITING}'"), *(null() for _ in range(7 + len(origins)))
-            ).where(inbox)
+            select(literal_column(f"'{_WAITING}'"), *(null() for _ in range(7))).where(inbox)
         )
     return union_all(facts, *items)
 
@@ -146,7 +140,6 @@ def _prompt_rows_statement(with_origins: bool = False, waiting: bool = False) ->
 _KINDS = {kind.value: kind for kind in Kind}
 _PROMPT_ROWS = _prompt_rows_statement()
 _PROMPT_ROWS_OR_WAITING = _prompt_rows_statement(waiting=True)
-_ENGINE_ROWS = _prompt_rows_statement(with_origins=True)
 _UPDATED_AT = select(athletes_table.c.updated_at).where(athletes_table.c.id == bindparam("athlete"))
 
 
@@ -239,46 +232,6 @@ def prompt_rows_or_waiting(
     if rows and rows[-1][0] == _WAITING:
         return None
     return _prompt_rows(rows, now, policy)
-
-
-def engine_rows(
-    connection: Connection, athlete_id: str, now: datetime, policy: DecayPolicy
-) -> tuple[dict[Kind, list[PromptRow]], dict[int, tuple[Source, datetime]]]:
-    """`prompt_rows` and each fact's source and learned_at (the engine row's), in ONE read."""
-    origins: dict[int, tuple[Any, Any]] = {}
-    result = connection.execute(_ENGINE_ROWS, {"athlete": athlete_id, "now": now}).all()
-    for kind, item_id, *_rest, source, learned_at in result:
-        if kind == _FACT:
-            origins[item_id] = (source, learned_at)
-    rows = _prompt_rows([row[:8] for row in result], now, policy)
-    return rows, {
-        item_id: (Source(source), utc_from_driver(learned_at))
-        for item_id, (source, learned_at) in origins.items()
-    }
-
-
-def engine_rows_of(
-    states: Sequence[State], now: datetime, policy: DecayPolicy
-) -> tuple[dict[Kind, list[PromptRow]], dict[int, tuple[Source, datetime]]]:
-    """`engine_rows` of an active set held in memory, exactly as the tables holding it are
-    read: the same facts (none first observed after `now`), confidences and order (times
-    compared as datetimes, which order as their canonical text does)."""
-    result: list[tuple[Any, ...]] = []
-    origins: dict[int, tuple[Source, datetime]] = {}
-    for state in states:
-        if not isinstance(state, FactState):
-            confidence, last = state.confidence, state.last_reinforced_at
-            result.append(
-                (state.kind.value, state.id, state.text, confidence, None, last, None, None)
-            )
-            continue
-        if state.learned_at > now:
-            continue
-        due = state.decay_due_at <= now
-        base, last, category = state.base_confidence, state.last_reinforced_at, state.category
-        result.append((_FACT, state.id, state.text, state.confidence, base, last, category, due))
-        origins[state.id] = (state.source, state.learned_at)  # type: ignore[index]
-    return _prompt_rows(result, now, policy), origins
 
 
 def _prompt_rows(

@@ -104,6 +104,20 @@ def _optional(name: str, kind: Any) -> Column[Any]:
     return Column(name, kind, nullable=True)
 
 
+def _inline_columns(table: str, length: int) -> tuple[Any, ...]:
+    """The item as the MEMORY block shows it (revision 0016): its inline text (NULL: its text)
+    and the tokens of " text" and " text\\n", which the engine's `athlete_memory` view sums
+    (vault.storage.engine_view). NULL counts: not counted yet (written by another program);
+    the partial index finds those at once (`vault upgrade` counts them, `doctor` reports them)."""
+    uncounted = sql_text("inline_tokens IS NULL")
+    return (
+        _optional("inline_text", String(length)),
+        _optional("inline_tokens", Integer),
+        _optional("inline_tokens_last", Integer),
+        Index(f"ix_{table}_uncounted", "id", sqlite_where=uncounted, postgresql_where=uncounted),
+    )
+
+
 # One person whose memory the vault keeps.
 athletes_table = Table(
     "athletes",
@@ -138,6 +152,7 @@ facts_table = Table(
     # When `confidence` next drops (end of the current unreinforced week): decay reads only
     # facts due. The default means "due now", so a row written without it is just recomputed.
     Column("decay_due_at", UTCDateTime, nullable=False, server_default=sql_text(f"'{DUE_NOW}'")),
+    *_inline_columns("facts", FACT_TEXT_MAX),
     UniqueConstraint("athlete_id", "normalized_text"),
     UniqueConstraint("athlete_id", "conflict_key"),
     CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),
@@ -179,6 +194,7 @@ def _list_item_table(name: str) -> Table:
         _required("learned_at", UTCDateTime),
         _required("last_reinforced_at", UTCDateTime),
         _required("updated_at", UTCDateTime),
+        *_inline_columns(name, ITEM_TEXT_MAX),
         UniqueConstraint("athlete_id", "normalized_text"),
         CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence_range"),
         CheckConstraint("occurrences >= 1", name="occurrences_positive"),

@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol
 
-from sqlalchemy import Connection, Engine, RootTransaction, exc
+from sqlalchemy import Connection, Engine, exc
 
-from vault.domain.rules import State
-from vault.storage.dialect import changes_made
+from vault.domain.pieces import PieceCounter
 from vault.storage.failures import is_busy
 from vault.storage.repositories import ArchiveRepository, AthleteRepository, MemoryRepository
 from vault.storage.repositories.evidence import EvidenceRepository
@@ -64,23 +63,10 @@ class RetryPolicy:
         return cls(attempts=int(raw)) if raw.isdigit() and int(raw) >= 1 else cls()
 
 
-@dataclass(frozen=True)
-class MergedSet:
-    """The active set a merge left for one athlete, with the connection's change count right
-    after it wrote (`vault.storage.dialect.changes_made`) and the transaction it wrote in."""
-
-    athlete_id: str
-    states: tuple[State, ...]
-    changes: int
-    transaction: RootTransaction
-
-
 class WriteHooks(Protocol):
-    """Work that belongs to every write transaction: right after BEGIN, right before COMMIT."""
+    """Work that belongs to every write transaction, right after BEGIN."""
 
     def after_begin(self, uow: UnitOfWork) -> None: ...
-
-    def before_commit(self, uow: UnitOfWork) -> None: ...
 
 
 class UnitOfWork:
@@ -109,6 +95,7 @@ class UnitOfWork:
         sleep: Callable[[float], None] = time.sleep,
         hooks: WriteHooks | None = None,
         map_error: Callable[[exc.DBAPIError], Exception] | None = None,
+        pieces: PieceCounter | None = None,
     ) -> None:
         self._engine = engine
         self._hooks = hooks
@@ -118,7 +105,7 @@ class UnitOfWork:
         self._retry = retry or RetryPolicy.from_env()
         self._sleep = sleep
         self.begin_attempts = 0  # how many BEGINs this unit of work needed (tests count them)
-        self._merged: MergedSet | None = None
+        self._pieces = pieces
 
     @property
     def connection(self) -> Connection:
@@ -149,9 +136,9 @@ class UnitOfWork:
         connection = self._begin()
         self._connection = connection
         self.athletes = AthleteRepository(connection)
-        self.memory = MemoryRepository(connection)
+        self.memory = MemoryRepository(connection, self._pieces)
         self.archive = ArchiveRepository(connection)
-        self.snapshots = SnapshotRepository(connection)
+        self.snapshots = SnapshotRepository(connection, self._pieces)
         self.evidence = EvidenceRepository(connection)
         if self._hooks is not None:
             try:
@@ -198,7 +185,6 @@ class UnitOfWork:
                 connection.close()
                 self._connection = None
                 self._episodes = None
-                self._merged = None
         except exc.DBAPIError as failure:  # the rollback itself failed (disk, lost file)
             if self._map_error is None:
                 raise
@@ -207,31 +193,7 @@ class UnitOfWork:
         if self._map_error is not None and isinstance(error, exc.DBAPIError):
             raise self._map_error(error) from None
 
-    def merged(self, athlete_id: str, states: list[State]) -> None:
-        """Note the athlete's active set as a merge just wrote it (SQLite). Not inside a
-        savepoint: rolling one back undoes writes without changing the count of changes."""
-        changes = changes_made(self.connection)
-        transaction = self.connection.get_transaction()
-        if changes is None or transaction is None or self.connection.in_nested_transaction():
-            self._merged = None
-        else:
-            self._merged = MergedSet(athlete_id, tuple(states), changes, transaction)
-
-    def merged_set(self) -> MergedSet | None:
-        """The set `merged` noted, while nothing at all was written since: then it is what the
-        tables hold (the engine row is published from it without reading the items again)."""
-        found = self._merged
-        if (
-            found is None
-            or self.connection.get_transaction() is not found.transaction  # committed since
-            or changes_made(self.connection) != found.changes
-        ):
-            return None
-        return found
-
     def commit(self) -> None:
-        if self._hooks is not None:
-            self._hooks.before_commit(self)
         self.connection.commit()
 
     def rollback(self) -> None:

@@ -1,7 +1,7 @@
 """`vault ui`: a local page where the athlete sees and corrects what the coach remembers.
 
 A layer above the public library (`vault.api`), like `vault.mcp`: every action is one call of
-a `Vault` method (validation, the privacy gate, one transaction, the engine row republished).
+a `Vault` method (validation, the privacy gate, one transaction; the engine's next read shows it).
 It needs the optional extra (`pip install 'vault[ui]'`: Starlette, Jinja2, uvicorn); nothing
 here imports them at package import, so `vault ui` can say which extra is missing.
 """

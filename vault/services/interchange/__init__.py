@@ -13,7 +13,7 @@ compose an import with other steps in one transaction:
 `Vault.export`, `Vault.import_document` and `Vault.import_memories_yaml` do exactly that, one
 transaction each. Every import validates everything before it writes anything. All reads and
 writes go through `uow.snapshots` (vault.storage.repositories.snapshot). The legacy
-`athlete_memory` table is adopted through the engine table (see vault.services.engine_sync).
+`athlete_memory` table is adopted through the engine's inbox (see vault.services.engine_sync).
 """
 
 from vault.domain.document import FORMAT, VERSION, ExportDocument

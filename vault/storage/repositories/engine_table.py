@@ -1,30 +1,29 @@
-"""The engine's `athlete_memory` table, its inbox and the dirty list (revision 0007, SQLite).
+"""The engine's inbox behind the `athlete_memory` view (revisions 0007 and 0016, SQLite).
 
-The engine writes rows with its own statements; a trigger copies each into `engine_inbox`.
-Triggers on facts, patterns and notes list the athletes whose memory changed in
-`engine_dirty`. This repository reads and empties both and writes vault's rows (written_by =
-'vault', which the trigger ignores). It never commits. On PostgreSQL none of this exists and
-`present` is False.
+The engine writes rows with its own statements; the view's trigger queues each in
+`engine_inbox` (vault.storage.engine_view). This repository reads the inbox, marks what it
+applied or refused and erases rows; vault never writes the engine's row (the view computes it).
+It never commits. On PostgreSQL none of this exists and `present` is False.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import Connection, TextClause, bindparam, text
+from sqlalchemy import Connection, TextClause, bindparam, exc, text
 
 from vault.domain.engine_document import canonical_key
+from vault.storage import engine_view
 from vault.storage.dialect import is_sqlite
 from vault.storage.repositories._sql import rowcount
 
-ENGINE_TABLE = "athlete_memory"
 ADOPTION_TABLE = "legacy_adoption"
 
-_PENDING = text(
+_PENDING = (
     "SELECT id, athlete_id, memory_json, previous_json, written_at, origin FROM engine_inbox "
-    "WHERE refused IS NULL ORDER BY id LIMIT :limit"
+    "WHERE refused IS NULL ORDER BY id LIMIT ?"
 )
 _PENDING_KEYS = text("SELECT id, athlete_id FROM engine_inbox WHERE refused IS NULL")
 _PENDING_BY_ID = text(
@@ -45,7 +44,6 @@ _KEYLESS = text(
     "UPDATE engine_inbox SET refused = :reason, memory_json = '', previous_json = NULL "
     "WHERE id = :id"
 )
-_DROP_KEYLESS = text("DELETE FROM athlete_memory WHERE athlete_id IS :key")
 _REFUSED_KEYLESS = text(
     "SELECT athlete_id FROM engine_inbox WHERE refused IS NOT NULL AND memory_json = ''"
 )
@@ -54,26 +52,8 @@ _REFUSED_WITH_TEXT = text(
     "WHERE refused IS NOT NULL AND memory_json <> ''"
 )
 _IDS_PER_STATEMENT = 500  # far under SQLite's limit of bound values
-_TAKE_DIRTY = text("DELETE FROM engine_dirty RETURNING athlete_id")
-_MARK = text("INSERT OR IGNORE INTO engine_dirty (athlete_id) VALUES (:athlete)")
-# An upsert, not INSERT OR REPLACE: the row is rewritten where it is (same rowid, same key
-# entry) instead of deleted and inserted again (BENCHMARKS.md: 3.5 fewer WAL pages a merge)
-_PUBLISH = text(
-    "INSERT INTO athlete_memory (athlete_id, memory_json, updated_at, written_by) "
-    "VALUES (:athlete, :document, :updated_at, 'vault') ON CONFLICT (athlete_id) DO UPDATE "
-    "SET memory_json = excluded.memory_json, updated_at = excluded.updated_at, "
-    "written_by = 'vault'"
-)
-_UNPUBLISH = text("DELETE FROM athlete_memory WHERE athlete_id = :athlete")
-_CURRENT = text(
-    "SELECT memory_json FROM athlete_memory WHERE athlete_id = :athlete AND written_by = 'vault'"
-)
-_ENGINE_KEYS = text("SELECT rowid, athlete_id FROM athlete_memory")
 _INBOX_KEYS = text("SELECT id, athlete_id FROM engine_inbox")
 _REFUSED_KEYS = text("SELECT id, athlete_id FROM engine_inbox WHERE refused IS NOT NULL")
-_DROP_ENGINE_ROWS = text("DELETE FROM athlete_memory WHERE rowid IN :ids").bindparams(
-    bindparam("ids", expanding=True)
-)
 _DROP_INBOX_ROWS = text("DELETE FROM engine_inbox WHERE id IN :ids").bindparams(
     bindparam("ids", expanding=True)
 )
@@ -85,21 +65,6 @@ _ADOPTED = text(
 _ADOPTION_INSERT = text(
     "INSERT INTO legacy_adoption (athlete_id, status, reason, facts, patterns, notes, archived) "
     "VALUES (:athlete, :status, :reason, :facts, :patterns, :notes, 0)"
-)
-# Revision 0007's table and trigger, spelled again for `repair` (a revision cannot be imported);
-# tests/engine/test_engine_table.py checks that both give the same schema.
-CREATE_ENGINE_TABLE = (
-    "CREATE TABLE athlete_memory (athlete_id TEXT PRIMARY KEY, memory_json TEXT NOT NULL, "
-    "updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, "
-    "written_by TEXT NOT NULL DEFAULT 'engine' CHECK (written_by IN ('engine', 'vault')))"
-)
-ENGINE_WRITE_TRIGGER = (
-    "CREATE TRIGGER athlete_memory_engine_write BEFORE INSERT ON athlete_memory "
-    "WHEN NEW.written_by = 'engine' BEGIN "
-    "INSERT INTO engine_inbox (athlete_id, memory_json, previous_json, written_at, origin) "
-    "VALUES (NEW.athlete_id, NEW.memory_json, "
-    "(SELECT memory_json FROM athlete_memory WHERE athlete_id = NEW.athlete_id), "
-    "NEW.updated_at, 'engine'); END"
 )
 _TRIGGER_EXISTS = text(
     "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'athlete_memory_engine_write'"
@@ -142,9 +107,17 @@ class EngineTableRepository:
         return rows
 
     def pending(self, limit: int) -> list[InboxRow]:
-        """The oldest `limit` rows waiting to be applied."""
-        found = self._connection.execute(_PENDING, {"limit": limit})
-        return [InboxRow(*row) for row in found.all()]
+        """The oldest `limit` rows waiting to be applied.
+
+        Every write asks this right after BEGIN, and nearly always nothing waits: the question
+        goes to the driver's connection, in the same transaction (SQLAlchemy's statement
+        machinery costs three times the read itself, about 20 µs of every merge)."""
+        driver: Any = self._connection.connection.driver_connection  # sqlite3's, on this file
+        try:
+            found = driver.execute(_PENDING, (limit,)).fetchall()
+        except sqlite3.Error as error:  # as SQLAlchemy would raise it: callers map DBAPIError
+            raise exc.DBAPIError.instance(_PENDING, (limit,), error, sqlite3.Error) from error
+        return [InboxRow(*row) for row in found]
 
     def applied(self, row_id: int) -> None:
         self._connection.execute(_APPLIED, {"id": row_id})
@@ -154,12 +127,11 @@ class EngineTableRepository:
         self._connection.execute(_REFUSE, {"id": row_id, "reason": reason})
         self._connection.execute(_OLDER_REFUSED, {"id": row_id})
 
-    def refuse_keyless(self, row_id: int, key: object, reason: str) -> None:
+    def refuse_keyless(self, row_id: int, reason: str) -> None:
         """A row under a key that names no athlete: its reason is kept, its text is not (no
-        `vault delete` can name it), and the engine's rows under that key are taken down."""
+        `vault delete` can name it), and the view no longer shows it to the engine."""
         self._connection.execute(_KEYLESS, {"id": row_id, "reason": reason})
         self._connection.execute(_OLDER_REFUSED, {"id": row_id})
-        self._connection.execute(_DROP_KEYLESS, {"key": key})
 
     def take_down_keyless(self) -> int:
         """Rows kept unread, text and all, under a key naming no athlete (refused before vault
@@ -169,53 +141,25 @@ class EngineTableRepository:
             for row_id, key, reason in self._connection.execute(_REFUSED_WITH_TEXT)
             if canonical_key(key) is None
         ]
-        for row_id, key, reason in found:
-            self.refuse_keyless(row_id, key, reason)
+        for row_id, _key, reason in found:
+            self.refuse_keyless(row_id, reason)
         return len(found)
 
-    def take_dirty(self) -> list[str]:
-        """The athletes whose memory changed since the last publish; the list is emptied."""
-        return list(self._connection.execute(_TAKE_DIRTY).scalars())
-
-    def mark_dirty(self, athlete_id: str) -> None:
-        self._connection.execute(_MARK, {"athlete": athlete_id})
-
-    def publish(self, athlete_id: str, document: str, at: datetime) -> None:
-        stamp = at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")  # as CURRENT_TIMESTAMP
-        self._connection.execute(
-            _PUBLISH, {"athlete": athlete_id, "document": document, "updated_at": stamp}
-        )
-
-    def current(self, athlete_id: str) -> str | None:
-        """The row vault wrote for the athlete and nobody replaced since (None: none)."""
-        found = self._connection.execute(_CURRENT, {"athlete": athlete_id}).scalar()
-        return None if found is None else str(found)
-
-    def unpublish(self, athlete_id: str) -> None:
-        self._connection.execute(_UNPUBLISH, {"athlete": athlete_id})
-
     def purge(self, athlete_id: str) -> int:
-        """Delete the athlete's engine rows (under any key naming them) and every inbox row."""
-        deleted = self._drop(_ENGINE_KEYS, _DROP_ENGINE_ROWS, athlete_id)
-        return deleted + self._drop(_INBOX_KEYS, _DROP_INBOX_ROWS, athlete_id)
+        """Delete every row the engine wrote for the athlete, under any key naming them (the
+        view shows nothing of an athlete vault no longer holds)."""
+        return self._drop(_INBOX_KEYS, _DROP_INBOX_ROWS, athlete_id)
 
     def purge_refused(self, athlete_id: str) -> int:
         """Delete the unreadable rows kept for the athlete, under any key naming them."""
         return self._drop(_REFUSED_KEYS, _DROP_INBOX_ROWS, athlete_id)
 
-    def drop_variants(self, athlete_id: str) -> int:
-        """Delete the engine's rows under a key that names the athlete but is not its id
-        (" ana", "ana\\n", a decomposed accent): vault publishes under the id only."""
-        return self._drop(_ENGINE_KEYS, _DROP_ENGINE_ROWS, athlete_id, variants_only=True)
-
-    def _drop(
-        self, keys: TextClause, drop: TextClause, athlete_id: str, variants_only: bool = False
-    ) -> int:
+    def _drop(self, keys: TextClause, drop: TextClause, athlete_id: str) -> int:
         # keys are read and normalised here, not in SQL: SQLite has no Unicode NFC
         ids = [
             row_id
             for row_id, key in self._connection.execute(keys)
-            if canonical_key(key) == athlete_id and not (variants_only and key == athlete_id)
+            if canonical_key(key) == athlete_id
         ]
         return sum(
             rowcount(self._connection.execute(drop, {"ids": ids[at : at + _IDS_PER_STATEMENT]}))
@@ -240,11 +184,12 @@ def shadowed(connection: Connection) -> bool:
 
 
 def non_canonical_keys(connection: Connection) -> list[object]:
-    """Keys of engine rows that are not an athlete's id as vault spells it (a variant such as
-    "ana\\n", or no valid id at all): rows vault neither publishes nor erases by name."""
+    """Keys of waiting engine rows that are not an athlete's id as vault spells it (a variant
+    such as "ana\\n", or no valid id at all): the view shows them under that key until vault
+    applies them to the athlete (or takes them down)."""
     return [
         key
-        for _row, key in connection.execute(_ENGINE_KEYS)
+        for _row, key in connection.execute(_PENDING_KEYS)
         if key is None or canonical_key(key) != key
     ]
 
@@ -264,10 +209,9 @@ def waiting_counts(connection: Connection) -> tuple[int, int]:
 
 
 def repair(connection: Connection) -> int:
-    """Queue a shadowing plain table's rows as engine writes and put vault's table back.
+    """Queue a shadowing plain table's rows as engine writes and put vault's view back.
 
-    Runs in the caller's transaction; returns the rows queued. Every athlete is marked dirty,
-    so the next write transaction publishes every row again.
+    Runs in the caller's transaction; returns the rows queued.
     """
     queued = 0
     if connection.execute(
@@ -285,9 +229,22 @@ def repair(connection: Connection) -> int:
             )
         )
         connection.execute(text("DROP TABLE athlete_memory"))
-    connection.execute(text(CREATE_ENGINE_TABLE))
-    connection.execute(text(ENGINE_WRITE_TRIGGER))
+    connection.execute(text(f"DROP VIEW IF EXISTS {engine_view.VIEW_NAME}"))
     connection.execute(
-        text("INSERT OR IGNORE INTO engine_dirty (athlete_id) SELECT id FROM athletes")
+        text(engine_view.CREATE_INBOX_INDEX.replace("INDEX", "INDEX IF NOT EXISTS", 1))
     )
+    connection.execute(text(engine_view.CREATE_VIEW))
+    connection.execute(text(engine_view.CREATE_TRIGGER))
     return queued
+
+
+def uncounted_items(connection: Connection) -> int:
+    """Items stored without their token counts (revision 0016): the view leaves them out."""
+    return sum(
+        int(
+            connection.execute(
+                text(f"SELECT COUNT(*) FROM {t} WHERE inline_tokens IS NULL")
+            ).scalar_one()
+        )
+        for t in ("facts", "patterns", "notes")
+    )

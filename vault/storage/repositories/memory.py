@@ -21,10 +21,11 @@ from sqlalchemy import (
 )
 
 from vault.domain.models import Fact, ListItem
+from vault.domain.pieces import InlinePieces, PieceCounter
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
 from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage.dialect import locks_rows
-from vault.storage.repositories._sql import rowcount
+from vault.storage.repositories._sql import inline_columns, rowcount
 from vault.storage.scope import operation_scope
 from vault.storage.tables import (
     athletes_table,
@@ -155,8 +156,9 @@ class Written:
 
 
 class MemoryRepository:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, pieces: PieceCounter | None = None) -> None:
         self.connection = connection
+        self._pieces = pieces  # None: items are written uncounted (`inline_columns`)
 
     # -- loading
     def load_active(self, athlete_id: str) -> list[State]:
@@ -214,7 +216,7 @@ class MemoryRepository:
         for kind, states in changed.items():
             self.write_updates(athlete_id, kind, states)
         for kind, states in new.items():
-            rows = [_insert_params(athlete_id, s) for s in states]
+            rows = [_insert_params(athlete_id, s, self._pieces) for s in states]
             assigned = {
                 text: new_id for new_id, text in self.connection.execute(_INSERTS[kind], rows)
             }
@@ -267,6 +269,33 @@ class MemoryRepository:
                 ],
             )
 
+    def uncounted(self, kind: Kind, after: int, limit: int) -> list[tuple[str, int, str]]:
+        """Up to `limit` items of `kind` (every athlete's) stored without their token counts,
+        in id order after `after`: (athlete, id, text)."""
+        if limit <= 0:
+            return []
+        params = {"after": after, "limit": limit}
+        with operation_scope("all"):
+            found = self.connection.execute(_UNCOUNTED[kind], params).all()
+        return [(str(athlete), int(item_id), str(text)) for athlete, item_id, text in found]
+
+    def set_counts(self, kind: Kind, counts: list[tuple[str, int, InlinePieces]]) -> None:
+        """Store items' inline text and token counts (one executemany UPDATE)."""
+        if counts:
+            self.connection.execute(
+                _SET_COUNTS[kind],
+                [
+                    {
+                        "b_athlete": athlete,
+                        "b_id": item_id,
+                        "b_text": pieces.text,
+                        "b_tokens": pieces.tokens,
+                        "b_last": pieces.tokens_last,
+                    }
+                    for athlete, item_id, pieces in counts
+                ],
+            )
+
     def delete_ids(self, kind: Kind, athlete_id: str, ids: list[int]) -> int:
         if not ids:
             return 0
@@ -274,6 +303,23 @@ class MemoryRepository:
         return rowcount(self.connection.execute(_DELETES[kind], params))
 
 
+_UNCOUNTED = {
+    kind: select(table.c.athlete_id, table.c.id, table.c.text)
+    .where(table.c.id > bindparam("after"), table.c.inline_tokens.is_(None))
+    .order_by(table.c.id)
+    .limit(bindparam("limit"))
+    for kind, table in TABLES.items()
+}
+_SET_COUNTS = {
+    kind: update(table)
+    .where(table.c.athlete_id == bindparam("b_athlete"), table.c.id == bindparam("b_id"))
+    .values(
+        inline_text=bindparam("b_text"),
+        inline_tokens=bindparam("b_tokens"),
+        inline_tokens_last=bindparam("b_last"),
+    )
+    for kind, table in TABLES.items()
+}
 # PostgreSQL: the athletes with facts due, a page at a time (one scan of every shard), then
 # each athlete's due facts, locked and written by that athlete (one shard each).
 _DUE_ATHLETES = (
@@ -417,9 +463,10 @@ _INSERT_COLUMNS = tuple(c for c in _STATE_COLUMNS if c != "id")
 _OUTPUT_COLUMNS = tuple(c for c in _STATE_COLUMNS if c != "normalized_text")
 
 
-def _insert_params(athlete_id: str, state: State) -> dict[str, Any]:
+def _insert_params(athlete_id: str, state: State, pieces: PieceCounter | None) -> dict[str, Any]:
     params: dict[str, Any] = {"athlete_id": athlete_id}
     params.update((c, getattr(state, c)) for c in _INSERT_COLUMNS)
+    params.update(inline_columns(state.text, pieces))
     if isinstance(state, FactState):
         params.update(
             category=state.category,

@@ -27,8 +27,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, delete, insert, select
 
+from vault.domain.pieces import PieceCounter
 from vault.domain.vocabulary import Category, Kind, Source
-from vault.storage.repositories._sql import rowcount
+from vault.storage.repositories._sql import inline_columns, rowcount
 from vault.storage.tables import (
     archive_table,
     archive_tags_table,
@@ -51,8 +52,10 @@ ARCHIVE = "archive"  # the archive's id space, next to the three kinds'
 
 
 # Bookkeeping derived from the other columns, not memory: left out of snapshots, so a restored
-# fact gets the server default ("due now") and the next decay recomputes it.
-DERIVED = frozenset({"decay_due_at"})
+# fact gets the server default ("due now") and the next decay recomputes it, and a restored
+# item is counted again for the engine's row (`inline_columns`).
+INLINE = ("inline_text", "inline_tokens", "inline_tokens_last")
+DERIVED = frozenset({"decay_due_at", *INLINE})
 
 
 def _columns(table: Table) -> tuple[str, ...]:
@@ -144,8 +147,9 @@ class Renumbered:
 
 
 class SnapshotRepository:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, pieces: PieceCounter | None = None) -> None:
         self.connection = connection
+        self._pieces = pieces  # None: items are written uncounted (`inline_columns`)
 
     # -- reading
     def read(self, athlete_id: str, *, lock: bool = False) -> Snapshot | None:
@@ -251,6 +255,7 @@ class SnapshotRepository:
         labels = sorted(by_label.keys() | referenced)
         params = [
             _params(athlete_id, kind.value, by_label[label])
+            | inline_columns(by_label[label]["text"], self._pieces)
             if label in by_label
             else _placeholder(athlete_id, kind, n, times["created_at"])
             for n, label in enumerate(labels)
@@ -305,4 +310,4 @@ def _placeholder(athlete_id: str, kind: Kind, n: int, when: datetime) -> Row:
         "last_reinforced_at": when,
         "updated_at": when,
     }
-    return _params(athlete_id, kind.value, values)
+    return _params(athlete_id, kind.value, values) | dict.fromkeys(INLINE)
