@@ -42,11 +42,11 @@ def upgrade(ctx: click.Context, partitions: int | None, verbose: bool, as_json: 
     """Create the vault file or upgrade it to the newest schema, in one transaction.
 
     That transaction also counts the tokens of items stored without them (the engine's
-    `athlete_memory` view needs them). Then vault applies what waits in the engine's inbox (legacy rows to adopt, writes the
-    engine made). Ends with one
-    line: the revision before and after, and how many engine rows were applied; each item left
-    out of an engine row is a warning on stderr, those of rows earlier writes applied too (the
-    latest 10, from the record `vault doctor` reads).
+    `athlete_memory` view needs them). Then vault applies what waits in the engine's inbox
+    (legacy rows to adopt, writes the engine made). Ends with one line: the revision before
+    and after, and how many engine rows were applied; each item left out of an engine row is a
+    warning on stderr, those of rows earlier writes applied too (the latest 10, from the record
+    `vault doctor` reads).
     """
     engine = create_vault_engine(database_url(ctx))
     try:

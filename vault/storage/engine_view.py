@@ -24,19 +24,20 @@ one window over the athlete's at most 25 items, inside a subquery correlated wit
 (a window over a whole-table view would not be narrowed by the engine's WHERE). An item counted
 by nothing yet (written by another program) is left out until `vault upgrade` counts it.
 
-This module spells the SQL from vault's limits for `repair`; the revision holds the same text,
-frozen (tests/engine/test_engine_table.py compares them).
+This module spells the SQL from vault's limits and vocabulary for `repair`; the revision holds
+the same text, frozen (tests/engine/test_engine_view.py compares them).
 """
 
 from __future__ import annotations
 
 from vault.domain.limits import MAX_FACTS, MAX_LIST_ITEMS, PROMPT_BUDGET_TOKENS, PROMPT_FLOOR
+from vault.domain.vocabulary import CONTRACT_SOURCE, Source
 
 VIEW_NAME = "athlete_memory"
 TRIGGER_NAME = "athlete_memory_engine_write"
 
 # cl100k tokens of "MEMORY:\n", "- Facts:", "- Patterns:", "- Notes:" and " |" (each item piece
-# brings its own leading space); tests/unit/test_prompt_memory_block.py counts them
+# brings its own leading space); tests/engine/test_engine_view.py counts them
 HEADER_TOKENS = 2
 LABEL_TOKENS = {"f": 3, "p": 3, "n": 3}
 SEPARATOR_TOKENS = 1
@@ -53,11 +54,16 @@ def _waiting(alias: str) -> str:
     return f"{alias}.refused IS NULL AND {alias}.origin = 'engine'"
 
 
-# vault.domain.vocabulary.CONTRACT_SOURCE
+# a stored source as the engine's three words (CONTRACT_SOURCE); the conversation's is the rest
+_CONVERSATION = CONTRACT_SOURCE[Source.CONVERSATION]
 _SOURCE = (
-    "CASE source WHEN 'activity_note' THEN 'behavior' WHEN 'behavior' THEN 'behavior' "
-    "WHEN 'pattern_analysis' THEN 'behavior' WHEN 'profile_change' THEN 'profile_change' "
-    "ELSE 'conversation' END"
+    "CASE source "
+    + "".join(
+        f"WHEN '{source.value}' THEN '{word}' "
+        for source, word in CONTRACT_SOURCE.items()
+        if word != _CONVERSATION
+    )
+    + f"ELSE '{_CONVERSATION}' END"
 )
 
 

@@ -224,11 +224,8 @@ def engine_sync_pending(engine: Engine) -> bool:
 
 def uncounted_items(engine: Engine) -> bool:
     """Whether items wait for their token counts (revision 0016: stored before it, or by
-    another program); each table's partial index answers at once."""
-    with engine.connect() as connection, operation_scope("all"):
-        return any(
-            connection.execute(
-                text(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE inline_tokens IS NULL)")
-            ).scalar_one()
-            for table in ("facts", "patterns", "notes")
-        )
+    another program)."""
+    from vault.storage.repositories.engine_table import uncounted_items as counted_out
+
+    with engine.connect() as connection:
+        return counted_out(connection) > 0

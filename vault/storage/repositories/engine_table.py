@@ -18,6 +18,7 @@ from vault.domain.engine_document import canonical_key
 from vault.storage import engine_view
 from vault.storage.dialect import is_sqlite
 from vault.storage.repositories._sql import rowcount
+from vault.storage.scope import operation_scope
 
 ADOPTION_TABLE = "legacy_adoption"
 
@@ -239,12 +240,17 @@ def repair(connection: Connection) -> int:
 
 
 def uncounted_items(connection: Connection) -> int:
-    """Items stored without their token counts (revision 0016): the view leaves them out."""
-    return sum(
-        int(
-            connection.execute(
-                text(f"SELECT COUNT(*) FROM {t} WHERE inline_tokens IS NULL")
-            ).scalar_one()
+    """Items stored without their token counts (revision 0016): the view leaves them out. Each
+    table's partial index (`ix_<table>_uncounted`) holds only those, so this costs nothing
+    when none are left."""
+    with operation_scope("all"):
+        return sum(
+            int(connection.execute(_UNCOUNTED_IN[table]).scalar_one())
+            for table in ("facts", "patterns", "notes")
         )
-        for t in ("facts", "patterns", "notes")
-    )
+
+
+_UNCOUNTED_IN = {
+    table: text(f"SELECT COUNT(*) FROM {table} WHERE inline_tokens IS NULL")
+    for table in ("facts", "patterns", "notes")
+}
