@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import T0
-from tests.engine.engine_statements import engine_block, read_memory
+from tests.engine.engine_statements import WRITE_MEMORY, engine_block, read_memory
 from vault import FactIn, NoteIn, PatternIn, open_vault
 from vault.cli import main
 from vault.domain.vocabulary import CONTRACT_SOURCE, Source
@@ -147,3 +147,16 @@ def test_an_item_stored_without_its_counts_is_counted_by_upgrade(tmp_path: Path)
     open_vault(path, upgrade=True).close()
     assert engine_block(read_memory(path, "ana")) == "\n" + expected
     assert CliRunner().invoke(main, ["--db", str(path), "doctor"]).exit_code == 0
+
+
+def test_the_engine_writing_no_document_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "vault.db"
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge("ana", [FactIn(text="primary sport: running")])
+    before = read_memory(path, "ana")
+    with closing(sqlite3.connect(path)) as raw:  # the engine's own statement, NULL document
+        with pytest.raises(sqlite3.IntegrityError, match="NOT NULL constraint failed"):
+            raw.execute(WRITE_MEMORY, ("ana", None))
+        raw.commit()
+        assert raw.execute("SELECT COUNT(*) FROM engine_inbox").fetchone() == (0,)
+    assert read_memory(path, "ana") == before
