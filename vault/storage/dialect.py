@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, select
 from sqlalchemy.dialects import sqlite
 
 from vault.domain.errors import VaultError
+from vault.storage.hot_statements import HotStatement
 from vault.storage.tables import athletes_table
 
 _athletes = athletes_table
@@ -78,12 +79,14 @@ def ensure_athlete(connection: Connection, athlete_id: str, now: Any) -> None:
     proceed in parallel. A row lock rather than an advisory lock: it needs no key hashing,
     shows in pg_locks with the table, and dies with the transaction like every other lock.
     """
-    connection.execute(
-        _ensure_athlete(connection.dialect.name),
-        {"id": athlete_id, "created_at": now, "updated_at": now},
-    )
+    params = {"id": athlete_id, "created_at": now, "updated_at": now}
+    if is_sqlite(connection):
+        _ENSURE_ON_SQLITE.run(connection, [params])
+    else:
+        connection.execute(_ensure_athlete(connection.dialect.name), params)
 
 
+_ENSURE_ON_SQLITE = HotStatement(_ensure_athlete(SQLITE))
 _SELECT_ATHLETE = select(_athletes.c.id).where(_athletes.c.id == bindparam("athlete"))
 _LOCK_ATHLETE = _SELECT_ATHLETE.with_for_update()
 

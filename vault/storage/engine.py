@@ -18,6 +18,7 @@ from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
 
 from vault.domain.errors import InvalidInput, StorageError, VaultError
+from vault.storage.hot_statements import send
 
 BUSY_TIMEOUT_MS = 5000
 WRITE = "vault_write"
@@ -228,9 +229,9 @@ def _configure_sqlite(
                 return
             if connection.connection.info.pop(_WAL_PENDING, False):
                 _ensure_wal(connection)
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            send(connection, "BEGIN IMMEDIATE")
         else:
-            connection.exec_driver_sql("BEGIN")
+            send(connection, "BEGIN")
 
 
 def _begin_if_free(connection: Any) -> None:

@@ -14,7 +14,8 @@ def rowcount(result: Result[Any]) -> int:
     return int(cast(CursorResult[Any], result).rowcount)
 
 
-_UNCOUNTED = {"inline_text": None, "inline_tokens": None, "inline_tokens_last": None}
+INLINE_COLUMNS = ("inline_text", "inline_tokens", "inline_tokens_last")
+_UNCOUNTED = dict.fromkeys(INLINE_COLUMNS)
 
 
 def inline_columns(text: str, pieces: PieceCounter | None) -> dict[str, Any]:
@@ -22,5 +23,4 @@ def inline_columns(text: str, pieces: PieceCounter | None) -> dict[str, Any]:
     counter (the next `vault upgrade` counts them; until then the engine's row leaves it out)."""
     if pieces is None:
         return dict(_UNCOUNTED)
-    shown, tokens, tokens_last = pieces(text)
-    return {"inline_text": shown, "inline_tokens": tokens, "inline_tokens_last": tokens_last}
+    return dict(zip(INLINE_COLUMNS, pieces(text)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, insert, literal_column, null, select, update
@@ -11,6 +12,7 @@ from sqlalchemy import Connection, bindparam, delete, insert, literal_column, nu
 from vault.domain.models import Archived
 from vault.domain.rules import FactState, Removal
 from vault.domain.vocabulary import ArchiveReason, Kind
+from vault.storage.hot_statements import HotStatement
 from vault.storage.repositories._sql import rowcount
 from vault.storage.scope import operation_scope
 from vault.storage.tables import (
@@ -20,17 +22,31 @@ from vault.storage.tables import (
     facts_table,
     forget_log_table,
 )
+from vault.storage.types import as_stored
 
-# One multi-row INSERT; SQLite does not promise the order of RETURNING rows (asking for it
-# would send one INSERT per row), so each id is matched to its row by what tells removals of
+# One multi-row INSERT through Core (SQLite's driver: one per row); SQLite does not promise the
+# order of a multi-row RETURNING, so each id is matched to its row by what tells removals of
 # one plan apart: kind, stored id (None for an item never stored), text, reason and what
-# replaced it. Rows alike in all of these (an item added and replaced twice in one call) are
-# interchangeable; each still gets an id of its own.
+# replaced it, all as stored. Rows alike in all of these (an item added and replaced twice in
+# one call) are interchangeable; each still gets an id of its own.
 _MATCHED = ("kind", "original_id", "original_text", "reason", "superseded_by")
-_INSERT = insert(archive_table).returning(
-    archive_table.c.id, *(archive_table.c[name] for name in _MATCHED)
+_INSERT = HotStatement(
+    insert(archive_table).returning(
+        archive_table.c.id, *(as_stored(archive_table.c[name]) for name in _MATCHED)
+    ),
+    columns=(
+        "athlete_id",
+        *_MATCHED,
+        "category",
+        "conflict_key",
+        "source",
+        "confidence",
+        "occurrences",
+        "learned_at",
+        "archived_at",
+    ),
 )
-_INSERT_TAGS = insert(archive_tags_table)
+_INSERT_TAGS = HotStatement(insert(archive_tags_table), columns=("athlete_id", "archive_id", "tag"))
 _BY_ATHLETE = (
     select(archive_table)
     .where(archive_table.c.athlete_id == bindparam("athlete"))
@@ -141,17 +157,17 @@ class ArchiveRepository:
             return []
         rows = [_archive_params(athlete_id, r, ids, now) for athlete_id, r in removals]
         assigned: dict[tuple[Any, ...], list[int]] = defaultdict(list)
-        for archive_id, *key in self.connection.execute(_INSERT, rows):
+        for archive_id, *key in _INSERT.returned(self.connection, rows):
             assigned[tuple(key)].append(archive_id)
-        new_ids = [assigned[tuple(row[name] for name in _MATCHED)].pop() for row in rows]
+        new_ids = [assigned[_matched_key(row)].pop() for row in rows]
         tag_rows = [
             {"athlete_id": athlete, "archive_id": archive_id, "tag": tag}
             for archive_id, (athlete, removal) in zip(new_ids, removals)
             if isinstance(removal.item, FactState)
             for tag in sorted(removal.item.tags)
         ]
-        if tag_rows:  # the tags the fact had when it left: history by body part survives
-            self.connection.execute(_INSERT_TAGS, tag_rows)
+        # the tags the fact had when it left: history by body part survives
+        _INSERT_TAGS.run(self.connection, tag_rows)
         return [Archived.model_construct(id=i, **row) for i, row in zip(new_ids, rows)]
 
     def archive_facts(
@@ -233,6 +249,14 @@ class ArchiveRepository:
         self.connection.execute(
             insert(forget_log_table).values(athlete_id=athlete_id, forgotten_at=now, **counts)
         )
+
+
+def _matched_key(row: dict[str, Any]) -> tuple[Any, ...]:
+    """A row's `_MATCHED` values as RETURNING gives them back: stored (an enum as its value)."""
+    return tuple(
+        value.value if isinstance(value, Enum) else value
+        for value in (row[name] for name in _MATCHED)
+    )
 
 
 def _archive_params(

@@ -12,11 +12,12 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, TextClause, bindparam, exc, text
+from sqlalchemy import Connection, TextClause, bindparam, text
 
 from vault.domain.engine_document import canonical_key
 from vault.storage import engine_view
 from vault.storage.dialect import is_sqlite
+from vault.storage.hot_statements import driver_error
 from vault.storage.repositories._sql import rowcount
 from vault.storage.scope import operation_scope
 
@@ -117,7 +118,7 @@ class EngineTableRepository:
         try:
             found = driver.execute(_PENDING, (limit,)).fetchall()
         except sqlite3.Error as error:  # as SQLAlchemy would raise it: callers map DBAPIError
-            raise exc.DBAPIError.instance(_PENDING, (limit,), error, sqlite3.Error) from error
+            raise driver_error(_PENDING, (limit,), error) from error
         return [InboxRow(*row) for row in found]
 
     def applied(self, row_id: int) -> None:

@@ -10,9 +10,11 @@ from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select
 from vault.domain.models import Evidence
 from vault.domain.text import matches_query
 from vault.storage.evidence_tables import fact_evidence_table
+from vault.storage.hot_statements import HotStatement
 from vault.storage.tables import facts_table
 
-_INSERT = insert(fact_evidence_table)
+_ADDED = ("fact_id", "source", "source_ref", "extractor", "words", "observed_at")
+_INSERT = HotStatement(insert(fact_evidence_table), columns=("athlete_id", "recorded_at", *_ADDED))
 _COLUMNS = (
     fact_evidence_table.c.id,
     fact_evidence_table.c.fact_id,
@@ -34,10 +36,9 @@ class EvidenceRepository:
     def add(self, athlete_id: str, rows: list[dict[str, Any]], now: datetime) -> None:
         """Append one row per observation (`fact_id`, `source`, `source_ref`, `extractor`,
         `words`, `observed_at`)."""
-        if rows:
-            self.connection.execute(
-                _INSERT, [{**row, "athlete_id": athlete_id, "recorded_at": now} for row in rows]
-            )
+        _INSERT.run(
+            self.connection, [{**row, "athlete_id": athlete_id, "recorded_at": now} for row in rows]
+        )
 
     def for_facts(self, athlete_id: str, fact_ids: list[int]) -> list[Evidence]:
         """Evidence of the athlete's given facts, per fact oldest first."""

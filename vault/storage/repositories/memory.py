@@ -25,7 +25,8 @@ from vault.domain.pieces import InlinePieces, PieceCounter
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
 from vault.domain.vocabulary import Category, Kind, Source
 from vault.storage.dialect import locks_rows
-from vault.storage.repositories._sql import inline_columns, rowcount
+from vault.storage.hot_statements import HotStatement
+from vault.storage.repositories._sql import INLINE_COLUMNS, inline_columns, rowcount
 from vault.storage.scope import operation_scope
 from vault.storage.tables import (
     athletes_table,
@@ -103,7 +104,7 @@ def _stored(column: Any) -> Any:
     return as_stored(column) if column.key in _CONVERTED else column
 
 
-_LOAD_ACTIVE = _load_active_statement()
+_LOAD_ACTIVE = HotStatement(_load_active_statement())
 _FACT_STATE_COLUMNS = (
     "confidence",
     "base_confidence",
@@ -115,20 +116,35 @@ _FACT_STATE_COLUMNS = (
 )
 _ITEM_STATE_COLUMNS = ("confidence", "occurrences", "last_reinforced_at", "updated_at")
 _UPDATES = {
-    kind: update(table)
-    .where(table.c.athlete_id == bindparam("b_athlete"), table.c.id == bindparam("b_id"))
-    .values({c: bindparam(f"b_{c}") for c in columns})
+    kind: HotStatement(
+        update(table)
+        .where(table.c.athlete_id == bindparam("b_athlete"), table.c.id == bindparam("b_id"))
+        .values({c: bindparam(f"b_{c}") for c in columns})
+    )
     for kind, table, columns in (
         (Kind.FACT, facts_table, _FACT_STATE_COLUMNS),
         (Kind.PATTERN, ITEM_TABLES[Kind.PATTERN], _ITEM_STATE_COLUMNS),
         (Kind.NOTE, ITEM_TABLES[Kind.NOTE], _ITEM_STATE_COLUMNS),
     )
 }
-# One multi-row INSERT per kind. SQLite does not promise the order of RETURNING rows, so
-# asking SQLAlchemy for parameter order would send one INSERT per row; the unique
-# (athlete, normalized text) key maps each returned id to its row instead.
+# One multi-row INSERT per kind through Core (SQLite's driver: one per row). SQLite does not
+# promise the order of a multi-row RETURNING, so the unique (athlete, normalized text) key maps
+# each returned id to its row.
+_INSERT_COLUMNS = tuple(c for c in _STATE_COLUMNS if c != "id")  # the database assigns the id
+_ITEM_INSERT_COLUMNS = ("athlete_id", *_INSERT_COLUMNS, *INLINE_COLUMNS)
+_FACT_INSERT_COLUMNS = (
+    *_ITEM_INSERT_COLUMNS,
+    "category",
+    "conflict_key",
+    "base_confidence",
+    "observed_at",
+    "decay_due_at",
+)
 _INSERTS = {
-    kind: insert(table).returning(table.c.id, table.c.normalized_text)
+    kind: HotStatement(
+        insert(table).returning(table.c.id, table.c.normalized_text),
+        columns=_FACT_INSERT_COLUMNS if kind is Kind.FACT else _ITEM_INSERT_COLUMNS,
+    )
     for kind, table in TABLES.items()
 }
 _DELETES = {
@@ -139,7 +155,16 @@ _DELETES = {
 }
 
 
-_INSERT_TAGS = insert(tags_table)
+# What a merge removes (a few rows): one executemany by the athlete's key and the id.
+_DELETE_ONE = {
+    kind: HotStatement(
+        delete(table).where(
+            table.c.athlete_id == bindparam("athlete"), table.c.id == bindparam("id")
+        )
+    )
+    for kind, table in TABLES.items()
+}
+_INSERT_TAGS = HotStatement(insert(tags_table), columns=("athlete_id", "fact_id", "tag"))
 _FACT_EXISTS = select(facts_table.c.id).where(
     facts_table.c.athlete_id == bindparam("athlete"), facts_table.c.id == bindparam("fact")
 )
@@ -166,7 +191,7 @@ class MemoryRepository:
         facts: dict[int, FactState] = {}
         tags: dict[int, set[str]] = defaultdict(set)
         items: list[State] = []
-        for row in self.connection.execute(_LOAD_ACTIVE, {"athlete": athlete_id}).all():
+        for row in _LOAD_ACTIVE.rows(self.connection, {"athlete": athlete_id}):
             kind, fact_id, tag = row[0], row[1], row[-1]
             if kind != _FACT:
                 items.append(_item_state(row, _KINDS[kind]))
@@ -202,7 +227,7 @@ class MemoryRepository:
             if removal.item.id is not None:
                 removed[removal.item.kind].append(removal.item.id)
         for kind, ids in removed.items():
-            self.connection.execute(_DELETES[kind], {"athlete": athlete_id, "ids": ids})
+            _DELETE_ONE[kind].run(self.connection, [{"athlete": athlete_id, "id": i} for i in ids])
 
         changed: dict[Kind, list[State]] = defaultdict(list)
         new: dict[Kind, list[State]] = defaultdict(list)
@@ -218,7 +243,7 @@ class MemoryRepository:
         for kind, states in new.items():
             rows = [_insert_params(athlete_id, s, self._pieces) for s in states]
             assigned = {
-                text: new_id for new_id, text in self.connection.execute(_INSERTS[kind], rows)
+                text: new_id for new_id, text in _INSERTS[kind].returned(self.connection, rows)
             }
             for state in states:
                 state.id = assigned[state.normalized_text]
@@ -229,8 +254,7 @@ class MemoryRepository:
             if isinstance(s, FactState)
             for tag in sorted(s.tags)
         ]
-        if tag_rows:
-            self.connection.execute(_INSERT_TAGS, tag_rows)
+        _INSERT_TAGS.run(self.connection, tag_rows)
         return written
 
     def write_updates(self, athlete_id: str, kind: Kind, states: list[State]) -> None:
@@ -238,8 +262,8 @@ class MemoryRepository:
         if not states:
             return
         columns = _FACT_STATE_COLUMNS if kind is Kind.FACT else _ITEM_STATE_COLUMNS
-        self.connection.execute(
-            _UPDATES[kind], [_update_params(athlete_id, s, columns) for s in states]
+        _UPDATES[kind].run(
+            self.connection, [_update_params(athlete_id, s, columns) for s in states]
         )
 
     def athletes_due_for_decay(self, now: datetime, after: str, page: int) -> list[str]:
@@ -457,9 +481,7 @@ def _update_params(athlete_id: str, state: State, columns: tuple[str, ...]) -> d
     return params
 
 
-# The shared columns a new row is inserted with (the database assigns the id), and those the
-# public model shows (`normalized_text` is derived, never shown).
-_INSERT_COLUMNS = tuple(c for c in _STATE_COLUMNS if c != "id")
+# The columns the public model shows (`normalized_text` is derived, never shown).
 _OUTPUT_COLUMNS = tuple(c for c in _STATE_COLUMNS if c != "normalized_text")
 
 
