@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, exc, insert
+from sqlalchemy import bindparam, event, exc, insert, select
 
 from vault import FactIn, open_vault
 from vault.domain.vocabulary import Source
@@ -125,3 +125,11 @@ def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(tmp_path: Path) -> Non
             statement.run(connection, [row])
             with pytest.raises(exc.IntegrityError, match="UNIQUE"):
                 statement.run(connection, [row])
+
+
+def test_a_parameter_of_no_known_type_is_converted_by_its_value(tmp_path: Path) -> None:
+    statement = HotStatement(select(bindparam("when"), bindparam("kind")))
+    with open_vault(tmp_path / "vault.db", upgrade=True) as vault:
+        with vault.engine.begin() as connection:
+            found = statement.rows(connection, {"when": T0, "kind": Source.MANUAL})
+    assert found == [("2026-03-02T08:00:00.000000Z", "manual")]

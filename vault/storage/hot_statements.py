@@ -20,17 +20,20 @@ same `VaultError`.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from enum import Enum
 from typing import Any, cast
 
-from sqlalchemy import Connection, exc
+from sqlalchemy import BindParameter, Connection, exc
+from sqlalchemy import Enum as SqlEnum
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement, Executable
+from sqlalchemy.types import NullType
 
 from vault.domain.times import format_utc
+from vault.storage.types import UTCDateTime
 
 _SQLITE = sqlite.dialect()
 
@@ -50,6 +53,12 @@ class HotStatement:
         self.sql: str = compiled.string
         self._names: tuple[str, ...] = tuple(compiled.positiontup or ())
         self._count = len(set(self._names))
+        # the positions whose values the driver cannot take as they are, and what makes them so
+        self._converted = tuple(
+            (position, convert)
+            for position, name in enumerate(self._names)
+            if (convert := _converter(compiled.binds.get(name))) is not None
+        )
 
     def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
         """The rows of a query (or of DML with RETURNING) for one parameter set."""
@@ -80,10 +89,9 @@ class HotStatement:
     def returned(
         self, connection: Connection, params: Sequence[Mapping[str, Any]]
     ) -> list[tuple[Any, ...]]:
-        """What an INSERT ... RETURNING returns, one row per parameter set, in their order.
-
-        The driver runs one statement per set (its RETURNING row is that set's); Core needs
-        the statement built with `returning(..., sort_by_parameter_order=True)`."""
+        """What an INSERT ... RETURNING returns, one row per parameter set. The driver runs one
+        statement per set, so its rows come in the sets' order; Core sends one multi-row INSERT,
+        whose rows come in the backend's order (callers match each row by a returned key)."""
         if not params:
             return []
         if _driver(connection) is None:
@@ -94,9 +102,12 @@ class HotStatement:
             returned.extend(self.rows(connection, one))
         return returned
 
-    def _values(self, params: Mapping[str, Any]) -> tuple[Any, ...]:
+    def _values(self, params: Mapping[str, Any]) -> list[Any]:
         self._check(params)
-        return tuple(_driver_value(params[name]) for name in self._names)
+        values = [params[name] for name in self._names]
+        for position, convert in self._converted:
+            values[position] = convert(values[position])
+        return values
 
     def _check(self, params: Mapping[str, Any]) -> Mapping[str, Any]:
         if len(params) != self._count:
@@ -114,12 +125,31 @@ def _driver(connection: Connection) -> Any:
     return connection.connection.driver_connection
 
 
+def _converter(bind: BindParameter[Any] | None) -> Callable[[Any], Any] | None:
+    """How a parameter reaches the driver as Core would bind it: a time column's as canonical
+    text, an enum column's as its value; a parameter of no known type is looked at value by
+    value (a time or an enum is never handed to sqlite3's own adapters)."""
+    if bind is None or isinstance(bind.type, NullType):
+        return _driver_value
+    if isinstance(bind.type, UTCDateTime):
+        return _canonical_time
+    if isinstance(bind.type, SqlEnum):
+        return _enum_value
+    return None
+
+
+def _canonical_time(value: datetime | None) -> str | None:
+    return None if value is None else format_utc(value)
+
+
+def _enum_value(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
 def _driver_value(value: Any) -> Any:
     if isinstance(value, datetime):
         return format_utc(value)
-    if isinstance(value, Enum):
-        return value.value
-    return value
+    return _enum_value(value)
 
 
 def send(connection: Connection, sql: str) -> None:
