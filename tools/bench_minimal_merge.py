@@ -47,7 +47,7 @@ def main() -> None:
     kind.add_argument("--below-cap", action="store_true", help="new athletes, ten facts each")
     kind.add_argument("--turns", action="store_true", help="vault.bench's three-candidate turns")
     options = parser.parse_args()
-    plan = turns(7, options.athletes, options.merges)
+    plan = turns(7, options.athletes, options.merges) if options.turns else []
     newcomers = max(1, options.merges // 10)
     with tempfile.TemporaryDirectory() as tmp:
         vault_file, raw_file = Path(tmp, "vault.db"), Path(tmp, "raw.db")

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from sqlalchemy import bindparam, event, exc, insert, select
 
-from vault import FactIn, open_vault
+from vault import FactIn, NoteIn, PatternIn, Retraction, open_vault
 from vault.domain.vocabulary import Source
+from vault.storage import hot_statements
 from vault.storage.evidence_tables import fact_evidence_table
 from vault.storage.hot_statements import HotStatement
 from vault.storage.tables import athletes_table
@@ -68,6 +69,71 @@ def test_a_merge_at_the_cap_runs_every_statement_on_the_driver(tmp_path: Path) -
     assert through_core == []
 
 
+def _through_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every HotStatement through SQLAlchemy Core, as before they went to the driver."""
+    monkeypatch.setattr(hot_statements, "_driver", lambda _connection: None)
+
+
+def _merges(path: Path) -> None:
+    """Merges that touch every hot statement: new rows, tags, evidence words, boosts, a
+    conflict-key replacement, evictions at the caps (archive rows with tags), patterns, notes
+    and a retraction, with times in other offsets and microseconds."""
+    later = T0.astimezone(timezone(timedelta(hours=-5))) + timedelta(microseconds=123)
+    with open_vault(path, upgrade=True) as vault:
+        vault.merge(
+            "ana",
+            [FactIn(text=f"likes trail loop number {n}", confidence=0.6) for n in range(15)],
+            now=T0,
+        )
+        vault.merge(
+            "ana",
+            [
+                FactIn(
+                    text="has a bad knee",
+                    tags=frozenset({"body:knee"}),
+                    source=Source.USER_MESSAGE,
+                    source_ref="message 7",
+                    evidence="my knee hurts",
+                    observed_at=later,
+                ),
+                FactIn(text="primary sport: running", confidence=0.91234567891234567),
+                FactIn(text="likes trail loop number 3"),
+                NoteIn(text="responds well to encouragement"),
+                PatternIn(text="skips Mondays frequently"),
+            ],
+            now=later,
+        )
+        vault.merge("ana", [FactIn(text="primary sport: cycling")], now=later + timedelta(days=9))
+        vault.merge(
+            "ana",
+            [Retraction(tags=frozenset({"body:knee"}), category="injury")],
+            now=later + timedelta(days=10),
+        )
+        vault.merge("bo", [NoteIn(text=f"note number {n}") for n in range(7)], now=T0)
+
+
+_SALTED = ('INSERT INTO "erasures"', 'INSERT INTO "vault_secrets"')  # random per file
+
+
+def _dump(path: Path) -> list[str]:
+    with sqlite3.connect(path) as raw:
+        lines = [line for line in raw.iterdump() if not line.startswith(_SALTED)]
+    raw.close()
+    return lines
+
+
+def test_the_driver_stores_exactly_what_core_stores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _merges(tmp_path / "driver.db")
+    with monkeypatch.context() as patched:
+        _through_core(patched)
+        _merges(tmp_path / "core.db")
+    driver, core = _dump(tmp_path / "driver.db"), _dump(tmp_path / "core.db")
+    assert any("has a bad knee" in line for line in driver)  # the merges wrote
+    assert driver == core
+
+
 def _stored(path: Path) -> list[tuple[Any, ...]]:
     with sqlite3.connect(path) as raw:
         rows = raw.execute(
@@ -78,7 +144,9 @@ def _stored(path: Path) -> list[tuple[Any, ...]]:
     return rows
 
 
-def test_the_driver_binds_times_and_enums_as_core_does(tmp_path: Path) -> None:
+def test_the_driver_binds_times_and_enums_as_core_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "vault.db"
     with open_vault(path, upgrade=True) as vault:
         fact_id = vault.merge("ana", [FactIn(text="has a bad knee")]).added[0].id
@@ -92,29 +160,61 @@ def test_the_driver_binds_times_and_enums_as_core_does(tmp_path: Path) -> None:
             "observed_at": T0.astimezone(timezone(timedelta(hours=2))),
             "recorded_at": T0 + timedelta(microseconds=5),
         }
-        with vault.engine.connect() as connection:
-            _EVIDENCE.run(connection, [params])  # no transaction begun: through Core
-            assert connection.in_transaction()
-            connection.commit()
         with vault.engine.begin() as connection:
-            _EVIDENCE.run(connection, [params])  # inside one: on the driver
+            _EVIDENCE.run(connection, [params])  # on the driver
+        with monkeypatch.context() as patched, vault.engine.begin() as connection:
+            _through_core(patched)
+            _EVIDENCE.run(connection, [params])
     first, second = _stored(path)[-2:]
     assert first == second
     assert first[2] == "user_message" and first[6] == "2026-03-02T08:00:00.000000Z"
 
 
-@pytest.mark.parametrize("begun", [False, True])
-def test_parameters_other_than_the_statements_are_refused(tmp_path: Path, begun: bool) -> None:
+@pytest.mark.parametrize("core", [False, True])
+def test_parameters_other_than_the_statements_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, core: bool
+) -> None:
     statement = HotStatement(insert(athletes_table), columns=("id", "created_at", "updated_at"))
+    if core:
+        _through_core(monkeypatch)
     with open_vault(tmp_path / "vault.db", upgrade=True) as vault:
-        with vault.engine.connect() as connection:
-            if begun:
-                connection.begin()
+        with vault.engine.begin() as connection:
             extra = {"id": "ana", "created_at": T0, "updated_at": T0, "note": "x"}
-            with pytest.raises(ValueError, match="not the statement's"):
-                statement.run(connection, [extra])
-            with pytest.raises(ValueError, match="not the statement's"):
-                statement.run(connection, [{"id": "ana", "created_at": T0}])
+            renamed = {"id": "ana", "created_at": T0, "changed_at": T0}
+            for wrong in (extra, renamed, {"id": "ana", "created_at": T0}):
+                with pytest.raises(ValueError, match="not the statement's"):
+                    statement.run(connection, [wrong])
+    with sqlite3.connect(tmp_path / "vault.db") as raw:
+        assert raw.execute("SELECT count(*) FROM athletes").fetchone() == (0,)
+    raw.close()
+
+
+def test_a_value_its_type_refuses_is_a_statement_error(tmp_path: Path) -> None:
+    statement = HotStatement(insert(athletes_table), columns=("id", "created_at", "updated_at"))
+    naive = datetime(2026, 3, 2, 8, 0)
+    with open_vault(tmp_path / "vault.db", upgrade=True) as vault:
+        with vault.engine.begin() as connection:
+            with pytest.raises(exc.StatementError, match="ValueError"):
+                statement.run(connection, [{"id": "ana", "created_at": naive, "updated_at": T0}])
+
+
+def test_a_statement_the_driver_cannot_run_is_refused_when_built() -> None:
+    with pytest.raises(ValueError, match="rendered per call"):
+        HotStatement(
+            select(athletes_table.c.id).where(
+                athletes_table.c.id.in_(bindparam("ids", expanding=True))
+            )
+        )
+    with pytest.raises(ValueError, match="own value"):
+        HotStatement(select(athletes_table.c.id).where(athletes_table.c.id == "ana"))
+    with pytest.raises(ValueError, match="no type"):
+        HotStatement(select(bindparam("when")))
+    returning = HotStatement(
+        insert(athletes_table).returning(athletes_table.c.id),
+        columns=("id", "created_at", "updated_at"),
+    )
+    with pytest.raises(ValueError, match="RETURNING"):
+        returning.run(None, [])  # type: ignore[arg-type]
 
 
 def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(tmp_path: Path) -> None:
@@ -125,11 +225,3 @@ def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(tmp_path: Path) -> Non
             statement.run(connection, [row])
             with pytest.raises(exc.IntegrityError, match="UNIQUE"):
                 statement.run(connection, [row])
-
-
-def test_a_parameter_of_no_known_type_is_converted_by_its_value(tmp_path: Path) -> None:
-    statement = HotStatement(select(bindparam("when"), bindparam("kind")))
-    with open_vault(tmp_path / "vault.db", upgrade=True) as vault:
-        with vault.engine.begin() as connection:
-            found = statement.rows(connection, {"when": T0, "kind": Source.MANUAL})
-    assert found == [("2026-03-02T08:00:00.000000Z", "manual")]

@@ -86,7 +86,9 @@ def ensure_athlete(connection: Connection, athlete_id: str, now: Any) -> None:
         connection.execute(_ensure_athlete(connection.dialect.name), params)
 
 
-_ENSURE_ON_SQLITE = HotStatement(_ensure_athlete(SQLITE))
+_ENSURE_ON_SQLITE = HotStatement(
+    _ensure_athlete(SQLITE), columns=("id", "created_at", "updated_at")
+)
 _SELECT_ATHLETE = select(_athletes.c.id).where(_athletes.c.id == bindparam("athlete"))
 _LOCK_ATHLETE = _SELECT_ATHLETE.with_for_update()
 

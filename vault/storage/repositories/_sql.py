@@ -23,4 +23,4 @@ def inline_columns(text: str, pieces: PieceCounter | None) -> dict[str, Any]:
     counter (the next `vault upgrade` counts them; until then the engine's row leaves it out)."""
     if pieces is None:
         return dict(_UNCOUNTED)
-    return dict(zip(INLINE_COLUMNS, pieces(text)))
+    return dict(zip(INLINE_COLUMNS, pieces(text), strict=True))

@@ -13,8 +13,10 @@ from vault.storage.evidence_tables import fact_evidence_table
 from vault.storage.hot_statements import HotStatement
 from vault.storage.tables import facts_table
 
-_ADDED = ("fact_id", "source", "source_ref", "extractor", "words", "observed_at")
-_INSERT = HotStatement(insert(fact_evidence_table), columns=("athlete_id", "recorded_at", *_ADDED))
+_OBSERVATION_COLUMNS = ("fact_id", "source", "source_ref", "extractor", "words", "observed_at")
+_INSERT = HotStatement(
+    insert(fact_evidence_table), columns=("athlete_id", "recorded_at", *_OBSERVATION_COLUMNS)
+)
 _COLUMNS = (
     fact_evidence_table.c.id,
     fact_evidence_table.c.fact_id,

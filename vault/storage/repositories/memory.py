@@ -24,7 +24,7 @@ from vault.domain.models import Fact, ListItem
 from vault.domain.pieces import InlinePieces, PieceCounter
 from vault.domain.rules import FactState, ItemState, Key, MergePlan, State, stored_key
 from vault.domain.vocabulary import Category, Kind, Source
-from vault.storage.dialect import locks_rows
+from vault.storage.dialect import is_sqlite, locks_rows
 from vault.storage.hot_statements import HotStatement
 from vault.storage.repositories._sql import INLINE_COLUMNS, inline_columns, rowcount
 from vault.storage.scope import operation_scope
@@ -155,7 +155,8 @@ _DELETES = {
 }
 
 
-# What a merge removes (a few rows): one executemany by the athlete's key and the id.
+# What a merge removes on SQLite's driver, which cannot expand an IN: one executemany by the
+# athlete's key and the id (a few rows).
 _DELETE_ONE = {
     kind: HotStatement(
         delete(table).where(
@@ -227,7 +228,11 @@ class MemoryRepository:
             if removal.item.id is not None:
                 removed[removal.item.kind].append(removal.item.id)
         for kind, ids in removed.items():
-            _DELETE_ONE[kind].run(self.connection, [{"athlete": athlete_id, "id": i} for i in ids])
+            if is_sqlite(self.connection):
+                rows = [{"athlete": athlete_id, "id": item_id} for item_id in ids]
+                _DELETE_ONE[kind].run(self.connection, rows)
+            else:
+                self.connection.execute(_DELETES[kind], {"athlete": athlete_id, "ids": ids})
 
         changed: dict[Kind, list[State]] = defaultdict(list)
         new: dict[Kind, list[State]] = defaultdict(list)
