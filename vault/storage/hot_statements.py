@@ -3,7 +3,7 @@
 A merge is a handful of small statements (the athlete's row, the active set, the new rows and
 their evidence). SQLite runs each in 1-10 µs; SQLAlchemy Core spent 15-25 µs more on every one
 of them (the compiled-cache lookup, parameter processing, event dispatch, the result object),
-most of a merge's cost against a minimal `sqlite3` merge (BENCHMARKS.md, "the merge's
+a large share of a merge's cost against a minimal `sqlite3` merge (BENCHMARKS.md, "the merge's
 statements on the driver"). A `HotStatement` is still built with Core, the one spelling of its
 SQL, and compiled once for SQLite. On SQLite (Python's `sqlite3`) it is sent to the driver's
 connection with the parameters in the compiled order, each through the bind processor Core
