@@ -225,3 +225,20 @@ def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(tmp_path: Path) -> Non
             statement.run(connection, [row])
             with pytest.raises(exc.IntegrityError, match="UNIQUE"):
                 statement.run(connection, [row])
+
+
+def test_a_merge_of_facts_reads_no_patterns_or_notes(tmp_path: Path) -> None:
+    with open_vault(tmp_path / "vault.db", upgrade=True) as vault:
+        vault.merge(
+            "ana", [PatternIn(text="skips Mondays frequently"), NoteIn(text="likes praise")]
+        )
+        _, facts_alone = _sent(
+            vault.engine, lambda: vault.merge("ana", [FactIn(text="has a bad knee")])
+        )
+        _, with_a_note = _sent(
+            vault.engine, lambda: vault.merge("ana", [NoteIn(text="likes praise")])
+        )
+        assert [n.occurrences for n in vault.notes("ana")] == [2]
+    loads = [s for s in facts_alone if s.startswith("SELECT 'fact'")]
+    assert len(loads) == 1 and "FROM patterns" not in loads[0] and "FROM notes" not in loads[0]
+    assert any("FROM patterns" in s and "FROM notes" in s for s in with_a_note)

@@ -9,6 +9,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vault.extraction.pii import _DESCRIBES
 from vault.extraction.privacy import normalized, redact, text_problem
 
 HIDDEN = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]  # zero-width / format
@@ -111,7 +112,8 @@ def emails(draw: st.DrawFn) -> str:
 def credentials(draw: st.DrawFn) -> str:
     secret = draw(
         st.text(string.ascii_letters + string.digits + "!#$%", min_size=4, max_size=16).filter(
-            lambda s: any(c.isalnum() for c in s)
+            # a word that says where or how the password is ("my password is Here") gives none
+            lambda s: any(c.isalnum() for c in s) and s.strip("!").lower() not in _DESCRIBES
         )
     )
     pin = "".join(draw(st.lists(st.sampled_from(string.digits), min_size=4, max_size=6)))

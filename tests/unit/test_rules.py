@@ -255,3 +255,22 @@ def test_a_passing_reading_the_same_day_still_lifts_nothing() -> None:
     )
     [fact] = plan.survivors()
     assert fact.confidence == 0.45  # type: ignore[union-attr]
+
+
+def test_a_merge_decays_the_facts_due_and_leaves_the_others_as_every_read_takes_them() -> None:
+    """A fact's stored confidence holds until its `decay_due_at` (the read side's rule, and
+    `vault decay`'s); a merge brings only the facts due to today's value."""
+    [held] = _stored(FactIn(text="likes trail runs", confidence=0.8))
+    [due] = _stored(FactIn(text="has a bad knee", confidence=0.8))
+    due.id, due.key = 2, (Kind.FACT.value, 2)
+    for state in (held, due):
+        state.dirty = state.touched = False  # as loaded
+    held.confidence = 0.5  # stored by a stricter policy than this merge's, not yet due again
+    held.decay_due_at = T0 + timedelta(days=30)
+    now = T0 + timedelta(days=15)  # two full weeks unreinforced
+    assert due.decay_due_at <= now
+    plan = plan_merge([held, due], [FactIn(text="primary sport: running")], now)
+    by_text = {s.text: s for s in plan.survivors()}
+    assert by_text["likes trail runs"].confidence == 0.5 and not by_text["likes trail runs"].dirty
+    assert by_text["has a bad knee"].confidence == decayed(0.8, T0, now)
+    assert by_text["has a bad knee"].decay_due_at == T0 + timedelta(days=21)

@@ -216,9 +216,12 @@ class _Planner:
             if removal.superseded_by == item.key:
                 removal.superseded_by = by
 
-    # -- decay as of now, so boosts and floors work on today's confidence
+    # -- decay as of now, so boosts and floors work on today's confidence; a fact whose next
+    # decay step is still ahead holds it already (as every read and `decay` take it)
     def apply_decay(self) -> None:
         for fact in self._facts():
+            if fact.decay_due_at > self.now:
+                continue
             factor = self.policy.factor(fact.category)
             current = decayed(fact.base_confidence, fact.last_reinforced_at, self.now, factor)
             if current != fact.confidence:
@@ -456,7 +459,8 @@ def plan_merge(
     """Decide how `candidates` change one athlete's active set (merge, replace, prune, cap).
 
     Candidates apply in order of observation time, so "newer wins" means observed later,
-    whatever order they arrive in. Stored confidences are first brought to `now` under `policy`.
+    whatever order they arrive in. Facts due a decay step are first brought to `now` under
+    `policy` (the others hold their confidence already, as every read takes it).
     """
     planner = _Planner(active, now, policy)
     planner.apply_decay()

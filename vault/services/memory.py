@@ -15,6 +15,8 @@ from vault.domain.models import (
     ForgetResult,
     Ignored,
     MergeResult,
+    NoteIn,
+    PatternIn,
     Retraction,
 )
 from vault.domain.rules import (
@@ -64,7 +66,8 @@ def merge(
     candidates = privacy_gate.screen_candidates(candidates, trusted=trusted)
     uow.athletes.ensure(athlete_id, now)
     candidates, refused = _not_erased(uow, athlete_id, candidates, now)
-    active = uow.memory.load_active(athlete_id)
+    facts_only = not any(isinstance(c, (PatternIn, NoteIn)) for c in candidates)
+    active = uow.memory.load_active(athlete_id, facts_only=facts_only)
     candidates = evidence.unseen(uow, athlete_id, active, candidates)
     plan = plan_merge(active, list(candidates), now, policy)
     plan.ignored.extend(refused)

@@ -59,10 +59,10 @@ _STATE_COLUMNS = (
 )
 
 
-def _load_active_statement() -> Any:
+def _load_facts_statement() -> Any:
     """Read with the values as stored (`as_stored`): a fact comes once per tag, so its times
     and enums are converted once per fact (`_loaded_fact`), not once per row."""
-    facts = (
+    return (
         select(
             literal_column(f"'{Kind.FACT.value}'").label("kind"),
             *(_stored(facts_table.c[name]) for name in _STATE_COLUMNS),
@@ -76,6 +76,10 @@ def _load_active_statement() -> Any:
         .select_from(facts_table.outerjoin(tags_table, _tags_of_fact(facts_table)))
         .where(facts_table.c.athlete_id == bindparam("athlete"))
     )
+
+
+def _load_active_statement() -> Any:
+    """The facts, then patterns and notes padded to the same columns."""
     items = [
         select(
             literal_column(f"'{kind.value}'"),
@@ -89,7 +93,7 @@ def _load_active_statement() -> Any:
         ).where(table.c.athlete_id == bindparam("athlete"))
         for kind, table in ITEM_TABLES.items()
     ]
-    return union_all(facts, *items)
+    return union_all(_load_facts_statement(), *items)
 
 
 def _tags_of_fact(facts: Any) -> Any:
@@ -105,6 +109,7 @@ def _stored(column: Any) -> Any:
 
 
 _LOAD_ACTIVE = HotStatement(_load_active_statement())
+_LOAD_FACTS = HotStatement(_load_facts_statement())
 _FACT_STATE_COLUMNS = (
     "confidence",
     "base_confidence",
@@ -187,12 +192,15 @@ class MemoryRepository:
         self._pieces = pieces  # None: items are written uncounted (`inline_columns`)
 
     # -- loading
-    def load_active(self, athlete_id: str) -> list[State]:
-        """The athlete's whole active set, in one indexed statement, once per transaction."""
+    def load_active(self, athlete_id: str, *, facts_only: bool = False) -> list[State]:
+        """The athlete's whole active set, in one indexed statement, once per transaction;
+        with `facts_only`, its facts alone (a merge of facts neither changes nor caps patterns
+        and notes)."""
         facts: dict[int, FactState] = {}
         tags: dict[int, set[str]] = defaultdict(set)
         items: list[State] = []
-        for row in _LOAD_ACTIVE.rows(self.connection, {"athlete": athlete_id}):
+        statement = _LOAD_FACTS if facts_only else _LOAD_ACTIVE
+        for row in statement.rows(self.connection, {"athlete": athlete_id}):
             kind, fact_id, tag = row[0], row[1], row[-1]
             if kind != _FACT:
                 items.append(_item_state(row, _KINDS[kind]))
