@@ -45,7 +45,6 @@ _SELECT_FACTS = (
     "decay_due_at FROM facts WHERE athlete_id = ?"
 )
 _SELECT_TAGS = "SELECT t.fact_id, t.tag FROM fact_tags AS t WHERE t.athlete_id = ?"
-_SELECT_ITEMS = "SELECT id, normalized_text, confidence, occurrences, last_reinforced_at FROM {} WHERE athlete_id = ?"
 _UPSERT_ATHLETE = (
     "INSERT INTO athletes (id, created_at, updated_at) VALUES (?, ?, ?) "
     "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at"
@@ -89,7 +88,6 @@ def merge(
 ) -> None:
     """One merge turn in one transaction: load, decide in plain Python, write."""
     now_s = sqlite_time(now)
-    cutoff = sqlite_time(now - timedelta(days=7))
     db.execute("BEGIN IMMEDIATE")
     try:
         db.execute(_UPSERT_ATHLETE, (athlete, now_s, now_s))
@@ -97,12 +95,10 @@ def merge(
         tags: dict[int, set[str]] = {}  # loaded like vault does; the bench's candidates have none
         for fact_id, tag in db.execute(_SELECT_TAGS, (athlete,)):
             tags.setdefault(fact_id, set()).add(tag)
-        for table in ("patterns", "notes"):  # loaded like vault does; nothing in them changes
-            db.execute(_SELECT_ITEMS.format(table), (athlete,)).fetchall()
         changed: dict[int, list[Any]] = {}
         archived: list[tuple[list[Any], str, list[Any] | None]] = []
-        for fact in facts:  # decay as of now: only facts unreinforced for 7+ days can change
-            if fact[REINFORCED] <= cutoff:
+        for fact in facts:  # decay as of now: the facts due a step (vault's rule)
+            if fact[DUE] <= now_s:
                 factor = DEFAULT_DECAY_POLICY.factor(fact[CATEGORY])
                 value = decayed(fact[BASE], parse_sqlite_time(fact[REINFORCED]), now, factor)
                 if value != fact[CONF]:
