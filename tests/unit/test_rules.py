@@ -257,20 +257,39 @@ def test_a_passing_reading_the_same_day_still_lifts_nothing() -> None:
     assert fact.confidence == 0.45  # type: ignore[union-attr]
 
 
-def test_a_merge_decays_the_facts_due_and_leaves_the_others_as_every_read_takes_them() -> None:
-    """A fact's stored confidence holds until its `decay_due_at` (the read side's rule, and
-    `vault decay`'s); a merge brings only the facts due to today's value."""
-    [held] = _stored(FactIn(text="likes trail runs", confidence=0.8))
-    [due] = _stored(FactIn(text="has a bad knee", confidence=0.8))
-    due.id, due.key = 2, (Kind.FACT.value, 2)
-    for state in (held, due):
-        state.dirty = state.touched = False  # as loaded
-    held.confidence = 0.5  # stored by a stricter policy than this merge's, not yet due again
-    held.decay_due_at = T0 + timedelta(days=30)
-    now = T0 + timedelta(days=15)  # two full weeks unreinforced
-    assert due.decay_due_at <= now
+def _loaded(text: str, fact_id: int) -> FactState:
+    [state] = _stored(FactIn(text=text, confidence=0.8))
+    state.id, state.key = fact_id, (Kind.FACT.value, fact_id)
+    state.dirty = state.touched = False  # as loaded
+    return state  # learned and last reinforced at T0
+
+
+def test_a_fact_stored_within_the_week_now_falls_in_keeps_its_confidence() -> None:
+    """Stored within the unreinforced week of `now` (here by a stricter policy than the
+    merge's): its confidence is today's, so the merge leaves it; a fact due a step is decayed."""
+    held, due = _loaded("likes trail runs", 1), _loaded("has a bad knee", 2)
+    held.confidence = 0.5
+    held.decay_due_at = T0 + timedelta(days=21)  # computed in week 2, [T0+14d, T0+21d)
+    now = T0 + timedelta(days=15)
     plan = plan_merge([held, due], [FactIn(text="primary sport: running")], now)
     by_text = {s.text: s for s in plan.survivors()}
     assert by_text["likes trail runs"].confidence == 0.5 and not by_text["likes trail runs"].dirty
     assert by_text["has a bad knee"].confidence == decayed(0.8, T0, now)
     assert by_text["has a bad knee"].decay_due_at == T0 + timedelta(days=21)
+
+
+@pytest.mark.parametrize(
+    ("stored_at", "merged_at"),
+    [
+        (timedelta(days=15), timedelta(days=3)),  # a late activity: dated before the last merge
+        (timedelta(days=50), timedelta(days=2)),  # after a planned session merged in the future
+    ],
+)
+def test_a_merge_dated_outside_the_stored_week_recomputes_from_the_base(
+    stored_at: timedelta, merged_at: timedelta
+) -> None:
+    [fact] = plan_merge([_loaded("likes trail runs", 1)], [], T0 + stored_at).survivors()
+    fact.dirty = False
+    assert fact.confidence == decayed(0.8, T0, T0 + stored_at) < 0.8
+    [again] = plan_merge([fact], [], T0 + merged_at).survivors()
+    assert again.confidence == 0.8 and again.decay_due_at == T0 + timedelta(days=7)

@@ -216,11 +216,12 @@ class _Planner:
             if removal.superseded_by == item.key:
                 removal.superseded_by = by
 
-    # -- decay as of now, so boosts and floors work on today's confidence; a fact whose next
-    # decay step is still ahead holds it already (as every read and `decay` take it)
+    # -- decay as of now, so boosts and floors work on today's confidence; a fact stored within
+    # the unreinforced week `now` falls in holds it already (a merge dated before or after that
+    # week, a late activity or a planned one, recomputes it)
     def apply_decay(self) -> None:
         for fact in self._facts():
-            if fact.decay_due_at > self.now:
+            if fact.decay_due_at - DECAY_PERIOD <= self.now < fact.decay_due_at:
                 continue
             factor = self.policy.factor(fact.category)
             current = decayed(fact.base_confidence, fact.last_reinforced_at, self.now, factor)
@@ -459,8 +460,8 @@ def plan_merge(
     """Decide how `candidates` change one athlete's active set (merge, replace, prune, cap).
 
     Candidates apply in order of observation time, so "newer wins" means observed later,
-    whatever order they arrive in. Facts due a decay step are first brought to `now` under
-    `policy` (the others hold their confidence already, as every read takes it).
+    whatever order they arrive in. Facts are first brought to `now` under `policy`, except
+    those stored within the unreinforced week `now` falls in (their confidence is today's).
     """
     planner = _Planner(active, now, policy)
     planner.apply_decay()
