@@ -23,6 +23,7 @@ from vault.domain.rules import DEFAULT_DECAY_POLICY, decay_due, decayed
 from vault.domain.text import category_of, conflict_key_of, entity_tags, normalize_text
 from vault.domain.vocabulary import Category
 from vault.prompt.memory_block import item_pieces
+from vault.storage.repositories._sql import INLINE_COLUMNS
 from vault.storage.tables import (
     athletes_table,
     fact_tags_table,
@@ -80,7 +81,6 @@ NOTE_TEXTS = (
     "asks about nutrition often",
 )
 
-INLINE_COLUMNS = ("inline_text", "inline_tokens", "inline_tokens_last")
 _FACT_COLUMNS = (
     "id",
     "athlete_id",

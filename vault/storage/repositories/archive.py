@@ -30,21 +30,26 @@ from vault.storage.types import as_stored
 # replaced it, all as stored. Rows alike in all of these (an item added and replaced twice in
 # one call) are interchangeable; each still gets an id of its own.
 _MATCHED = ("kind", "original_id", "original_text", "reason", "superseded_by")
+_COLUMNS = (  # what an archive row is written with (the database assigns the id)
+    "athlete_id",
+    "kind",
+    "original_id",
+    "original_text",
+    "category",
+    "conflict_key",
+    "source",
+    "confidence",
+    "occurrences",
+    "learned_at",
+    "superseded_by",
+    "reason",
+    "archived_at",
+)
 _INSERT = HotStatement(
     insert(archive_table).returning(
         archive_table.c.id, *(as_stored(archive_table.c[name]) for name in _MATCHED)
     ),
-    columns=(
-        "athlete_id",
-        *_MATCHED,
-        "category",
-        "conflict_key",
-        "source",
-        "confidence",
-        "occurrences",
-        "learned_at",
-        "archived_at",
-    ),
+    columns=_COLUMNS,
 )
 _INSERT_TAGS = HotStatement(insert(archive_tags_table), columns=("athlete_id", "archive_id", "tag"))
 _BY_ATHLETE = (
@@ -76,22 +81,7 @@ def _archive_facts_statement() -> Any:
     ).where(
         facts.c.athlete_id == bindparam("athlete"), facts.c.id.in_(bindparam("ids", expanding=True))
     )
-    columns = [
-        "athlete_id",
-        "kind",
-        "original_id",
-        "original_text",
-        "category",
-        "conflict_key",
-        "source",
-        "confidence",
-        "occurrences",
-        "learned_at",
-        "superseded_by",
-        "reason",
-        "archived_at",
-    ]
-    return insert(archive_table).from_select(columns, copied)
+    return insert(archive_table).from_select(list(_COLUMNS), copied)
 
 
 _ARCHIVE_FACTS = _archive_facts_statement()
